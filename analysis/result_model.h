@@ -1,0 +1,49 @@
+// The result model: what one measured value is, where it came from, and
+// which direction is better. Everything else (run storage, statistics,
+// reports) is built on these types.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kvmbench {
+
+// Where a number came from. Printed in every table header; gating refuses
+// `emulated` and `model`.
+enum class Source { hardware, replay, emulated, model };
+
+std::string_view to_string(Source s);
+std::optional<Source> parse_source(std::string_view s);
+
+// Which way is better for a metric. Rates are higher-is-better, times and
+// cycles lower-is-better; `unknown` makes comparisons refuse a verdict of
+// faster/slower and report only the change.
+enum class Direction { higher_is_better, lower_is_better, unknown };
+
+// Derived from the unit ("GB/s", "ops/s" -> higher; "ns", "cycles" -> lower).
+Direction direction_for_unit(std::string_view unit);
+std::string_view to_string(Direction d);
+
+// One measured value, one line of samples.jsonl.
+struct Sample {
+  std::string case_name;   // e.g. "nr_pages=262144", "anon-4k"
+  std::string variant;     // e.g. "all-cpus", "pinned-node0"; may be empty
+  std::string metric;      // e.g. "total_cycles", "faultin_rate"
+  std::string unit;        // e.g. "cycles", "GB/s", "ns"
+  double value = 0;
+  int iteration = 0;       // 0-based repetition index
+  bool warmup = false;     // warm-up samples are stored but not summarised
+  nlohmann::json extra = nlohmann::json::object();  // anything else worth keeping
+
+  // The key that groups samples into one series.
+  std::string series_key() const;
+};
+
+nlohmann::json to_json(const Sample& s);
+// Throws std::runtime_error with a message naming the missing/bad field.
+Sample sample_from_json(const nlohmann::json& j);
+
+}  // namespace kvmbench

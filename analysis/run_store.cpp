@@ -1,0 +1,215 @@
+#include "analysis/run_store.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace kvmbench {
+
+namespace fs = std::filesystem;
+
+void write_file_atomic(const fs::path& path, std::string_view text) {
+  fs::path tmp = path;
+  tmp += fmt::format(".tmp.{}", ::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error(fmt::format("cannot create {}: {}", tmp.string(), std::strerror(errno)));
+  std::size_t off = 0;
+  while (off < text.size()) {
+    ssize_t n = ::write(fd, text.data() + off, text.size() - off);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      throw std::runtime_error(fmt::format("cannot write {}: {}", tmp.string(), std::strerror(e)));
+    }
+    off += static_cast<std::size_t>(n);
+  }
+  ::fsync(fd);
+  ::close(fd);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int e = errno;
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", tmp.string(), path.string(), std::strerror(e)));
+  }
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw std::runtime_error(fmt::format("{}: read error", path.string()));
+  return ss.str();
+}
+
+static std::string utc_format(const char* f) {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, f, &tm);
+  return buf;
+}
+
+std::string utc_timestamp_compact() { return utc_format("%Y%m%dT%H%M%SZ"); }
+std::string utc_timestamp_iso() { return utc_format("%Y-%m-%dT%H:%M:%SZ"); }
+
+static void check_meta(const nlohmann::json& meta) {
+  if (!meta.is_object() || !meta.contains("suite") || !meta["suite"].is_string())
+    throw std::invalid_argument("run meta needs a string 'suite'");
+  if (!meta.contains("source") || !meta["source"].is_string() ||
+      !parse_source(meta["source"].get<std::string>()))
+    throw std::invalid_argument("run meta needs 'source' (hardware|replay|emulated|model)");
+}
+
+RunWriter::RunWriter(fs::path dir, nlohmann::json meta) : dir_(std::move(dir)), meta_(std::move(meta)) {
+  meta_["status"] = "running";
+  if (!meta_.contains("start_time")) meta_["start_time"] = utc_timestamp_iso();
+  fs::create_directories(dir_ / "raw");
+  write_meta();
+  samples_ = std::fopen((dir_ / "samples.jsonl").c_str(), "a");
+  if (!samples_)
+    throw std::runtime_error(fmt::format("cannot create {}: {}", (dir_ / "samples.jsonl").string(), std::strerror(errno)));
+}
+
+RunWriter RunWriter::create_at(const fs::path& dir, const nlohmann::json& meta) {
+  check_meta(meta);
+  if (fs::exists(dir)) throw std::runtime_error(fmt::format("{} already exists", dir.string()));
+  fs::create_directories(dir.parent_path().empty() ? fs::path(".") : dir.parent_path());
+  if (::mkdir(dir.c_str(), 0755) != 0)
+    throw std::runtime_error(fmt::format("cannot create {}: {}", dir.string(), std::strerror(errno)));
+  return RunWriter(dir, meta);
+}
+
+RunWriter RunWriter::create_in(const fs::path& out_root, const nlohmann::json& meta) {
+  check_meta(meta);
+  std::string host = meta.contains("hostname") && meta["hostname"].is_string()
+                         ? meta["hostname"].get<std::string>()
+                         : std::string("localhost");
+  if (host.empty()) host = "localhost";
+  for (char& c : host)
+    if (c == '/' || c == ' ') c = '_';
+  fs::create_directories(out_root);
+  std::string base = fmt::format("{}-{}-{}", meta["suite"].get<std::string>(), utc_timestamp_compact(), host);
+  for (int i = 0; i < 1000; ++i) {
+    fs::path dir = out_root / (i == 0 ? base : fmt::format("{}.{}", base, i));
+    if (::mkdir(dir.c_str(), 0755) == 0) return RunWriter(dir, meta);
+    if (errno != EEXIST)
+      throw std::runtime_error(fmt::format("cannot create {}: {}", dir.string(), std::strerror(errno)));
+  }
+  throw std::runtime_error("cannot find a free run directory name under " + out_root.string());
+}
+
+RunWriter::RunWriter(RunWriter&& o) noexcept
+    : dir_(std::move(o.dir_)), meta_(std::move(o.meta_)), samples_(o.samples_), n_samples_(o.n_samples_) {
+  o.samples_ = nullptr;
+}
+
+RunWriter& RunWriter::operator=(RunWriter&& o) noexcept {
+  if (this != &o) {
+    if (samples_) std::fclose(samples_);
+    dir_ = std::move(o.dir_);
+    meta_ = std::move(o.meta_);
+    samples_ = o.samples_;
+    n_samples_ = o.n_samples_;
+    o.samples_ = nullptr;
+  }
+  return *this;
+}
+
+RunWriter::~RunWriter() {
+  if (samples_) std::fclose(samples_);
+}
+
+void RunWriter::append(const Sample& s) {
+  if (!samples_) throw std::logic_error("RunWriter::append after finish");
+  std::string line = to_json(s).dump() + "\n";
+  if (std::fwrite(line.data(), 1, line.size(), samples_) != line.size() || std::fflush(samples_) != 0)
+    throw std::runtime_error(fmt::format("cannot append to {}: {}", (dir_ / "samples.jsonl").string(),
+                                         std::strerror(errno)));
+  ++n_samples_;
+}
+
+void RunWriter::write_raw(const std::string& name, std::string_view text) {
+  if (name.empty() || name.find('/') != std::string::npos || name[0] == '.')
+    throw std::invalid_argument("raw file name must be a plain file name: '" + name + "'");
+  write_file_atomic(dir_ / "raw" / name, text);
+}
+
+void RunWriter::update_meta(const nlohmann::json& patch) {
+  for (auto& [k, v] : patch.items()) meta_[k] = v;
+  write_meta();
+}
+
+void RunWriter::finish(std::string_view status) {
+  if (samples_) {
+    std::fflush(samples_);
+    ::fsync(::fileno(samples_));
+    std::fclose(samples_);
+    samples_ = nullptr;
+  }
+  meta_["status"] = std::string(status);
+  meta_["end_time"] = utc_timestamp_iso();
+  meta_["n_samples"] = n_samples_;
+  write_meta();
+}
+
+void RunWriter::write_meta() { write_file_atomic(dir_ / "meta.json", meta_.dump(2) + "\n"); }
+
+Source Run::source() const {
+  auto s = parse_source(meta.value("source", std::string()));
+  return s ? *s : Source::replay;
+}
+std::string Run::suite() const { return meta.value("suite", std::string()); }
+std::string Run::status() const { return meta.value("status", std::string()); }
+
+Run load_run(const fs::path& dir) {
+  Run run;
+  run.dir = dir;
+  if (!fs::is_directory(dir)) throw std::runtime_error(fmt::format("{}: not a run directory", dir.string()));
+  const fs::path meta_path = dir / "meta.json";
+  if (!fs::exists(meta_path)) throw std::runtime_error(fmt::format("{}: missing (not a kvmbench run?)", meta_path.string()));
+  try {
+    run.meta = nlohmann::json::parse(read_file(meta_path));
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: malformed JSON: {}", meta_path.string(), e.what()));
+  }
+  if (!run.meta.is_object()) throw std::runtime_error(fmt::format("{}: not a JSON object", meta_path.string()));
+  if (!run.meta.contains("source") || !run.meta["source"].is_string() ||
+      !parse_source(run.meta["source"].get<std::string>()))
+    throw std::runtime_error(fmt::format("{}: missing or unknown 'source'", meta_path.string()));
+  const fs::path samples_path = dir / "samples.jsonl";
+  if (!fs::exists(samples_path)) return run;
+  const std::string text = read_file(samples_path);
+  std::size_t pos = 0;
+  int line_no = 0;
+  while (pos < text.size()) {
+    ++line_no;
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos)
+      throw std::runtime_error(fmt::format("{}:{}: truncated last line (run killed while writing?)",
+                                           samples_path.string(), line_no));
+    std::string_view line(text.data() + pos, nl - pos);
+    pos = nl + 1;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    try {
+      run.samples.push_back(sample_from_json(nlohmann::json::parse(line)));
+    } catch (const std::exception& e) {
+      throw std::runtime_error(fmt::format("{}:{}: {}", samples_path.string(), line_no, e.what()));
+    }
+  }
+  return run;
+}
+
+}  // namespace kvmbench

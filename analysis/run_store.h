@@ -1,0 +1,85 @@
+// A run on disk: results/runs/<suite>-<UTC timestamp>-<host>/ with
+//   meta.json      suite, preset, parameters, tool version, times, host, source,
+//                  status ("running" until finish(), then "complete",
+//                  "interrupted" or "failed")
+//   samples.jsonl  one Sample per line, appended and flushed as measured
+//   raw/<name>     raw text that was parsed (kernel log lines, guest output)
+// Every file except samples.jsonl is written atomically (temp + rename).
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/result_model.h"
+
+namespace kvmbench {
+
+// Writes `text` to `path` through a temporary file in the same directory and
+// rename(2), so readers see the old or the new file, never half of one.
+void write_file_atomic(const std::filesystem::path& path, std::string_view text);
+
+// Reads a whole file; throws std::runtime_error naming the file on failure.
+std::string read_file(const std::filesystem::path& path);
+
+// "20261130T050102Z" for the current UTC time.
+std::string utc_timestamp_compact();
+// "2026-11-30T05:01:02Z"
+std::string utc_timestamp_iso();
+
+class RunWriter {
+ public:
+  // Creates a fresh directory <out_root>/<suite>-<timestamp>-<host> (a
+  // numeric suffix is added if it exists) and writes meta.json with
+  // status "running". `meta` must hold at least "suite" and "source".
+  static RunWriter create_in(const std::filesystem::path& out_root, const nlohmann::json& meta);
+  // Same, at exactly `dir`, which must not exist yet.
+  static RunWriter create_at(const std::filesystem::path& dir, const nlohmann::json& meta);
+
+  RunWriter(RunWriter&&) noexcept;
+  RunWriter& operator=(RunWriter&&) noexcept;
+  RunWriter(const RunWriter&) = delete;
+  ~RunWriter();
+
+  // Appends one sample and flushes it to the kernel before returning.
+  void append(const Sample& s);
+  // Stores raw text under raw/<name> (atomic).
+  void write_raw(const std::string& name, std::string_view text);
+  // Adds or replaces keys in meta.json (written atomically at once).
+  void update_meta(const nlohmann::json& patch);
+  // Records end time and status and closes the samples file.
+  void finish(std::string_view status = "complete");
+
+  const std::filesystem::path& dir() const { return dir_; }
+  const nlohmann::json& meta() const { return meta_; }
+  std::size_t samples_written() const { return n_samples_; }
+
+ private:
+  RunWriter(std::filesystem::path dir, nlohmann::json meta);
+  void write_meta();
+
+  std::filesystem::path dir_;
+  nlohmann::json meta_;
+  std::FILE* samples_ = nullptr;
+  std::size_t n_samples_ = 0;
+};
+
+struct Run {
+  std::filesystem::path dir;
+  nlohmann::json meta;
+  std::vector<Sample> samples;
+
+  Source source() const;            // from meta["source"]
+  std::string suite() const;        // from meta["suite"]
+  std::string status() const;       // from meta["status"]
+};
+
+// Loads a run directory. Throws std::runtime_error with "file:line: reason"
+// for a missing meta.json, malformed JSON or a malformed sample line. A last
+// line without its newline (a run killed mid-write) is reported, not loaded.
+Run load_run(const std::filesystem::path& dir);
+
+}  // namespace kvmbench

@@ -1,0 +1,33 @@
+#include "hostlib/interrupt.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+
+namespace kvmbench::host {
+
+static std::atomic<int> g_signal{0};
+
+static void on_signal(int sig) {
+  if (g_signal.exchange(sig) != 0) {
+    static const char msg[] = "kvmbench: second interrupt, exiting now\n";
+    ssize_t ignored = ::write(2, msg, sizeof msg - 1);
+    (void)ignored;
+    _exit(128 + sig);
+  }
+}
+
+void install_interrupt_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: blocking calls return EINTR so loops notice
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+bool interrupted() { return g_signal.load() != 0; }
+int interrupt_signal() { return g_signal.load(); }
+
+}  // namespace kvmbench::host

@@ -1,0 +1,13 @@
+// Ctrl-C and SIGTERM: the first one sets a flag that long-running loops poll
+// (a run then stops between samples, records itself as "interrupted" and
+// restores host knobs); a second one exits at once with 130.
+#pragma once
+
+namespace kvmbench::host {
+
+void install_interrupt_handlers();
+bool interrupted();
+// The signal that interrupted us, 0 if none.
+int interrupt_signal();
+
+}  // namespace kvmbench::host

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Install the Debian packages kvmbench needs to build, test and boot its
+# TCG guests. Idempotent and quiet when everything is already there.
+set -eu
+
+PACKAGES="cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev libeigen3-dev
+libbenchmark-dev libgtest-dev nlohmann-json3-dev libhwloc-dev libnuma-dev
+libboost-dev qemu-system-x86 busybox-static cpio"
+
+# Extra packages for optional checks (headless browser for the HTML report
+# test) are only installed with --with-browser.
+if [ "${1:-}" = "--with-browser" ]; then
+    PACKAGES="$PACKAGES chromium"
+fi
+
+missing=""
+for p in $PACKAGES; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+        missing="$missing $p"
+    fi
+done
+
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "bootstrap: missing Debian packages:$missing" >&2
+        echo "bootstrap: run as root, or: sudo apt-get install$missing" >&2
+        exit 1
+    fi
+    echo "bootstrap: installing$missing" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# The guest kernel: a Debian kernel image package, downloaded (not installed)
+# into a cache that the build's guest image recipe reads.
+exec "$(dirname "$0")/fetch-guest-kernel.sh"

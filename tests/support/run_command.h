@@ -1,0 +1,117 @@
+// Runs a program with an argument vector (no shell), captures stdout and
+// stderr, and kills it after a timeout. Used by the integration tests to run
+// the real build/kvmbench binary.
+#pragma once
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kvmbench::test_support {
+
+struct CommandResult {
+  int exit_code = -1;     // -1 when killed by a signal
+  int signal = 0;
+  bool timed_out = false;
+  std::string out, err;
+};
+
+inline CommandResult run_command(const std::vector<std::string>& argv, double timeout_s = 60,
+                                 const std::string& stdin_text = "",
+                                 const std::vector<std::string>& extra_env = {}) {
+  int out_pipe[2], err_pipe[2], in_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC) || pipe2(in_pipe, O_CLOEXEC))
+    throw std::runtime_error("pipe failed");
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    setpgid(0, 0);
+    dup2(in_pipe[0], 0);
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    for (auto& e : extra_env) putenv(const_cast<char*>(e.c_str()));
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  close(in_pipe[0]);
+  if (!stdin_text.empty()) {
+    ssize_t ignored = write(in_pipe[1], stdin_text.data(), stdin_text.size());
+    (void)ignored;
+  }
+  close(in_pipe[1]);
+  CommandResult r;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  int open_fds = 2;
+  char buf[65536];
+  while (open_fds > 0) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      r.timed_out = true;
+      kill(-pid, SIGKILL);
+      break;
+    }
+    int n = poll(fds, 2, static_cast<int>(left.count()));
+    if (n < 0 && errno == EINTR) continue;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t k = read(fds[i].fd, buf, sizeof buf);
+      if (k <= 0) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      } else {
+        (i == 0 ? r.out : r.err).append(buf, static_cast<std::size_t>(k));
+      }
+    }
+  }
+  for (auto& f : fds)
+    if (f.fd >= 0) close(f.fd);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  return r;
+}
+
+#ifdef KVMBENCH_BINARY
+// Runs build/kvmbench with the given arguments.
+inline CommandResult run_kvmbench(std::vector<std::string> args, double timeout_s = 60,
+                                  const std::string& stdin_text = "",
+                                  const std::vector<std::string>& extra_env = {}) {
+  args.insert(args.begin(), KVMBENCH_BINARY);
+  return run_command(args, timeout_s, stdin_text, extra_env);
+}
+#endif
+
+// A fresh empty temporary directory, removed by the destructor.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "kvmbench-test-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
+
+}  // namespace kvmbench::test_support
