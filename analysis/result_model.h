@@ -4,6 +4,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +42,9 @@ struct Sample {
   // The key that groups samples into one series.
   std::string series_key() const;
 };
+
+// Where measurements go as they are taken (a RunWriter, a vector in a test).
+using SampleSink = std::function<void(const Sample&)>;
 
 nlohmann::json to_json(const Sample& s);
 // Throws std::runtime_error with a message naming the missing/bad field.
