@@ -1,0 +1,32 @@
+// What KVM on this host can do, found by asking it (ioctls on /dev/kvm) and
+// by trying: a minimal real-mode guest is run under a timer, so a host whose
+// KVM cannot run guests is reported with the reason instead of hanging.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kvmbench::host {
+
+struct KvmStatus {
+  bool present = false;            // /dev/kvm opened and KVM_GET_API_VERSION == 12
+  std::string module;              // "kvm_amd", "kvm_intel" or "" (from /sys/module)
+  bool runs_guests = false;        // the test guest reached its HLT with the expected OUT
+  std::string reason;              // why not (or "ok")
+  std::vector<std::string> vm_types;   // KVM_CAP_VM_TYPES names: "default", "sw_protected", "sev", "sev_es", "snp", "tdx"
+  bool guest_memfd = false;        // KVM_CAP_GUEST_MEMFD
+  std::uint64_t guest_memfd_flags = 0;  // KVM_CAP_GUEST_MEMFD_FLAGS bitmask
+  std::vector<std::string> guest_memfd_flag_names;  // "mmap", "init_shared"
+  std::uint64_t memory_attributes = 0;  // KVM_CAP_MEMORY_ATTRIBUTES bitmask (1<<3 = private)
+  bool pre_fault_memory = false;   // KVM_CAP_PRE_FAULT_MEMORY
+};
+
+// Never blocks for longer than about `guest_timeout_ms` plus setup.
+KvmStatus probe_kvm(int guest_timeout_ms = 500);
+
+nlohmann::json to_json(const KvmStatus& s);
+
+}  // namespace kvmbench::host
