@@ -16,7 +16,7 @@ namespace kvmbench::stats {
 
 struct Summary {
   std::size_t n = 0;
-  double mean = 0, stddev = 0, min = 0, median = 0, max = 0;
+  double mean = 0, stddev = 0, min = 0, median = 0, max = 0;  // stddev NaN when n < 2
   double cv = 0;                    // stddev / |mean|; NaN when mean == 0
   double ci95_low = 0, ci95_high = 0;  // Student t CI of the mean; NaN when n < 2
 };
@@ -37,14 +37,15 @@ double normal_cdf(double z);
 double normal_quantile(double p);
 
 struct TestResult {
-  double statistic = 0;  // t or U
+  double statistic = 0;  // t = (a.mean - b.mean) / se, or U of sample a
   double df = 0;         // Welch-Satterthwaite df (t test); 0 for U
   double p = 1;          // two-sided
   bool exact = false;    // Mann-Whitney: exact distribution used
 };
 
 // Welch's unequal-variance t test. Needs n >= 2 on both sides; throws
-// std::invalid_argument otherwise. Two identical constant samples give p=1.
+// std::invalid_argument otherwise. Two identical constant samples give p=1;
+// two constant samples with different means give t = +-inf, p = 0.
 TestResult welch_t_test(const Summary& a, const Summary& b);
 
 // Mann-Whitney U (two-sided). Exact null distribution when both n <= 50 and
@@ -71,7 +72,7 @@ Verdict verdict(const Summary& base, const Summary& cand, double p, Direction di
                 double alpha = 0.05, std::size_t min_n = 2);
 
 // Holm-Bonferroni step-down adjusted p-values, same order as the input,
-// monotone and capped at 1.
+// monotone and capped at 1. NaN entries stay NaN and do not count in m.
 std::vector<double> holm_adjust(std::span<const double> p);
 
 }  // namespace kvmbench::stats
