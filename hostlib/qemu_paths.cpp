@@ -1,0 +1,88 @@
+#include "hostlib/qemu_paths.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string_view>
+#include <vector>
+
+// Defined for this file by guests/CMakeLists.txt; the fallbacks keep the
+// file compiling on its own (everything is then "not found").
+#ifndef KVMBENCH_GUEST_IMAGE
+#define KVMBENCH_GUEST_IMAGE ""
+#endif
+#ifndef KVMBENCH_GUEST_IMAGE_ENTRIES
+#define KVMBENCH_GUEST_IMAGE_ENTRIES ""
+#endif
+#ifndef KVMBENCH_GUEST_BIN_DIR
+#define KVMBENCH_GUEST_BIN_DIR ""
+#endif
+#ifndef KVMBENCH_GUEST_KERNEL_CACHE
+#define KVMBENCH_GUEST_KERNEL_CACHE ""
+#endif
+
+namespace fs = std::filesystem;
+
+namespace kvmbench::host {
+
+static std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+FoundPath default_guest_kernel() {
+  if (auto e = env("KVMBENCH_GUEST_KERNEL"); !e.empty()) {
+    if (fs::is_regular_file(e)) return {e, ""};
+    return {{}, "KVMBENCH_GUEST_KERNEL=" + e + " is not a file"};
+  }
+  const fs::path cache = KVMBENCH_GUEST_KERNEL_CACHE;
+  std::vector<fs::path> found;
+  std::error_code ec;
+  if (!cache.empty() && fs::is_directory(cache, ec))
+    for (auto& de : fs::directory_iterator(cache, ec))
+      if (de.path().filename().string().rfind("vmlinuz-", 0) == 0 && de.is_regular_file())
+        found.push_back(de.path());
+  if (found.empty())
+    return {{}, "no guest kernel in " + cache.string() +
+                    " (run scripts/fetch-guest-kernel.sh, or pass --kernel)"};
+  std::sort(found.begin(), found.end());
+  return {found.back(), ""};
+}
+
+FoundPath default_guest_initramfs() {
+  if (auto e = env("KVMBENCH_GUEST_INITRAMFS"); !e.empty()) {
+    if (fs::is_regular_file(e)) return {e, ""};
+    return {{}, "KVMBENCH_GUEST_INITRAMFS=" + e + " is not a file"};
+  }
+  const fs::path image = KVMBENCH_GUEST_IMAGE;
+  if (image.empty())
+    return {{}, "the build made no guest image (busybox-static missing at configure time?)"};
+  if (!fs::is_regular_file(image))
+    return {{}, "guest image " + image.string() + " not built (build target kvmbench_guest_image)"};
+  return {image, ""};
+}
+
+fs::path guest_initramfs_entries() { return KVMBENCH_GUEST_IMAGE_ENTRIES; }
+
+fs::path guest_bin_dir() { return KVMBENCH_GUEST_BIN_DIR; }
+
+FoundPath find_qemu() {
+  if (auto e = env("KVMBENCH_QEMU"); !e.empty()) {
+    if (::access(e.c_str(), X_OK) == 0) return {e, ""};
+    return {{}, "KVMBENCH_QEMU=" + e + " is not executable"};
+  }
+  std::string path = env("PATH");
+  if (path.empty()) path = "/usr/bin:/bin";
+  std::string_view rest = path;
+  while (!rest.empty()) {
+    auto colon = rest.find(':');
+    fs::path dir = std::string(rest.substr(0, colon));
+    rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+    fs::path cand = dir / "qemu-system-x86_64";
+    if (!dir.empty() && ::access(cand.c_str(), X_OK) == 0) return {cand, ""};
+  }
+  return {{}, "qemu-system-x86_64 not found in PATH (install qemu-system-x86)"};
+}
+
+}  // namespace kvmbench::host
