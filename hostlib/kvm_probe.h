@@ -13,7 +13,7 @@ namespace kvmbench::host {
 
 struct KvmStatus {
   bool present = false;            // /dev/kvm opened and KVM_GET_API_VERSION == 12
-  std::string module;              // "kvm_amd", "kvm_intel" or "" (from /sys/module)
+  std::string module;              // "kvm_amd", "kvm_intel", "kvm_pvm" or "" (from /sys/module)
   bool runs_guests = false;        // the test guest reached its HLT with the expected OUT
   std::string reason;              // why not (or "ok")
   std::vector<std::string> vm_types;   // KVM_CAP_VM_TYPES names: "default", "sw_protected", "sev", "sev_es", "snp", "tdx"
@@ -22,6 +22,12 @@ struct KvmStatus {
   std::vector<std::string> guest_memfd_flag_names;  // "mmap", "init_shared"
   std::uint64_t memory_attributes = 0;  // KVM_CAP_MEMORY_ATTRIBUTES bitmask (1<<3 = private)
   bool pre_fault_memory = false;   // KVM_CAP_PRE_FAULT_MEMORY
+  // Added by the probe implementation:
+  std::uint64_t vm_types_mask = 0;     // KVM_CAP_VM_TYPES (1 << type); 1 (default only) when absent
+  std::vector<std::string> vm_type_errors;  // "type: why" for advertised types KVM_CREATE_VM refused
+  std::vector<std::string> private_memory_vm_types;  // types whose VM fd reports KVM_MEMORY_ATTRIBUTE_PRIVATE
+  bool user_memory2 = false;       // KVM_CAP_USER_MEMORY2 (KVM_SET_USER_MEMORY_REGION2)
+  std::vector<std::string> guest_checks;  // "minimal real-mode: ok", "long-mode loop: FAILED", ...
 };
 
 // Never blocks for longer than about `guest_timeout_ms` plus setup.

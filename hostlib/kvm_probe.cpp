@@ -1,0 +1,129 @@
+#include "hostlib/kvm_probe.h"
+
+#include <filesystem>
+#include <optional>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "hostlib/kvm_test_guest.h"
+#include "hostlib/kvm_uapi.h"
+#include "hostlib/kvm_vm.h"
+
+namespace kvmbench::host {
+
+namespace {
+
+// The KVM vendor module that is loaded, from /sys/module (works without root).
+std::string loaded_kvm_module() {
+  for (const char* m : {"kvm_amd", "kvm_intel", "kvm_pvm"})
+    if (std::filesystem::exists(std::filesystem::path("/sys/module") / m)) return m;
+  return "";
+}
+
+std::vector<std::string> vm_type_names(std::uint64_t mask) {
+  std::vector<std::string> names;
+  for (std::uint32_t t = 0; t < 64; ++t)
+    if (mask & (1ULL << t)) names.push_back(vm_type_name(t));
+  return names;
+}
+
+// Fills runs_guests and reason from the test guests (kvm_test_guest.h).
+void try_guests(const Kvm& kvm, KvmStatus& s, int timeout_ms) {
+  std::vector<GuestCheck> checks;
+  try {
+    checks = run_guest_checks(kvm, timeout_ms);
+  } catch (const std::exception& e) {
+    s.reason = std::string("setting up a test guest failed: ") + e.what();
+    return;
+  }
+  std::vector<std::string> passed;
+  for (const GuestCheck& c : checks) {
+    s.guest_checks.push_back(fmt::format("{}: {}", c.name, c.ok ? "ok" : "FAILED"));
+    if (c.ok) {
+      passed.push_back("the " + c.name + " guest");
+      continue;
+    }
+    std::string why = fmt::format("the {} test guest failed: {}", c.name, c.detail);
+    if (!passed.empty()) why = fmt::format("{} ran, but {}", fmt::join(passed, " and "), why);
+    if (s.module == "kvm_pvm") why += " (kvm_pvm is a paravirtual KVM: it cannot run ordinary guests)";
+    s.reason = why;
+    return;
+  }
+  s.runs_guests = true;
+  s.reason = "ok";
+}
+
+}  // namespace
+
+KvmStatus probe_kvm(int guest_timeout_ms) {
+  KvmStatus s;
+  s.module = loaded_kvm_module();
+  std::optional<Kvm> kvm;
+  try {
+    kvm.emplace(Kvm::open());
+  } catch (const KvmError& e) {
+    s.reason = fmt::format("/dev/kvm cannot be opened: {}", e.what());
+    return s;
+  }
+  try {
+    int api = kvm->api_version();
+    if (api != KVM_API_VERSION) {
+      s.reason = fmt::format("KVM_GET_API_VERSION returned {}, expected {}", api, KVM_API_VERSION);
+      return s;
+    }
+    s.present = true;
+    s.vm_types_mask = static_cast<std::uint64_t>(kvm->check_extension(KVM_CAP_VM_TYPES));
+    if (s.vm_types_mask == 0) s.vm_types_mask = 1;  // without the cap only "default" exists
+    s.vm_types = vm_type_names(s.vm_types_mask);
+    s.guest_memfd = kvm->check_extension(KVM_CAP_GUEST_MEMFD) > 0;
+    s.guest_memfd_flags = static_cast<std::uint64_t>(kvm->check_extension(KVM_CAP_GUEST_MEMFD_FLAGS));
+    if (s.guest_memfd_flags & GUEST_MEMFD_FLAG_MMAP) s.guest_memfd_flag_names.push_back("mmap");
+    if (s.guest_memfd_flags & GUEST_MEMFD_FLAG_INIT_SHARED)
+      s.guest_memfd_flag_names.push_back("init_shared");
+    s.memory_attributes =
+        static_cast<std::uint64_t>(kvm->check_extension(KVM_CAP_MEMORY_ATTRIBUTES));
+    s.pre_fault_memory = kvm->check_extension(KVM_CAP_PRE_FAULT_MEMORY) > 0;
+    s.user_memory2 = kvm->check_extension(KVM_CAP_USER_MEMORY2) > 0;
+    // Private-memory conversions are a property of the VM type, so ask each
+    // type's own VM fd.
+    for (std::uint32_t t = 0; t < 64; ++t) {
+      if (!(s.vm_types_mask & (1ULL << t))) continue;
+      try {
+        Vm vm = Vm::create(*kvm, t);
+        auto attrs = static_cast<std::uint64_t>(vm.check_extension(KVM_CAP_MEMORY_ATTRIBUTES));
+        if (attrs & KVM_MEMORY_ATTRIBUTE_PRIVATE)
+          s.private_memory_vm_types.push_back(vm_type_name(t));
+      } catch (const KvmError& e) {
+        s.vm_type_errors.push_back(fmt::format("{}: {}", vm_type_name(t), e.what()));
+      }
+    }
+  } catch (const KvmError& e) {
+    s.reason = fmt::format("asking KVM for its capabilities failed: {}", e.what());
+    return s;
+  }
+  try_guests(*kvm, s, guest_timeout_ms);
+  return s;
+}
+
+nlohmann::json to_json(const KvmStatus& s) {
+  return {
+      {"present", s.present},
+      {"module", s.module},
+      {"runs_guests", s.runs_guests},
+      {"reason", s.reason},
+      {"guest_checks", s.guest_checks},
+      {"vm_types", s.vm_types},
+      {"vm_types_mask", s.vm_types_mask},
+      {"vm_type_errors", s.vm_type_errors},
+      {"guest_memfd", s.guest_memfd},
+      {"guest_memfd_flags", s.guest_memfd_flag_names},
+      {"guest_memfd_flags_mask", s.guest_memfd_flags},
+      {"memory_attributes", s.memory_attributes},
+      {"private_memory_vm_types", s.private_memory_vm_types},
+      {"pre_fault_memory", s.pre_fault_memory},
+      {"user_memory2", s.user_memory2},
+  };
+}
+
+}  // namespace kvmbench::host

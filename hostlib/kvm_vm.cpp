@@ -1,0 +1,332 @@
+#include "hostlib/kvm_vm.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "hostlib/interrupt.h"
+#include "hostlib/kvm_uapi.h"
+
+namespace kvmbench::host {
+
+std::string errno_description(int err) {
+  const char* name = strerrordesc_np(err) ? strerrorname_np(err) : nullptr;
+  return fmt::format("{} ({})", name ? name : fmt::format("errno {}", err), std::strerror(err));
+}
+
+KvmError::KvmError(std::string ioctl, int err, const std::string& args)
+    : std::runtime_error(fmt::format("{}({}) failed: {}", ioctl, args, errno_description(err))),
+      ioctl_name(std::move(ioctl)),
+      error_number(err) {}
+
+UniqueFd& UniqueFd::operator=(UniqueFd&& o) noexcept {
+  if (this != &o) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = o.release();
+  }
+  return *this;
+}
+
+UniqueFd::~UniqueFd() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+int UniqueFd::release() {
+  int fd = fd_;
+  fd_ = -1;
+  return fd;
+}
+
+std::string vm_type_name(std::uint32_t type) {
+  switch (type) {
+    case KVM_X86_DEFAULT_VM: return "default";
+    case KVM_X86_SW_PROTECTED_VM: return "sw_protected";
+    case KVM_X86_SEV_VM: return "sev";
+    case KVM_X86_SEV_ES_VM: return "sev_es";
+    case KVM_X86_SNP_VM: return "snp";
+    case KVM_X86_TDX_VM: return "tdx";
+    default: return fmt::format("type{}", type);
+  }
+}
+
+std::string exit_reason_name(std::uint32_t reason) {
+  switch (reason) {
+    case KVM_EXIT_UNKNOWN: return "KVM_EXIT_UNKNOWN";
+    case KVM_EXIT_EXCEPTION: return "KVM_EXIT_EXCEPTION";
+    case KVM_EXIT_IO: return "KVM_EXIT_IO";
+    case KVM_EXIT_HLT: return "KVM_EXIT_HLT";
+    case KVM_EXIT_MMIO: return "KVM_EXIT_MMIO";
+    case KVM_EXIT_SHUTDOWN: return "KVM_EXIT_SHUTDOWN";
+    case KVM_EXIT_FAIL_ENTRY: return "KVM_EXIT_FAIL_ENTRY";
+    case KVM_EXIT_INTR: return "KVM_EXIT_INTR";
+    case KVM_EXIT_INTERNAL_ERROR: return "KVM_EXIT_INTERNAL_ERROR";
+    case KVM_EXIT_SYSTEM_EVENT: return "KVM_EXIT_SYSTEM_EVENT";
+    case KVM_EXIT_MEMORY_FAULT: return "KVM_EXIT_MEMORY_FAULT";
+    default: return fmt::format("exit_reason {}", reason);
+  }
+}
+
+// ioctl that returns the result or throws KvmError; `describe` formats the
+// arguments for the message only when the call failed.
+template <typename Describe>
+static long checked_ioctl(int fd, unsigned long request, void* arg, const char* name,
+                          Describe describe) {
+  long r = ::ioctl(fd, request, arg);
+  if (r < 0) throw KvmError(name, errno, describe());
+  return r;
+}
+
+// ---- Kvm ------------------------------------------------------------------
+
+Kvm Kvm::open(const char* path) {
+  int fd = ::open(path, O_RDWR | O_CLOEXEC);
+  if (fd < 0) throw KvmError("open", errno, path);
+  Kvm k;
+  k.fd_ = UniqueFd(fd);
+  return k;
+}
+
+int Kvm::api_version() const {
+  return static_cast<int>(checked_ioctl(fd(), KVM_GET_API_VERSION, nullptr, "KVM_GET_API_VERSION",
+                                        [] { return std::string(); }));
+}
+
+long Kvm::check_extension(unsigned cap) const {
+  long r = ::ioctl(fd(), KVM_CHECK_EXTENSION, static_cast<unsigned long>(cap));
+  if (r < 0) throw KvmError("KVM_CHECK_EXTENSION", errno, fmt::format("system fd, cap={}", cap));
+  return r;
+}
+
+std::size_t Kvm::vcpu_mmap_size() const {
+  return static_cast<std::size_t>(checked_ioctl(fd(), KVM_GET_VCPU_MMAP_SIZE, nullptr,
+                                                "KVM_GET_VCPU_MMAP_SIZE",
+                                                [] { return std::string(); }));
+}
+
+// ---- Vm -------------------------------------------------------------------
+
+Vm Vm::create(const Kvm& kvm, std::uint32_t type) {
+  int fd;
+  // KVM_CREATE_VM can fail with EINTR while the kernel tears down a previous
+  // VM's mm; the selftests retry it too.
+  do {
+    fd = ::ioctl(kvm.fd(), KVM_CREATE_VM, static_cast<unsigned long>(type));
+  } while (fd < 0 && errno == EINTR && !interrupted());
+  if (fd < 0)
+    throw KvmError("KVM_CREATE_VM", errno, fmt::format("type={} {}", type, vm_type_name(type)));
+  Vm vm;
+  vm.fd_ = UniqueFd(fd);
+  vm.type_ = type;
+  return vm;
+}
+
+long Vm::check_extension(unsigned cap) const {
+  long r = ::ioctl(fd(), KVM_CHECK_EXTENSION, static_cast<unsigned long>(cap));
+  if (r < 0)
+    throw KvmError("KVM_CHECK_EXTENSION", errno,
+                   fmt::format("vm fd ({}), cap={}", vm_type_name(type_), cap));
+  return r;
+}
+
+UniqueFd Vm::create_guest_memfd(std::uint64_t size, std::uint64_t flags) {
+  uapi::CreateGuestMemfd args{};
+  args.size = size;
+  args.flags = flags;
+  long fd = checked_ioctl(this->fd(), uapi::kCreateGuestMemfd, &args, "KVM_CREATE_GUEST_MEMFD",
+                          [&] { return fmt::format("size={:#x}, flags={:#x}", size, flags); });
+  return UniqueFd(static_cast<int>(fd));
+}
+
+void Vm::set_user_memory_region(std::uint32_t slot, std::uint32_t flags, std::uint64_t gpa,
+                                std::uint64_t size, void* hva) {
+  kvm_userspace_memory_region r{};
+  r.slot = slot;
+  r.flags = flags;
+  r.guest_phys_addr = gpa;
+  r.memory_size = size;
+  r.userspace_addr = reinterpret_cast<std::uint64_t>(hva);
+  checked_ioctl(fd(), KVM_SET_USER_MEMORY_REGION, &r, "KVM_SET_USER_MEMORY_REGION", [&] {
+    return fmt::format("slot={}, flags={:#x}, gpa={:#x}, size={:#x}, hva={}", slot, flags, gpa,
+                       size, hva);
+  });
+}
+
+void Vm::set_user_memory_region2(std::uint32_t slot, std::uint32_t flags, std::uint64_t gpa,
+                                 std::uint64_t size, void* hva, int guest_memfd,
+                                 std::uint64_t guest_memfd_offset) {
+  uapi::UserspaceMemoryRegion2 r{};
+  r.slot = slot;
+  r.flags = flags;
+  r.guest_phys_addr = gpa;
+  r.memory_size = size;
+  r.userspace_addr = reinterpret_cast<std::uint64_t>(hva);
+  r.guest_memfd = static_cast<std::uint32_t>(guest_memfd);
+  r.guest_memfd_offset = guest_memfd_offset;
+  checked_ioctl(fd(), uapi::kSetUserMemoryRegion2, &r, "KVM_SET_USER_MEMORY_REGION2", [&] {
+    return fmt::format(
+        "slot={}, flags={:#x}, gpa={:#x}, size={:#x}, hva={}, guest_memfd={}, offset={:#x}", slot,
+        flags, gpa, size, hva, guest_memfd, guest_memfd_offset);
+  });
+}
+
+void Vm::set_memory_attributes(std::uint64_t gpa, std::uint64_t size, std::uint64_t attributes) {
+  uapi::MemoryAttributes a{};
+  a.address = gpa;
+  a.size = size;
+  a.attributes = attributes;
+  // Not restarted on EINTR: a caller timing conversions must see the
+  // interruption, and the kernel makes no partial progress it would report.
+  checked_ioctl(fd(), uapi::kSetMemoryAttributes, &a, "KVM_SET_MEMORY_ATTRIBUTES", [&] {
+    return fmt::format("address={:#x}, size={:#x}, attributes={:#x}", gpa, size, attributes);
+  });
+}
+
+Vcpu Vm::create_vcpu(const Kvm& kvm, unsigned id) {
+  long fd = checked_ioctl(this->fd(), KVM_CREATE_VCPU, reinterpret_cast<void*>(
+                              static_cast<unsigned long>(id)),
+                          "KVM_CREATE_VCPU", [&] { return fmt::format("id={}", id); });
+  UniqueFd vcpu_fd(static_cast<int>(fd));
+  std::size_t size = kvm.vcpu_mmap_size();
+  void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, vcpu_fd.get(), 0);
+  if (p == MAP_FAILED)
+    throw KvmError("mmap(kvm_run)", errno, fmt::format("vcpu fd={}, size={}", vcpu_fd.get(), size));
+  return Vcpu(std::move(vcpu_fd), static_cast<kvm_run*>(p), size);
+}
+
+// ---- Vcpu -----------------------------------------------------------------
+
+Vcpu::Vcpu(UniqueFd fd, kvm_run* run, std::size_t run_size)
+    : fd_(std::move(fd)), run_(run), run_size_(run_size) {}
+
+Vcpu::Vcpu(Vcpu&& o) noexcept : fd_(std::move(o.fd_)), run_(o.run_), run_size_(o.run_size_) {
+  o.run_ = nullptr;
+  o.run_size_ = 0;
+}
+
+Vcpu::~Vcpu() {
+  if (run_) ::munmap(run_, run_size_);
+}
+
+kvm_regs Vcpu::get_regs() const {
+  kvm_regs r{};
+  checked_ioctl(fd(), KVM_GET_REGS, &r, "KVM_GET_REGS", [] { return std::string(); });
+  return r;
+}
+
+void Vcpu::set_regs(const kvm_regs& r) {
+  kvm_regs copy = r;
+  checked_ioctl(fd(), KVM_SET_REGS, &copy, "KVM_SET_REGS", [] { return std::string(); });
+}
+
+kvm_sregs Vcpu::get_sregs() const {
+  kvm_sregs s{};
+  checked_ioctl(fd(), KVM_GET_SREGS, &s, "KVM_GET_SREGS", [] { return std::string(); });
+  return s;
+}
+
+void Vcpu::set_sregs(const kvm_sregs& s) {
+  kvm_sregs copy = s;
+  checked_ioctl(fd(), KVM_SET_SREGS, &copy, "KVM_SET_SREGS", [] { return std::string(); });
+}
+
+void Vcpu::pre_fault_memory(std::uint64_t gpa, std::uint64_t size) {
+  uapi::PreFaultMemory p{};
+  p.gpa = gpa;
+  p.size = size;
+  while (p.size > 0) {
+    long r = ::ioctl(fd(), uapi::kPreFaultMemory, &p);
+    if (r < 0 && (errno == EINTR || errno == EAGAIN) && !interrupted()) continue;
+    if (r < 0)
+      throw KvmError("KVM_PRE_FAULT_MEMORY", errno,
+                     fmt::format("gpa={:#x}, size={:#x} (remaining {:#x} at {:#x})", gpa, size,
+                                 p.size, p.gpa));
+  }
+}
+
+// The kick signal: a real-time signal nobody else in kvmbench uses. Its
+// handler only sets immediate_exit on the kvm_run of the thread it lands on,
+// so that a kick arriving just before KVM_RUN still makes it return at once.
+static const int kKickSignal = SIGRTMIN + 5;
+static thread_local kvm_run* volatile t_running = nullptr;
+
+static void on_kick(int) {
+  kvm_run* r = t_running;
+  if (r) r->immediate_exit = 1;
+}
+
+static void install_kick_handler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_handler = on_kick;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;  // no SA_RESTART: KVM_RUN must come back with EINTR
+    sigaction(kKickSignal, &sa, nullptr);
+  });
+}
+
+RunOutcome Vcpu::run_for(std::chrono::milliseconds timeout) {
+  install_kick_handler();
+  sigset_t kick;
+  sigemptyset(&kick);
+  sigaddset(&kick, kKickSignal);
+  pthread_sigmask(SIG_UNBLOCK, &kick, nullptr);
+
+  sigevent sev{};
+  sev.sigev_notify = SIGEV_THREAD_ID;
+  sev.sigev_signo = kKickSignal;
+  sev._sigev_un._tid = gettid();
+  timer_t timer;
+  if (timer_create(CLOCK_MONOTONIC, &sev, &timer) != 0)
+    throw KvmError("timer_create", errno, "CLOCK_MONOTONIC, SIGEV_THREAD_ID");
+
+  run_->immediate_exit = 0;
+  t_running = run_;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  itimerspec its{};
+  auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(timeout).count();
+  if (ns <= 0) ns = 1;
+  its.it_value.tv_sec = ns / 1000000000;
+  its.it_value.tv_nsec = ns % 1000000000;
+  its.it_interval.tv_nsec = 5'000'000;  // keep kicking until the vCPU is out
+  timer_settime(timer, 0, &its, nullptr);
+
+  RunOutcome out;
+  int err = 0;
+  long r;
+  for (;;) {
+    r = ::ioctl(fd(), KVM_RUN, nullptr);
+    err = errno;
+    if (r >= 0) break;
+    if (err != EINTR) break;
+    if (std::chrono::steady_clock::now() >= deadline || interrupted()) {
+      out.timed_out = true;
+      break;
+    }
+    run_->immediate_exit = 0;  // some other signal: carry on until the deadline
+  }
+
+  itimerspec off{};
+  timer_settime(timer, 0, &off, nullptr);
+  timer_delete(timer);
+  t_running = nullptr;
+  run_->immediate_exit = 0;
+  // A kick still in flight is delivered on the way back to user space and
+  // finds t_running == nullptr, so it cannot touch a later KVM_RUN.
+
+  if (r < 0 && !out.timed_out)
+    throw KvmError("KVM_RUN", err, fmt::format("timeout={} ms", timeout.count()));
+  if (!out.timed_out) out.exit_reason = run_->exit_reason;
+  return out;
+}
+
+}  // namespace kvmbench::host
