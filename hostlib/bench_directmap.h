@@ -1,0 +1,49 @@
+// directmap suite, host side: how fast fresh memory can be faulted in, by
+// backing type, with N threads each touching B bytes (one write per 4 KiB
+// page, as `stress --vm N --vm-bytes B` does), unpinned and pinned; and the
+// bound next to it, the write bandwidth over the same memory once faulted.
+//
+// Samples (source: hardware), case "<backing>/threads=<N>", variant
+// "unpinned" or "pinned":
+//   faultin_rate             GB/s  N*B / wall time (GB = 1e9 bytes)
+//   faultin_rate_per_thread  GB/s  B / that thread's time, one per thread (extra.thread)
+//   faultin_time             ns    wall time, release of the threads -> last done
+//   write_bandwidth          GB/s  memset of the already-faulted memory, N threads
+// Backings: anon-4k (MADV_NOHUGEPAGE), thp (MADV_HUGEPAGE), hugetlb-2m,
+// hugetlb-1g (only with a big enough free pool; see below), memfd (shmem),
+// guest_memfd (GUEST_MEMFD_FLAG_MMAP | GUEST_MEMFD_FLAG_INIT_SHARED, mmap'ed).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/result_model.h"
+#include "hostlib/bench_runner.h"
+
+namespace kvmbench::host {
+
+struct DirectmapHostParams {
+  std::uint64_t bytes_per_thread = 64ULL << 20;
+  std::vector<int> threads;             // empty: {1, all allowed CPUs}
+  std::vector<std::string> backings;    // empty: all of directmap_backings()
+  bool unpinned = true;
+  bool pinned = true;                   // thread i on allowed CPU i (mod count)
+  int repetitions = 3;                  // fresh memory each time
+  bool write_bandwidth = true;          // also measure the bound
+};
+
+// "anon-4k", "thp", "hugetlb-2m", "hugetlb-1g", "memfd", "guest_memfd".
+const std::vector<std::string>& directmap_backings();
+
+// Why `backing` cannot run here for `bytes` in total ("" when it can).
+// hugetlb needs that many free pages in the existing pool (kvmbench does not
+// resize pools here); THP needs a THP mode other than "never"; guest_memfd
+// needs KVM with the MMAP and INIT_SHARED guest_memfd flags.
+std::string directmap_backing_unavailable(const std::string& backing, std::uint64_t bytes);
+
+// Runs the cases; unknown backing names throw std::invalid_argument.
+BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
+                                           const SampleSink& sink);
+
+}  // namespace kvmbench::host
