@@ -85,8 +85,8 @@ class SampleReporter : public benchmark::BenchmarkReporter {
         s.iteration = rep;
         s.extra = c.extra;
         for (const auto& [k, v] : pc.keys) s.extra[k] = v;
-        if (c.subsamples > 0 && pc.keys.count("sub"))
-          s.iteration = rep * c.subsamples + static_cast<int>(pc.keys.at("sub"));
+        if (c.subsamples > 0 && pc.keys.count(c.subsample_key))
+          s.iteration = rep * c.subsamples + static_cast<int>(pc.keys.at(c.subsample_key));
         s.extra["repetition"] = rep;
         try {
           if (!error_) sink_(s);

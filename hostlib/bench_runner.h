@@ -45,9 +45,10 @@ struct BenchCase {
   std::map<std::string, std::string> units;
   // Copied into every sample's `extra` (parameters, backing, ...).
   nlohmann::json extra = nlohmann::json::object();
-  // When > 0, values recorded with a "sub" key become iterations
-  // repetition * subsamples + sub (e.g. 5 conversions per VM build).
+  // When > 0, values recorded with the key `subsample_key` (k) become
+  // iterations repetition * subsamples + k (e.g. 5 conversions per VM build).
   int subsamples = 0;
+  std::string subsample_key = "sub";
   // Measures one repetition. Throwing std::exception marks the case skipped
   // with the exception's message.
   std::function<void(benchmark::State&)> body;

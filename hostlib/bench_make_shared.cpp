@@ -1,0 +1,239 @@
+#include "hostlib/bench_make_shared.h"
+
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <sys/mman.h>
+#include <x86intrin.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "hostlib/kvm_uapi.h"
+#include "hostlib/kvm_vm.h"
+
+namespace kvmbench::host {
+
+namespace {
+
+constexpr std::uint64_t kPage = 4096;
+
+std::uint64_t mem_available_bytes() {
+  std::ifstream f("/proc/meminfo");
+  std::string key;
+  std::uint64_t kb = 0;
+  std::string unit;
+  while (f >> key >> kb) {
+    std::getline(f, unit);
+    if (key == "MemAvailable:") return kb * 1024;
+  }
+  return 0;
+}
+
+std::uint64_t largest_pow2_at_most(std::uint64_t v) {
+  std::uint64_t p = kPage;
+  while (p * 2 <= v) p *= 2;
+  return p;
+}
+
+double elapsed_ns(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::nano>(b - a).count();
+}
+
+std::uint64_t tsc() {
+  _mm_lfence();  // keep rdtsc from drifting over the ioctl boundary
+  std::uint64_t t = __rdtsc();
+  _mm_lfence();
+  return t;
+}
+
+int vm_type_from_name(const std::string& name) {
+  for (std::uint32_t t = 0; t < 6; ++t)
+    if (vm_type_name(t) == name) return static_cast<int>(t);
+  throw std::invalid_argument(fmt::format(
+      "unknown VM type '{}' (known: default, sw_protected, sev, sev_es, snp, tdx)", name));
+}
+
+void fallocate_or_throw(int fd, int mode, std::uint64_t size, const char* what) {
+  if (::fallocate(fd, mode, 0, static_cast<off_t>(size)) != 0)
+    throw std::runtime_error(fmt::format("fallocate({}) of {} bytes on the guest_memfd failed: {}",
+                                         what, size, errno_description(errno)));
+}
+
+}  // namespace
+
+int make_shared_vm_type(const std::string& wanted, std::string& why) {
+  Kvm kvm = Kvm::open();
+  auto mask = static_cast<std::uint64_t>(kvm.check_extension(KVM_CAP_VM_TYPES));
+  if (mask == 0) mask = 1;
+  auto system_attrs = static_cast<std::uint64_t>(kvm.check_extension(KVM_CAP_MEMORY_ATTRIBUTES));
+  std::vector<int> candidates;
+  if (!wanted.empty())
+    candidates.push_back(vm_type_from_name(wanted));
+  else
+    candidates = {KVM_X86_SW_PROTECTED_VM, KVM_X86_DEFAULT_VM};
+  std::vector<std::string> notes;
+  for (int t : candidates) {
+    if (!(mask & (1ULL << t))) {
+      notes.push_back(fmt::format("{} is not an offered VM type", vm_type_name(t)));
+      continue;
+    }
+    try {
+      Vm vm = Vm::create(kvm, static_cast<std::uint32_t>(t));
+      auto attrs = static_cast<std::uint64_t>(vm.check_extension(KVM_CAP_MEMORY_ATTRIBUTES));
+      if (attrs & KVM_MEMORY_ATTRIBUTE_PRIVATE) return t;
+      notes.push_back(fmt::format("a {} VM reports KVM_CAP_MEMORY_ATTRIBUTES = {:#x} (no PRIVATE)",
+                                  vm_type_name(t), attrs));
+    } catch (const KvmError& e) {
+      notes.push_back(e.what());
+    }
+  }
+  std::vector<std::string> offered;
+  for (std::uint32_t t = 0; t < 64; ++t)
+    if (mask & (1ULL << t)) offered.push_back(vm_type_name(t));
+  why = fmt::format(
+      "no private guest memory here: KVM_CAP_MEMORY_ATTRIBUTES = {:#x} on /dev/kvm (0x8 = "
+      "PRIVATE needed), VM types offered: {}; {}",
+      system_attrs, fmt::join(offered, ", "), fmt::join(notes, "; "));
+  return -1;
+}
+
+BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
+                                             const SampleSink& sink) {
+  if (params.vm_builds < 1 || params.conversions_per_build < 1)
+    throw std::invalid_argument("vm_builds and conversions_per_build must be >= 1");
+  for (std::uint64_t s : params.sizes)
+    if (s == 0 || s % kPage != 0)
+      throw std::invalid_argument(fmt::format("guest_memfd size {} is not a multiple of 4096", s));
+
+  BenchOutcome outcome;
+  std::string no_gmem;
+  try {
+    Kvm kvm = Kvm::open();
+    if (kvm.check_extension(KVM_CAP_GUEST_MEMFD) <= 0)
+      no_gmem = "KVM has no guest_memfd (KVM_CAP_GUEST_MEMFD = 0)";
+  } catch (const KvmError& e) {
+    no_gmem = e.what();
+  }
+  std::uint64_t limit = params.memory_limit ? params.memory_limit : mem_available_bytes() / 2;
+  if (limit < kPage) limit = kPage;
+
+  std::string no_private;
+  int vm_type = -1;
+  if (no_gmem.empty() && params.conversions) vm_type = make_shared_vm_type(params.vm_type, no_private);
+
+  std::vector<BenchCase> cases;
+  for (std::uint64_t requested : params.sizes) {
+    // Without population a conversion allocates nothing, so only populated
+    // runs (and the fallocate timing) are bound by memory.
+    std::uint64_t size = requested <= limit ? requested : largest_pow2_at_most(limit);
+    std::string case_name = fmt::format("nr_pages={}", size / kPage);
+    nlohmann::json extra = {{"bytes", size}, {"requested_bytes", requested}};
+    if (size != requested) extra["scaled_down_to_fit"] = limit;
+
+    if (params.gmem_ops) {
+      if (!no_gmem.empty()) {
+        outcome.skipped.push_back({case_name, "guest_memfd", no_gmem});
+      } else {
+        BenchCase c;
+        c.case_name = case_name;
+        c.variant = "guest_memfd";
+        c.repetitions = params.vm_builds;
+        c.units = {{"gmem_create_time", "ns"},
+                   {"gmem_fallocate_time", "ns"},
+                   {"gmem_fallocate_rate", "GB/s"},
+                   {"gmem_punch_hole_time", "ns"}};
+        c.extra = extra;
+        c.body = [size](benchmark::State& st) {
+          using clock = std::chrono::steady_clock;
+          Kvm kvm = Kvm::open();
+          Vm vm = Vm::create(kvm, KVM_X86_DEFAULT_VM);
+          auto t0 = clock::now();
+          UniqueFd fd = vm.create_guest_memfd(size, 0);
+          auto t1 = clock::now();
+          fallocate_or_throw(fd.get(), FALLOC_FL_KEEP_SIZE, size, "KEEP_SIZE");
+          auto t2 = clock::now();
+          fallocate_or_throw(fd.get(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, size,
+                             "PUNCH_HOLE");
+          auto t3 = clock::now();
+          st.SetIterationTime(elapsed_ns(t0, t3) * 1e-9);
+          record(st, "gmem_create_time", elapsed_ns(t0, t1));
+          record(st, "gmem_fallocate_time", elapsed_ns(t1, t2));
+          record(st, "gmem_fallocate_rate", static_cast<double>(size) / elapsed_ns(t1, t2));
+          record(st, "gmem_punch_hole_time", elapsed_ns(t2, t3));
+        };
+        cases.push_back(std::move(c));
+      }
+    }
+
+    if (!params.conversions) continue;
+    if (!no_gmem.empty() || vm_type < 0) {
+      outcome.skipped.push_back({case_name, params.vm_type.empty() ? "conversion" : params.vm_type,
+                                 no_gmem.empty() ? no_private : no_gmem});
+      continue;
+    }
+    BenchCase c;
+    c.case_name = case_name;
+    c.variant = vm_type_name(static_cast<std::uint32_t>(vm_type));
+    c.repetitions = params.vm_builds;
+    c.subsamples = params.conversions_per_build;
+    c.subsample_key = "conversion";
+    c.units = {{"to_shared_cycles", "cycles"},
+               {"to_shared_time", "ns"},
+               {"to_private_cycles", "cycles"},
+               {"to_private_time", "ns"}};
+    c.extra = extra;
+    c.extra["populated"] = params.populate;
+    c.extra["vm_type"] = c.variant;
+    int conversions = params.conversions_per_build;
+    bool populate = params.populate;
+    auto type = static_cast<std::uint32_t>(vm_type);
+    c.body = [size, conversions, populate, type](benchmark::State& st) {
+      using clock = std::chrono::steady_clock;
+      Kvm kvm = Kvm::open();
+      Vm vm = Vm::create(kvm, type);
+      UniqueFd gmem = vm.create_guest_memfd(size, 0);
+      // The shared half of the slot: ordinary anonymous memory, never touched.
+      void* shared = ::mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (shared == MAP_FAILED)
+        throw std::runtime_error(fmt::format("mmap of {} bytes failed: {}", size,
+                                             errno_description(errno)));
+      struct Unmap {
+        void* p;
+        std::uint64_t n;
+        ~Unmap() { ::munmap(p, n); }
+      } unmap{shared, size};
+      constexpr std::uint64_t gpa = 1ULL << 32;  // clear of the legacy holes below 4 GiB
+      vm.set_user_memory_region2(0, KVM_MEM_GUEST_MEMFD, gpa, size, shared, gmem.get(), 0);
+      if (populate) fallocate_or_throw(gmem.get(), FALLOC_FL_KEEP_SIZE, size, "KEEP_SIZE");
+      vm.set_memory_attributes(gpa, size, KVM_MEMORY_ATTRIBUTE_PRIVATE);
+      double total_s = 0;
+      for (int k = 0; k < conversions; ++k) {
+        auto w0 = clock::now();
+        std::uint64_t c0 = tsc();
+        vm.set_memory_attributes(gpa, size, 0);
+        std::uint64_t c1 = tsc();
+        auto w1 = clock::now();
+        vm.set_memory_attributes(gpa, size, KVM_MEMORY_ATTRIBUTE_PRIVATE);
+        std::uint64_t c2 = tsc();
+        auto w2 = clock::now();
+        total_s += elapsed_ns(w0, w1) * 1e-9;
+        record(st, "to_shared_cycles", static_cast<double>(c1 - c0), {{"conversion", k}});
+        record(st, "to_shared_time", elapsed_ns(w0, w1), {{"conversion", k}});
+        record(st, "to_private_cycles", static_cast<double>(c2 - c1), {{"conversion", k}});
+        record(st, "to_private_time", elapsed_ns(w1, w2), {{"conversion", k}});
+      }
+      st.SetIterationTime(total_s);
+    };
+    cases.push_back(std::move(c));
+  }
+  outcome.merge(run_bench_cases("make_shared", cases, sink));
+  return outcome;
+}
+
+}  // namespace kvmbench::host
