@@ -1,0 +1,114 @@
+#include "hostlib/qemu_process.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+namespace kvmbench::host {
+
+ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
+  if (argv.empty()) throw std::runtime_error("empty argv");
+  // Everything the child needs is prepared before fork: after fork in a
+  // threaded process only async-signal-safe calls are allowed.
+  std::vector<char*> args;
+  for (auto& s : argv) args.push_back(const_cast<char*>(s.c_str()));
+  args.push_back(nullptr);
+  int pipefd[2];
+  if (pipe2(pipefd, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  const pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(pipefd[0]);
+    close(pipefd[1]);
+    throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(126);  // the parent died before prctl
+    // Default dispositions and an empty mask for QEMU, whatever we had.
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    ::signal(SIGINT, SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
+    ::signal(SIGPIPE, SIG_DFL);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, 0);
+    dup2(pipefd[1], 1);
+    dup2(pipefd[1], 2);
+    execv(args[0], args.data());
+    static const char msg[] = "exec failed\n";
+    ssize_t ignored = write(2, msg, sizeof msg - 1);
+    (void)ignored;
+    _exit(127);
+  }
+  setpgid(pid, pid);  // also here, so the group exists before we ever signal it
+  pid_ = pid;
+  close(pipefd[1]);
+  out_fd_ = pipefd[0];
+  fcntl(out_fd_, F_SETFL, fcntl(out_fd_, F_GETFL) | O_NONBLOCK);
+}
+
+ChildProcess::~ChildProcess() {
+  if (!reaped_ && pid_ > 0) kill_and_reap(0.5);
+  if (out_fd_ >= 0) close(out_fd_);
+}
+
+void ChildProcess::drain_output() {
+  if (out_fd_ < 0) return;
+  char buf[4096];
+  for (;;) {
+    ssize_t k = read(out_fd_, buf, sizeof buf);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) {
+      if (k == 0) {
+        close(out_fd_);
+        out_fd_ = -1;
+      }
+      return;
+    }
+    if (output_.size() < 65536) output_.append(buf, static_cast<std::size_t>(k));
+  }
+}
+
+bool ChildProcess::poll_exit() {
+  if (reaped_) return true;
+  int status = 0;
+  pid_t r = waitpid(pid_, &status, WNOHANG);
+  if (r == pid_) {
+    reaped_ = true;
+    if (WIFEXITED(status)) exit_code_ = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) signal_ = WTERMSIG(status);
+    drain_output();
+  }
+  return reaped_;
+}
+
+void ChildProcess::kill_and_reap(double grace_s) {
+  if (reaped_) return;
+  kill(-pid_, SIGTERM);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(grace_s);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (poll_exit()) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(-pid_, SIGKILL);
+  int status = 0;
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  reaped_ = true;
+  if (WIFEXITED(status)) exit_code_ = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) signal_ = WTERMSIG(status);
+  drain_output();
+}
+
+}  // namespace kvmbench::host

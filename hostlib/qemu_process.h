@@ -1,0 +1,47 @@
+// A QEMU child process that cannot outlive us: it runs in its own process
+// group (so Ctrl-C in the terminal reaches only kvmbench, which then decides),
+// it gets SIGKILL when the thread that spawned it dies (PR_SET_PDEATHSIG; so
+// even a second Ctrl-C, which exits at once, takes QEMU along), and the
+// destructor kills the whole group and reaps it.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace kvmbench::host {
+
+class ChildProcess {
+ public:
+  // Starts argv[0] (a path, no PATH search) with argv; stdin is /dev/null,
+  // stdout and stderr go to a pipe read by drain_output(). Throws
+  // std::runtime_error when it cannot start (exec failure shows as exit 127
+  // and a message in output()).
+  explicit ChildProcess(const std::vector<std::string>& argv);
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  pid_t pid() const { return pid_; }
+  // Non-blocking: true once the child has exited and been reaped.
+  bool poll_exit();
+  bool exited() const { return reaped_; }
+  int exit_code() const { return exit_code_; }  // -1 when killed by a signal
+  int signal() const { return signal_; }
+  // Reads whatever the child wrote so far (keeps the first 64 KiB).
+  void drain_output();
+  const std::string& output() const { return output_; }
+  // SIGTERM to the group, up to grace_s to exit, then SIGKILL; always reaps.
+  void kill_and_reap(double grace_s = 1.0);
+
+ private:
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+  bool reaped_ = false;
+  int exit_code_ = -1;
+  int signal_ = 0;
+  std::string output_;
+};
+
+}  // namespace kvmbench::host
