@@ -1,0 +1,236 @@
+#include "hostlib/bench_rmpopt.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "hostlib/bench_threads.h"
+#include "hostlib/emulated_rmp_sweep.h"
+
+namespace kvmbench::host {
+
+namespace {
+
+constexpr const char* kWhat =
+    "emulated sweep: user-space scan of an RMP-like table (16 B per 4 KiB page), one "
+    "region per GiB, cross-CPU calls emulated with pinned threads; not RMPOPT";
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double now_ns() {
+  return std::chrono::duration<double, std::nano>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::vector<int> choose_cpus(const std::vector<int>& wanted) {
+  std::vector<int> allowed = allowed_cpus();
+  if (wanted.empty()) return allowed;
+  for (int c : wanted)
+    if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
+      throw std::invalid_argument(fmt::format("CPU {} is not available to this process", c));
+  return wanted;
+}
+
+// Every k-th region, k = 1 / fraction: the regions a guest's memory
+// occupied, for the dirty-region bitmap strategy.
+std::vector<std::uint64_t> dirty_regions(std::uint64_t regions, double fraction) {
+  std::vector<std::uint64_t> out;
+  if (fraction <= 0) return out;
+  auto step = static_cast<std::uint64_t>(std::max(1.0, std::round(1.0 / std::min(1.0, fraction))));
+  for (std::uint64_t r = 0; r < regions; r += step) out.push_back(r);
+  return out;
+}
+
+// The table and the pinned workers, shared by all cases of one run; the
+// layout is (re)applied outside the timed part when a case needs another.
+struct SweepBench {
+  RmpLikeTable table;
+  std::string layout_applied;
+  std::unique_ptr<EmulatedSweeper> sweeper;
+  SweepBench(std::uint64_t regions, std::uint64_t entries, const std::vector<int>& cpus)
+      : table(regions, entries) {
+    sweeper = std::make_unique<EmulatedSweeper>(table, cpus, primary_threads(cpus));
+  }
+  void use_layout(const std::string& name, std::uint64_t seed) {
+    if (layout_applied == name) return;
+    table.apply_layout(parse_page_layout(name), seed);
+    layout_applied = name;
+  }
+};
+
+}  // namespace
+
+double measure_scan_cost_per_entry(std::uint64_t table_bytes, int rounds) {
+  std::uint64_t region_bytes = RmpLikeTable::kEntriesPerGiB * RmpLikeTable::kEntryBytes;
+  std::uint64_t regions = std::max<std::uint64_t>(1, table_bytes / region_bytes);
+  std::uint64_t entries = table_bytes < region_bytes
+                              ? std::max<std::uint64_t>(1, table_bytes / RmpLikeTable::kEntryBytes)
+                              : RmpLikeTable::kEntriesPerGiB;
+  RmpLikeTable t(regions, entries);
+  t.apply_layout({PageLayout::none, 0});
+  std::vector<double> per_entry;
+  volatile std::uint64_t sink = 0;
+  for (int i = 0; i < std::max(1, rounds); ++i) {
+    double a = now_ns();
+    std::uint64_t n = 0;
+    for (std::uint64_t r = 0; r < regions; ++r) n += t.scan_region(r);
+    double b = now_ns();
+    sink = sink + n;
+    per_entry.push_back((b - a) / static_cast<double>(n));
+  }
+  return median(per_entry);
+}
+
+double measure_broadcast_cost(int ncpus, int rounds) {
+  std::vector<int> cpus = allowed_cpus();
+  if (ncpus < 1 || static_cast<std::size_t>(ncpus) > cpus.size())
+    throw std::invalid_argument(fmt::format("measure_broadcast_cost: {} CPUs asked, {} available",
+                                            ncpus, cpus.size()));
+  cpus.resize(ncpus);
+  RmpLikeTable t(1, 1);
+  EmulatedSweeper s(t, cpus, cpus);
+  return s.broadcast_round_ns(rounds);
+}
+
+double measure_read_bandwidth(std::uint64_t bytes, int rounds) {
+  std::uint64_t n = std::max<std::uint64_t>(bytes / 8, 1024);
+  std::vector<std::uint64_t> buf(n, 1);
+  std::vector<double> rates;
+  volatile std::uint64_t sink = 0;
+  for (int i = 0; i < std::max(1, rounds); ++i) {
+    double a = now_ns();
+    std::uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    std::uint64_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+      s0 += buf[k];
+      s1 += buf[k + 1];
+      s2 += buf[k + 2];
+      s3 += buf[k + 3];
+    }
+    for (; k < n; ++k) s0 += buf[k];
+    double b = now_ns();
+    sink = sink + s0 + s1 + s2 + s3;
+    rates.push_back(static_cast<double>(n * 8) / (b - a));
+  }
+  return median(rates);
+}
+
+BenchOutcome run_rmpopt_host_benchmarks(const RmpoptEmulationParams& params,
+                                        const SampleSink& sink) {
+  if (params.ram_gb == 0) throw std::invalid_argument("ram_gb must be >= 1");
+  if (params.entries_per_region == 0) throw std::invalid_argument("entries_per_region must be >= 1");
+  for (const std::string& l : params.layouts) parse_page_layout(l);  // validate early
+  std::vector<SweepStrategy> strategies;
+  if (params.strategies.empty()) strategies = all_sweep_strategies();
+  for (const std::string& s : params.strategies) {
+    auto st = parse_sweep_strategy(s);
+    if (!st)
+      throw std::invalid_argument(fmt::format(
+          "unknown sweep strategy '{}' (one-cpu, all-cpus, leader-first, leader-primary, "
+          "dirty-regions)",
+          s));
+    strategies.push_back(*st);
+  }
+  std::vector<int> cpus = choose_cpus(params.cpus);
+  auto bench = std::make_shared<SweepBench>(params.ram_gb, params.entries_per_region, cpus);
+  std::vector<std::uint64_t> dirty = dirty_regions(params.ram_gb, params.dirty_fraction);
+  std::vector<int> primaries = primary_threads(cpus);
+
+  BenchOutcome outcome;
+  std::vector<BenchCase> cases;
+  nlohmann::json common = {{"emulation", kWhat},
+                           {"regions", params.ram_gb},
+                           {"entries_per_region", params.entries_per_region},
+                           {"table_bytes", bench->table.bytes()},
+                           {"cpus", cpus},
+                           {"leader_cpu", cpus[0]},
+                           {"primary_threads", primaries}};
+
+  for (const std::string& layout : params.layouts) {
+    for (SweepStrategy st : strategies) {
+      BenchCase c;
+      c.case_name = fmt::format("layout={}/ram={}G", layout, params.ram_gb);
+      c.variant = std::string(to_string(st));
+      c.repetitions = params.repetitions;
+      c.units = {{"emulated_sweep_wall", "ns"},
+                 {"emulated_sweep_per_region", "ns"},
+                 {"emulated_sweep_cpu_busy", "ns"},
+                 {"emulated_scan_bandwidth", "GB/s"}};
+      c.extra = common;
+      c.extra["layout"] = layout;
+      c.extra["strategy"] = c.variant;
+      if (st == SweepStrategy::dirty_regions) {
+        c.extra["dirty_fraction"] = params.dirty_fraction;
+        c.extra["dirty_regions"] = dirty.size();
+        if (dirty.empty()) {
+          outcome.skipped.push_back({c.case_name, c.variant, "dirty_fraction leaves no region"});
+          continue;
+        }
+      }
+      if ((st == SweepStrategy::all_cpus || st == SweepStrategy::leader_first ||
+           st == SweepStrategy::leader_primary) &&
+          cpus.size() < 2) {
+        outcome.skipped.push_back({c.case_name, c.variant,
+                                   "needs at least two CPUs (only one is available)"});
+        continue;
+      }
+      std::uint64_t seed = params.seed;
+      c.body = [bench, layout, st, seed, dirty](benchmark::State& state) {
+        bench->use_layout(layout, seed);
+        SweepResult r = bench->sweeper->sweep(st, dirty);
+        state.SetIterationTime(r.wall_ns * 1e-9);
+        record(state, "emulated_sweep_wall", r.wall_ns);
+        record(state, "emulated_sweep_per_region",
+               r.wall_ns / static_cast<double>(std::max<std::uint64_t>(1, r.regions_visited)));
+        double busy = 0;
+        for (std::size_t i = 0; i < r.cpus.size(); ++i) {
+          busy += r.busy_ns[i];
+          record(state, "emulated_sweep_cpu_busy", r.busy_ns[i],
+                 {{"cpu", r.cpus[i]}, {"leader", i == 0 ? 1 : 0}});
+        }
+        if (busy > 0)
+          record(state, "emulated_scan_bandwidth",
+                 static_cast<double>(r.entries_scanned * RmpLikeTable::kEntryBytes) / busy);
+      };
+      cases.push_back(std::move(c));
+    }
+  }
+
+  if (params.calibrate) {
+    BenchCase c;
+    c.case_name = "calibration";
+    c.variant = "emulated";
+    c.repetitions = params.repetitions;
+    c.units = {{"scan_cost_per_entry", "ns"}, {"broadcast_cost", "ns"}, {"read_bandwidth", "GB/s"}};
+    c.extra = common;
+    std::uint64_t table_bytes = bench->table.bytes();
+    int ncpus = static_cast<int>(cpus.size());
+    c.body = [table_bytes, ncpus](benchmark::State& state) {
+      double a = now_ns();
+      record(state, "scan_cost_per_entry", measure_scan_cost_per_entry(table_bytes, 3));
+      std::vector<int> counts = {2};
+      if (ncpus > 2) counts.push_back(ncpus);
+      for (int n : counts)
+        if (n <= ncpus)
+          record(state, "broadcast_cost", measure_broadcast_cost(n, 500), {{"cpus", n}});
+      record(state, "read_bandwidth", measure_read_bandwidth(table_bytes, 3));
+      state.SetIterationTime((now_ns() - a) * 1e-9);
+    };
+    cases.push_back(std::move(c));
+  }
+  outcome.merge(run_bench_cases("rmpopt", cases, sink));
+  return outcome;
+}
+
+}  // namespace kvmbench::host
