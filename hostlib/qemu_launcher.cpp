@@ -74,9 +74,10 @@ class ConsoleWatcher {
       pending_.erase(0, nl + 1);
       if (line.find(parsers::kGuestBeginPrefix) != std::string::npos) begin_seen = true;
       if (line.find(parsers::kGuestEndPrefix) != std::string::npos) end_seen = true;
+      if (line.find("KVMBENCH-LISTENING ") != std::string::npos) listening_seen = true;
     }
   }
-  bool begin_seen = false, end_seen = false;
+  bool begin_seen = false, end_seen = false, listening_seen = false;
 
  private:
   fs::path path_;
@@ -268,6 +269,7 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
       r.boot_to_result_s = since(t0);
       end_seen_at = Clock::now();
     }
+    if (peer && watch.listening_seen) peer->go();
     if (qemu->poll_exit()) break;
     if (interrupted()) {
       r.status = GuestRunStatus::interrupted;

@@ -24,7 +24,7 @@ std::uint16_t pick_free_loopback_port() {
 
 GuestNetPeer::GuestNetPeer(std::uint16_t host_port) {
   thread_ = std::thread([this, host_port] {
-    guest::net::PeerStats st = guest::net::run_peer(host_port, stop_);
+    guest::net::PeerStats st = guest::net::run_peer(host_port, stop_, &go_);
     stats_ = {{"connected", st.connected},         {"mode", st.mode},
               {"transactions", st.transactions},   {"bytes_received", st.bytes_received},
               {"error", st.error}};

@@ -27,8 +27,12 @@ class GuestNetPeer {
   // {connected, mode, transactions, bytes_received, error}.
   nlohmann::json stop_and_join();
 
+  // Lets the peer start connecting (the guest printed KVMBENCH-LISTENING).
+  void go() { go_ = true; }
+
  private:
   std::atomic<bool> stop_{false};
+  std::atomic<bool> go_{false};
   nlohmann::json stats_;
   std::thread thread_;
 };

@@ -111,6 +111,8 @@ GuestOutput parse_guest_output(std::string_view text) {
         out.exit_status = code;
       }
       ++out.result.records;
+    } else if (marker.rfind("KVMBENCH-LISTENING ", 0) == 0) {
+      ++out.result.records;  // informational: the host's peer may connect
     } else if (marker.substr(0, kGuestErrorPrefix.size()) == kGuestErrorPrefix) {
       out.errors.push_back(at_line(line_no, marker.substr(kGuestErrorPrefix.size())));
       ++out.result.records;

@@ -6,6 +6,8 @@
 //                                       unit, value, iteration, extras)
 //   KVMBENCH-ERROR message              the guest reports a failure
 //   KVMBENCH-END workload=NAME status=N the workload exited with N
+//   KVMBENCH-LISTENING port=N           a network workload listens (the
+//                                       host starts its peer; no data)
 // A marker may follow console noise on the same line (a kernel message
 // without its newline); everything before the prefix is ignored. Pure: no
 // I/O, the caller passes the text.

@@ -9,6 +9,9 @@
 // the only path into or out of the guest is that one forwarded loopback port.
 // slirp accepts the host's connection before the guest listens and then
 // drops it; the peer therefore retries until it reads the hello line.
+// The workload prints "KVMBENCH-LISTENING port=N" on its console once it
+// listens; the host starts its peer on that line (`go`), because a connection
+// made earlier waits for slirp's retransmitted SYN (seconds of backoff).
 //
 // After accept the workload (the measuring side) sends one hello line:
 //   "KVMB-NET1 rr <request bytes> <response bytes>\n"
@@ -126,9 +129,13 @@ inline void serve_session(int fd, const std::string& hello, PeerStats& st) {
 // The peer: connects to 127.0.0.1:port until a workload says hello (or
 // `stop` is set), serves that one session, and returns. Every wait is
 // bounded, so setting `stop` ends it within about 100 ms before a session
-// starts (2 s while a connection waits for its hello); during a session the workload's close ends it.
-inline PeerStats run_peer(std::uint16_t port, const std::atomic<bool>& stop) {
+// starts (5 s while a connection waits for its hello); during a session the workload's close ends it.
+inline PeerStats run_peer(std::uint16_t port, const std::atomic<bool>& stop,
+                          const std::atomic<bool>* go = nullptr) {
   PeerStats st;
+  // Wait for the word that the workload listens: connecting earlier gets a
+  // slirp connection whose SYN into the guest is retransmitted with backoff.
+  while (go && !go->load() && !stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   while (!stop.load()) {
     int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
@@ -141,7 +148,7 @@ inline PeerStats run_peer(std::uint16_t port, const std::atomic<bool>& stop) {
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     std::string hello;
     if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-        read_line(fd, hello, 2000)) {
+        read_line(fd, hello, 5000)) {
       if (hello.rfind(kHello, 0) == 0) {
         st.connected = true;
         serve_session(fd, hello, st);

@@ -26,6 +26,10 @@ class TcpSession {
     addr.sin_addr.s_addr = htonl(opt.str("self-peer", "0") == "1" ? INADDR_LOOPBACK : INADDR_ANY);
     if (::bind(lfd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) || ::listen(lfd, 4))
       fail(workload, "cannot listen on port " + std::to_string(port) + ": " + std::strerror(errno));
+    // Tells the host (which watches the console) that its peer may connect now.
+    std::string ready = "KVMBENCH-LISTENING port=" + std::to_string(port) + "\n";
+    ssize_t ignored = ::write(1, ready.data(), ready.size());
+    (void)ignored;
     if (opt.str("self-peer", "0") == "1")
       peer_ = std::thread([this, port] { net::run_peer(port, stop_); });
     pollfd pfd{lfd, POLLIN, 0};
