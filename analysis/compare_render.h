@@ -1,0 +1,40 @@
+// Renders a Comparison for people (text for mail within 80 columns,
+// Markdown) and for programs (CSV, JSON with numbers, not strings).
+// HTML is in html_report.h.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "analysis/compare.h"
+#include "analysis/table.h"
+
+namespace kvmbench {
+
+// A number with about `sig` significant digits, without an exponent for
+// ordinary magnitudes ("1234567", "12.35", "0.0004321").
+std::string format_number(double x, int sig = 4);
+// "+5.03%" / "-0.41%"; "n/a" for NaN.
+std::string format_pct(double pct);
+// "1.2e-05", "0.0312", "1"; "n/a" for NaN.
+std::string format_p(double p);
+// "mean ± sd (n)"; "-" when absent.
+std::string format_mean_sd(const stats::Summary& s, bool present);
+// "[+4.1%, +6.0%]"; "[unbounded]" when the CI has no finite bounds.
+std::string format_ci(const stats::Change& c);
+
+// The whole comparison as one wide table (Markdown, CSV, and the HTML page).
+Table comparison_table(const Comparison& c);
+
+// Header lines: the two sides, their source, and the metadata differences.
+std::string render_comparison_header_text(const Comparison& c);
+
+std::string render_comparison_text(const Comparison& c);
+std::string render_comparison_markdown(const Comparison& c);
+std::string render_comparison_csv(const Comparison& c);
+nlohmann::json comparison_to_json(const Comparison& c);
+
+// text | md | csv | json | html.
+std::string render_comparison(const Comparison& c, Format f);
+
+}  // namespace kvmbench

@@ -1,0 +1,43 @@
+// Self-contained HTML reports: one file, inline CSS, inline SVG, no script
+// and no network fetch, readable in any browser without the tool.
+// Charts: per metric, a bar for the mean with the 95% CI of the mean as a
+// whisker and every sample as a dot; A/B side by side in a comparison.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/compare.h"
+#include "analysis/run_store.h"
+#include "analysis/table.h"
+
+namespace kvmbench {
+
+std::string html_escape(std::string_view s);
+
+// One table as an HTML <table> (title, source, notes included).
+std::string table_to_html(const Table& t);
+
+// One group of samples in a chart (a side of a comparison, or a run).
+struct ChartGroup {
+  std::string label;            // "base", "cand", or empty for a single run
+  std::vector<double> values;   // the samples (warm-up excluded)
+};
+
+// One chart as an inline <svg>: title, unit, the groups side by side.
+// `caption` is printed under the title (e.g. "+5.0% [+4.1, +6.0] slower").
+std::string chart_svg(const std::string& title, const std::string& unit,
+                      const std::vector<ChartGroup>& groups, const std::string& caption = "",
+                      const std::string& caption_class = "");
+
+// The whole A/B page: sides and source, metadata differences, the
+// comparison table, one chart per metric.
+std::string render_comparison_html(const Comparison& c);
+
+// A page for one run, for `kvmbench report DIR --format html`: the run's
+// tables as its report made them, and one chart per series of the run's
+// samples (warm-up excluded). `title` heads the page.
+std::string render_run_html(const Run& run, const std::vector<Table>& tables, const std::string& title = "");
+
+}  // namespace kvmbench

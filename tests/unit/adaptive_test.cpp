@@ -1,0 +1,109 @@
+#include "analysis/adaptive.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace kvmbench::adaptive;
+
+TEST(Adaptive, WarmupIsDiscardedAndConvergenceStops) {
+  StoppingRule rule;
+  rule.target_ci_pct = 1.0;
+  rule.warmup_runs = 1;
+  rule.min_runs = 3;
+  AdaptiveRepetitions rep(rule);
+  EXPECT_TRUE(rep.next_is_warmup());
+  rep.add_run({{"a", 500.0}}, 1.0);  // warm-up: far off, must not count
+  EXPECT_FALSE(rep.next_is_warmup());
+  EXPECT_TRUE(rep.values("a").empty());
+  rep.add_run({{"a", 100.0}}, 1.0);
+  rep.add_run({{"a", 100.2}}, 1.0);
+  EXPECT_EQ(rep.status().decision, Decision::run_again);  // 2 < min_runs
+  rep.add_run({{"a", 99.9}}, 1.0);
+  auto st = rep.status();
+  // mean 100.033, sd 0.1528, t(0.975,2)=4.3027 -> half-width 0.3795 = 0.379%
+  EXPECT_EQ(st.decision, Decision::stop_converged) << st.reason;
+  ASSERT_EQ(st.metrics.size(), 1u);
+  EXPECT_NEAR(st.metrics[0].ci_half_width_pct, 4.302652729911275 * 0.15275252316519466 / std::sqrt(3.0) / 100.0333333333 * 100, 1e-9);
+  EXPECT_EQ(st.measured_runs, 3u);
+  EXPECT_EQ(st.warmup_runs, 1u);
+  EXPECT_NE(st.reason.find("converged after 3 runs"), std::string::npos) << st.reason;
+}
+
+TEST(Adaptive, EveryPrimaryMetricMustConverge) {
+  StoppingRule rule;
+  rule.target_ci_pct = 1.0;
+  rule.warmup_runs = 0;
+  rule.max_runs = 5;
+  AdaptiveRepetitions rep(rule);
+  double noisy[] = {100, 130, 80, 120, 90};
+  for (int i = 0; i < 5; ++i) {
+    rep.add_run({{"steady", 100.0 + 0.01 * i}, {"noisy", noisy[i]}}, 0.1);
+    if (i < 4) EXPECT_EQ(rep.status().decision, Decision::run_again);
+  }
+  auto st = rep.status();
+  EXPECT_EQ(st.decision, Decision::stop_max_runs);
+  EXPECT_NE(st.reason.find("noisy"), std::string::npos) << st.reason;
+  auto w = rep.stability_warnings();
+  ASSERT_FALSE(w.empty());
+  EXPECT_NE(w[0].find("noisy: high variation"), std::string::npos) << w[0];
+}
+
+TEST(Adaptive, MaxTimeStopsBeforeOverrunning) {
+  StoppingRule rule;
+  rule.target_ci_pct = 0.001;
+  rule.warmup_runs = 0;
+  rule.max_time_s = 10;
+  AdaptiveRepetitions rep(rule);
+  rep.add_run({{"a", 1.0}}, 4.0);
+  EXPECT_EQ(rep.status().decision, Decision::run_again);
+  rep.add_run({{"a", 2.0}}, 4.0);  // 8 s spent, another 4 s would pass 10 s
+  auto st = rep.status();
+  EXPECT_EQ(st.decision, Decision::stop_max_time);
+  EXPECT_NE(st.reason.find("time limit of 10 s"), std::string::npos) << st.reason;
+}
+
+TEST(Adaptive, OutliersAndSlowFirstRun) {
+  StoppingRule rule;
+  rule.warmup_runs = 0;
+  AdaptiveRepetitions rep(rule);
+  double v[] = {10, 10.1, 9.9, 10.05, 9.95, 10.02, 30};
+  double t[] = {5.0, 1.0, 1.01, 0.99, 1.0, 1.02, 0.98};
+  for (int i = 0; i < 7; ++i) rep.add_run({{"x", v[i]}}, t[i]);
+  auto w = rep.stability_warnings();
+  bool outlier = false, slow = false;
+  for (auto& s : w) {
+    outlier |= s.find("1 of 7 runs are outliers") != std::string::npos && s.find("run 7 (30)") != std::string::npos;
+    slow |= s.find("first measured run took 5 s") != std::string::npos;
+  }
+  EXPECT_TRUE(outlier) << testing::PrintToString(w);
+  EXPECT_TRUE(slow) << testing::PrintToString(w);
+}
+
+TEST(Adaptive, ModifiedZ) {
+  // median 3, |dev| = 2,1,0,1,97 -> MAD 1 -> z = 0.6745 * dev
+  auto z = modified_z_scores({1, 2, 3, 4, 100});
+  EXPECT_NEAR(z[0], -2 * 0.6745, 1e-12);
+  EXPECT_NEAR(z[4], 97 * 0.6745, 1e-12);
+  auto flat = modified_z_scores({5, 5, 5, 5});
+  for (double x : flat) EXPECT_EQ(x, 0);
+}
+
+TEST(Adaptive, HostNoiseWarnings) {
+  nlohmann::json meta = {{"host",
+                          {{"cpufreq", {{"governor", "powersave"}, {"boost", "1"}}},
+                           {"thp", {{"enabled", "always [madvise] never"}, {"defrag", "[always] defer madvise never"}}},
+                           {"kernel", {{"randomize_va_space", 2}}}}}};
+  auto w = host_noise_warnings(meta);
+  ASSERT_EQ(w.size(), 4u) << testing::PrintToString(w);
+  EXPECT_NE(w[0].find("governor is powersave"), std::string::npos);
+  EXPECT_NE(w[1].find("boost/turbo is on"), std::string::npos);
+  EXPECT_NE(w[2].find("THP defrag"), std::string::npos);
+  EXPECT_NE(w[3].find("ASLR is on (randomize_va_space = 2)"), std::string::npos);
+
+  nlohmann::json quiet = {{"host",
+                           {{"cpufreq", {{"governor", "performance"}, {"boost", "0"}}},
+                            {"thp", {{"defrag", "always defer defer+madvise [madvise] never"}}},
+                            {"randomize_va_space", "0"}}}};
+  EXPECT_TRUE(host_noise_warnings(quiet).empty()) << testing::PrintToString(host_noise_warnings(quiet));
+}
