@@ -8,5 +8,8 @@
 namespace kvmbench::cli {
 
 void add_version_command(CLI::App& app);
+void add_reproduce_command(CLI::App& app);
+void add_ingest_command(CLI::App& app);
+void add_report_command(CLI::App& app);
 
 }  // namespace kvmbench::cli

@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   app.fallthrough(false);
 
   kvmbench::cli::add_version_command(app);
+  kvmbench::cli::add_reproduce_command(app);
+  kvmbench::cli::add_ingest_command(app);
+  kvmbench::cli::add_report_command(app);
 
   try {
     app.parse(argc, argv);

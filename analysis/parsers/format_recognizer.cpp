@@ -1,0 +1,121 @@
+#include "analysis/parsers/format_recognizer.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "analysis/parsers/guest_output.h"
+#include "analysis/parsers/kernel_log.h"
+#include "analysis/plain_numbers.h"
+
+namespace kvmbench::parsers {
+
+std::string_view to_string(InputFormat f) {
+  switch (f) {
+    case InputFormat::empty: return "empty";
+    case InputFormat::gbench_json: return "gbench-json";
+    case InputFormat::guest_output: return "guest-output";
+    case InputFormat::kernel_log: return "kernel-log";
+    case InputFormat::plain_numbers: return "plain-numbers";
+    case InputFormat::unrecognised: return "unrecognised";
+  }
+  return "unrecognised";
+}
+
+Recognition recognise_format(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return {InputFormat::empty, "empty file"};
+  if (text[first] == '{' || text[first] == '[') {
+    if (looks_like_gbench_json(text)) return {InputFormat::gbench_json, ""};
+    return {InputFormat::unrecognised, "JSON without a \"benchmarks\" key (not Google Benchmark output)"};
+  }
+  if (text.find(kGuestResultPrefix) != std::string_view::npos ||
+      text.find(kGuestBeginPrefix) != std::string_view::npos)
+    return {InputFormat::guest_output, ""};
+  if (mentions_kernel_record(text)) return {InputFormat::kernel_log, ""};
+  try {
+    if (!parse_plain_numbers(text).values.empty()) return {InputFormat::plain_numbers, ""};
+    return {InputFormat::unrecognised, "only comments, no data"};
+  } catch (const PlainNumbersError& e) {
+    return {InputFormat::unrecognised,
+            fmt::format("no known kernel log record, not Google Benchmark JSON, and not numbers one per "
+                        "line (line {}: {})",
+                        e.line, e.what())};
+  }
+}
+
+// Line of the first non-blank character, for "empty"/"unrecognised" errors.
+static std::size_t first_content_line(std::string_view text) {
+  std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return 1;
+  std::size_t line = 1;
+  for (std::size_t i = 0; i < first; ++i)
+    if (text[i] == '\n') ++line;
+  return line;
+}
+
+ParsedInput parse_any(std::string_view text) {
+  const Recognition rec = recognise_format(text);
+  ParsedInput out;
+  out.format = rec.format;
+  switch (rec.format) {
+    case InputFormat::empty:
+      throw ParseError(1, "empty file (nothing to ingest)");
+    case InputFormat::unrecognised:
+      throw ParseError(first_content_line(text), "unrecognised content: " + rec.reason);
+    case InputFormat::gbench_json: {
+      GbenchParse g = parse_gbench_json(text);
+      out.result = std::move(g.result);
+      out.aggregates = std::move(g.aggregates);
+      out.context = std::move(g.context);
+      if (out.result.samples.empty())
+        throw ParseError(1, "Google Benchmark JSON without any iteration row (nothing to ingest)");
+      break;
+    }
+    case InputFormat::guest_output: {
+      GuestOutput g = parse_guest_output(text);
+      out.result = std::move(g.result);
+      for (auto& m : g.malformed) out.result.warnings.push_back(m);
+      for (auto& e : g.errors) out.result.warnings.push_back(e);
+      if (!g.ok()) out.result.warnings.push_back("line 0: guest run not clean: " + g.failure());
+      if (out.result.samples.empty())
+        throw ParseError(first_content_line(text), "guest output without any KVMBENCH-RESULT sample" +
+                                                       (g.ok() ? std::string() : " (" + g.failure() + ")"));
+      break;
+    }
+    case InputFormat::kernel_log:
+      out.result = parse_kernel_log(text);
+      if (out.result.samples.empty()) {
+        std::size_t line = 1;
+        if (!out.result.warnings.empty()) {
+          const std::string& w = out.result.warnings.front();  // "line N: ..."
+          line = std::strtoul(w.c_str() + 5, nullptr, 10);
+        }
+        throw ParseError(line, "kernel log record incomplete, nothing to ingest" +
+                                   (out.result.warnings.empty() ? "" : " (" + out.result.warnings.front() + ")"));
+      }
+      break;
+    case InputFormat::plain_numbers: {
+      PlainNumbers p = parse_plain_numbers(text);
+      out.result.format = "plain-numbers";
+      out.result.records = p.values.size();
+      for (std::size_t i = 0; i < p.values.size(); ++i) {
+        Sample s;
+        s.case_name = "values";
+        s.metric = "value";
+        s.value = p.values[i];
+        s.iteration = static_cast<int>(i);
+        s.extra = {{"line", p.lines[i]}};
+        out.result.samples.push_back(std::move(s));
+      }
+      std::size_t n_lines = 0;
+      for (char c : text) n_lines += c == '\n';
+      if (!text.empty() && text.back() != '\n') ++n_lines;
+      out.result.lines_read = n_lines;
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace kvmbench::parsers

@@ -1,0 +1,77 @@
+// Kernel log records of the documents' instrumentation, from any capture
+// (dmesg, dmesg -T, /dev/kmsg, journalctl -k, mail quotes, mail-wrapped):
+//   SEV-SNP: RMPOPT largest|smallest|average cycles N
+//   SEV-SNP: RMPOPT execution time N ns for physical address range 0xA - 0xB on all cpus
+//   guest_memfd to_shared: nr_pages=N, make_shared=N cycles, total=N cycles
+//
+// Wrapped lines: when a line holds the start of a record but not all of it
+// (a mail client broke it), the following lines are appended, joined by one
+// space, until the record is complete (at most 3). A following line is never
+// taken as a continuation when it is blank, carries its own capture
+// timestamp, or starts another record.
+//
+// Groups (which print belongs with which, e.g. the boot-time vs the
+// after-shutdown RMPOPT cycle stats): records on consecutive lines form one
+// group; a blank line, any unrelated line, or a change of record kind starts
+// a new group, and so does a cycle stat (largest/smallest/average) that the
+// current group already has. Timestamps are kept but never used to group
+// (the 1G conversions of one VM build are 7 s apart).
+//
+// Samples:
+//   cycle stats  case "group=G", metric "rmpopt_cycles_<stat>", unit "cycles"
+//   sweep        case "range=<size>" (e.g. "range=2T"), metric "sweep_time",
+//                unit "ns", extra range_start/range_end (hex, as printed), cpus
+//   to_shared    case "nr_pages=N", metrics "make_shared_cycles",
+//                "total_cycles" (unit "cycles") and "make_shared_pct" (unit "%")
+// Every sample has extra "line" (first source line), "group", and "uptime_s"
+// or "wallclock" when the capture had one; iteration counts records of the
+// same case and kind in file order, from 0.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/parsers/parse_result.h"
+
+namespace kvmbench::parsers {
+
+enum class KernelRecordKind { rmpopt_cycles, rmpopt_sweep, to_shared };
+
+struct KernelRecord {
+  KernelRecordKind kind = KernelRecordKind::to_shared;
+  std::size_t line = 0;        // first physical line, 1-based
+  std::size_t line_count = 1;  // physical lines it spans (>1 when wrapped)
+  int group = 0;               // 1-based
+  std::optional<double> uptime_s;
+  std::string wallclock;
+  // rmpopt_cycles
+  std::string stat;            // "largest", "smallest", "average"
+  double cycles = 0;
+  // rmpopt_sweep
+  double ns = 0;
+  std::uint64_t range_start = 0, range_end = 0;
+  std::string range_start_text, range_end_text, cpus;
+  // to_shared
+  std::uint64_t nr_pages = 0;
+  double make_shared = 0, total = 0;
+};
+
+struct KernelLogParse {
+  std::vector<KernelRecord> records;
+  ParseResult result;  // format "kernel-log", samples built from records
+};
+
+// Never throws on odd text: unrelated lines are counted in lines_ignored,
+// incomplete records are reported in warnings.
+KernelLogParse parse_kernel_log_records(std::string_view text);
+ParseResult parse_kernel_log(std::string_view text);
+
+// True when some line holds the start of one of the records above.
+bool mentions_kernel_record(std::string_view text);
+
+std::vector<Sample> samples_from_records(const std::vector<KernelRecord>& records);
+
+}  // namespace kvmbench::parsers

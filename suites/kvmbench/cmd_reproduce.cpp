@@ -1,0 +1,62 @@
+// kvmbench reproduce [rmpopt|directmap|make_shared|asid|all] [--reference DIR] [--format F]
+// Regenerates the documents' tables from results/reference/ (source: replay).
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "suites/kvmbench/commands.h"
+#include "suites/kvmbench/exit.h"
+#include "suites/kvmbench/render_tables.h"
+#include "suites/reproduce.h"
+
+namespace kvmbench::cli {
+
+void add_reproduce_command(CLI::App& app) {
+  struct Opts {
+    std::string what = "all", reference, format = "text";
+  };
+  auto o = std::make_shared<Opts>();
+  auto* cmd = app.add_subcommand("reproduce", "Regenerate the documents' tables from results/reference/ (source: replay)");
+  cmd->add_option("SUITE", o->what, "rmpopt, directmap, make_shared, asid or all")->capture_default_str();
+  cmd->add_option("--reference", o->reference, "directory of the transcribed raw data")
+      ->default_str(suites::default_reference_dir().string());
+  cmd->add_option("--format", o->format, "text, md, csv or json")->capture_default_str();
+  cmd->callback([o] {
+    const Format f = parse_table_format(o->format);
+    const std::filesystem::path dir = o->reference.empty() ? suites::default_reference_dir() : std::filesystem::path(o->reference);
+    std::vector<std::string> which;
+    if (o->what == "all") which = suites::reproducible_suites();
+    else which.push_back(o->what);
+
+    std::vector<suites::Reproduction> done;
+    for (auto& s : which) {
+      try {
+        done.push_back(suites::reproduce(s, dir));
+      } catch (const std::exception& e) {
+        usage_error(e.what());  // unknown suite, missing or malformed reference data
+      }
+    }
+    if (f == Format::json) {
+      nlohmann::json out = nlohmann::json::array();
+      for (auto& r : done)
+        out.push_back({{"suite", r.suite}, {"document", r.document}, {"source", "replay"}, {"files", r.files},
+                       {"tables", tables_json(r.tables)}, {"notes", r.notes}});
+      fmt::print("{}\n", out.dump(2));
+      return;
+    }
+    for (std::size_t i = 0; i < done.size(); ++i) {
+      const auto& r = done[i];
+      if (i) fmt::print("\n");
+      if (f == Format::md) fmt::print("## {}: {} (source: replay)\n\n", r.suite, r.document);
+      else if (f == Format::csv) fmt::print("# {}: {} (source: replay)\n", r.suite, r.document);
+      else fmt::print("== {}: {} (source: replay) ==\n\n", r.suite, r.document);
+      fmt::print("{}", render_tables(r.tables, f));
+      if (!r.notes.empty()) {
+        if (!r.tables.empty()) fmt::print("\n");
+        for (auto& n : r.notes) fmt::print("{}", f == Format::csv ? "# " + n + "\n" : wrap_text(n));
+      }
+    }
+  });
+}
+
+}  // namespace kvmbench::cli

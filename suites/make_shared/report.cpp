@@ -1,0 +1,82 @@
+#include "suites/make_shared/report.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <optional>
+
+#include "analysis/statistics.h"
+
+namespace kvmbench::suites::make_shared {
+
+namespace {
+
+struct Conversion {
+  std::string case_name;
+  std::optional<double> make_shared, total;
+};
+
+// One entry per (case, iteration), in the order the conversions were seen.
+std::vector<Conversion> conversions(const std::vector<Sample>& samples) {
+  std::vector<Conversion> out;
+  std::map<std::pair<std::string, int>, std::size_t> index;
+  for (const auto& s : samples) {
+    if (s.warmup || (s.metric != "make_shared_cycles" && s.metric != "total_cycles")) continue;
+    auto [it, fresh] = index.try_emplace({s.case_name, s.iteration}, out.size());
+    if (fresh) out.push_back({s.case_name, {}, {}});
+    Conversion& c = out[it->second];
+    (s.metric == "make_shared_cycles" ? c.make_shared : c.total) = s.value;
+  }
+  std::erase_if(out, [](const Conversion& c) { return !c.make_shared || !c.total || *c.total <= 0; });
+  return out;
+}
+
+std::string nr_pages_of(const std::string& case_name) {
+  constexpr std::string_view prefix = "nr_pages=";
+  return case_name.starts_with(prefix) ? case_name.substr(prefix.size()) : case_name;
+}
+
+double pct(const Conversion& c) { return 100.0 * *c.make_shared / *c.total; }
+
+}  // namespace
+
+Table conversion_table(const std::vector<Sample>& samples, std::string_view source) {
+  Table t;
+  t.title = "guest_memfd to_shared: arch make_shared callback vs whole conversion (cycles)";
+  t.source = std::string(source);
+  // Header cells padded to the document's column widths (10, 15, 15, 12).
+  t.columns = {{"  nr_pages"}, {"    make_shared"}, {"          total"}, {"  percentage"}};
+  for (const auto& c : conversions(samples))
+    t.add_row({nr_pages_of(c.case_name), fmt::format("{:.0f}", *c.make_shared), fmt::format("{:.0f}", *c.total),
+               fmt::format("{:.4f}%", pct(c))});
+  return t;
+}
+
+std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source) {
+  const auto convs = conversions(samples);
+  if (convs.empty()) return {};
+  std::vector<Table> tables{conversion_table(samples, source)};
+
+  Table s;
+  s.title = "make_shared share of the conversion, per nr_pages (percent)";
+  s.source = std::string(source);
+  s.columns = {{"nr_pages"}, {"n"}, {"mean"}, {"sd"}, {"95% CI of mean"}, {"min"}, {"max"}};
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<double>> by_case;
+  for (const auto& c : convs) {
+    if (!by_case.count(c.case_name)) order.push_back(c.case_name);
+    by_case[c.case_name].push_back(pct(c));
+  }
+  for (const auto& name : order) {
+    const auto m = stats::summarize(by_case[name]);
+    const std::string ci = m.n < 2 ? "n/a" : fmt::format("[{:.4f}, {:.4f}]", m.ci95_low, m.ci95_high);
+    s.add_row({nr_pages_of(name), std::to_string(m.n), fmt::format("{:.4f}%", m.mean),
+               m.n < 2 ? "n/a" : fmt::format("{:.4f}", m.stddev), ci, fmt::format("{:.4f}%", m.min),
+               fmt::format("{:.4f}%", m.max)});
+  }
+  s.notes.push_back("percentage = 100 * make_shared / total per conversion; sd: sample sd (n-1)");
+  tables.push_back(std::move(s));
+  return tables;
+}
+
+}  // namespace kvmbench::suites::make_shared

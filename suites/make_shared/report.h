@@ -1,0 +1,22 @@
+// How make_shared results look: the document's table (one row per
+// to-shared conversion: nr_pages, make_shared cycles, total cycles,
+// percentage with 4 decimals) and a summary of the percentage per nr_pages.
+// Reads samples named as analysis/parsers/kernel_log.h names them (case
+// "nr_pages=N", metrics "make_shared_cycles" and "total_cycles").
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "analysis/result_model.h"
+#include "analysis/table.h"
+
+namespace kvmbench::suites::make_shared {
+
+// Empty when the samples hold no make_shared/total cycle pairs.
+std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source);
+
+// The document's table only (002_e68ad5e7b1fb71fb.txt lines 83-104 layout).
+Table conversion_table(const std::vector<Sample>& samples, std::string_view source);
+
+}  // namespace kvmbench::suites::make_shared

@@ -1,0 +1,33 @@
+// Regenerates each document's tables from the transcribed raw data in
+// results/reference/ (see its README.md). Every table is marked
+// source "replay". Used by `kvmbench reproduce` and its tests.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/table.h"
+
+namespace kvmbench::suites {
+
+struct Reproduction {
+  std::string suite;                  // "rmpopt", "directmap", "make_shared", "asid"
+  std::string document;               // "documents/002_e68ad5e7b1fb71fb.txt"
+  std::vector<std::string> files;     // reference files read
+  std::vector<Table> tables;          // empty when the document has no raw data
+  std::vector<std::string> notes;     // claims of the document, what was derivable
+};
+
+// <source dir>/results/reference (KVMBENCH_SOURCE_DIR at build time).
+std::filesystem::path default_reference_dir();
+
+// The suites in the order `all` prints them.
+const std::vector<std::string>& reproducible_suites();
+
+// Throws std::invalid_argument for an unknown suite and std::runtime_error
+// ("file:line: reason") for a missing or malformed reference file.
+Reproduction reproduce(std::string_view suite, const std::filesystem::path& reference_dir);
+
+}  // namespace kvmbench::suites

@@ -1,0 +1,24 @@
+// How rmpopt results look: RMPOPT cycle stats per group (e.g. during boot
+// vs after guest shutdown), the sweep wall time per kernel variant (ms, with
+// the time per 1GB region: the loop issues one on_each_cpu_mask() per
+// region), and the change of each variant against the base variant with its
+// 95% CI, Welch p and verdict. Reads samples named as
+// analysis/parsers/kernel_log.h names them (metrics "rmpopt_cycles_<stat>",
+// "sweep_time" with extra range_start/range_end).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "analysis/result_model.h"
+#include "analysis/table.h"
+
+namespace kvmbench::suites::rmpopt {
+
+// Empty when the samples hold no RMPOPT cycle stats and no sweep times.
+// `base_variant` is the variant the others are compared against; the first
+// variant seen when it is absent.
+std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source,
+                                 std::string_view base_variant = "all-cpus");
+
+}  // namespace kvmbench::suites::rmpopt

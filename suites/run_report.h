@@ -1,0 +1,28 @@
+// The tables of a run, recomputed from its meta.json and samples.jsonl:
+// the suite's own layout when it has one (suites/<suite>/report.h), then the
+// generic per-series statistics (analysis/series_table.h). Used by
+// `kvmbench report`, `kvmbench ingest`, and by any renderer (html) that
+// wants the same tables.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "analysis/result_model.h"
+#include "analysis/run_store.h"
+#include "analysis/table.h"
+
+namespace kvmbench::suites {
+
+std::vector<Table> report_tables(const Run& run);
+
+// The suite-specific tables only (empty for a suite without a layout, or
+// when the samples are not the ones the layout reads).
+std::vector<Table> suite_layout_tables(std::string_view suite, const std::vector<Sample>& samples,
+                                       std::string_view source);
+
+// The suite a set of samples belongs to, from their metric names:
+// "make_shared", "rmpopt", "directmap", or "" when no layout knows them.
+std::string infer_suite(const std::vector<Sample>& samples);
+
+}  // namespace kvmbench::suites

@@ -1,0 +1,106 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "analysis/run_store.h"
+#include "tests/support/run_command.h"
+
+using kvmbench::test_support::run_kvmbench;
+using kvmbench::test_support::TempDir;
+namespace fs = std::filesystem;
+
+static const std::string kData = std::string(KVMBENCH_TEST_DATA) + "/ingest/";
+static const std::string kReference = std::string(KVMBENCH_SOURCE_DIR) + "/results/reference/";
+
+static std::vector<fs::path> entries(const fs::path& dir) {
+  std::vector<fs::path> out;
+  if (fs::exists(dir))
+    for (auto& e : fs::directory_iterator(dir)) out.push_back(e.path());
+  return out;
+}
+
+TEST(IngestCommand, KernelLogBecomesAReplayRunWithRawText) {
+  TempDir tmp;
+  auto r = run_kvmbench({"ingest", kReference + "make_shared_to_shared.log", "--out", tmp.path.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("2.3677%"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("source: replay"), std::string::npos);
+  auto dirs = entries(tmp.path);
+  ASSERT_EQ(dirs.size(), 1u);
+  auto run = kvmbench::load_run(dirs[0]);
+  EXPECT_EQ(run.suite(), "make_shared");
+  EXPECT_EQ(run.status(), "complete");
+  EXPECT_EQ(run.source(), kvmbench::Source::replay);
+  EXPECT_EQ(run.samples.size(), 60u);
+  EXPECT_EQ(kvmbench::read_file(dirs[0] / "raw" / "make_shared_to_shared.log"),
+            kvmbench::read_file(kReference + "make_shared_to_shared.log"));
+  EXPECT_EQ(run.meta["inputs"][0]["format"], "kernel-log");
+  EXPECT_EQ(run.meta["inputs"][0]["records"], 20);
+}
+
+TEST(IngestCommand, GbenchRepetitionsAreSamplesAggregatesInMeta) {
+  TempDir tmp;
+  auto r = run_kvmbench({"ingest", kData + "gbench_repetitions.json", "--out", tmp.path.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto dirs = entries(tmp.path);
+  ASSERT_EQ(dirs.size(), 1u);
+  auto run = kvmbench::load_run(dirs[0]);
+  EXPECT_EQ(run.samples.size(), 13u);
+  EXPECT_EQ(run.meta["gbench_aggregates"].size(), 12u);
+  EXPECT_NE(r.out.find("BM_FaultIn/4096/repeats:3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("real_time"), std::string::npos);
+}
+
+TEST(IngestCommand, JournalctlRmpoptInfersTheSuite) {
+  TempDir tmp;
+  auto r = run_kvmbench({"ingest", kData + "journalctl_rmpopt.log", "--out", tmp.path.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("suite: rmpopt"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("424.8"), std::string::npos) << r.out;
+}
+
+TEST(IngestCommand, TwoFilesOfOneSeriesKeepDistinctIterations) {
+  TempDir tmp;
+  auto r = run_kvmbench({"ingest", kReference + "rmpopt_sweep_all_cpus.log",
+                         kReference + "rmpopt_sweep_leader_primary.log", "--variant-per-file", "--out",
+                         tmp.path.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("rmpopt_sweep_leader_primary vs rmpopt_sweep_all_cpus"), std::string::npos) << r.out;
+  TempDir tmp2;
+  r = run_kvmbench({"ingest", kReference + "rmpopt_sweep_all_cpus.log", kReference + "rmpopt_sweep_all_cpus.log",
+                    "--out", tmp2.path.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto run = kvmbench::load_run(entries(tmp2.path).at(0));
+  ASSERT_EQ(run.samples.size(), 4u);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(run.samples[i].iteration, i);
+  EXPECT_EQ(run.samples[3].extra["file"], "2-rmpopt_sweep_all_cpus.log");
+}
+
+struct Rejected {
+  std::vector<std::string> files;
+  std::string message;
+};
+
+TEST(IngestCommand, BadInputIsRejectedBeforeAnyDirectoryExists) {
+  TempDir tmp;
+  const fs::path out = tmp.path / "runs";
+  for (const Rejected& c : std::vector<Rejected>{
+           {{kData + "empty.txt"}, "empty.txt:1: empty file"},
+           {{kData + "unrelated.txt"}, "unrelated.txt:1: unrecognised content"},
+           {{kData + "gbench_truncated.json"}, "gbench_truncated.json:"},
+           {{kData + "no-such-file.log"}, "no-such-file.log: no such file"},
+           {{kReference + "make_shared_to_shared.log", kData + "empty.txt"}, "empty.txt:1:"},
+       }) {
+    std::vector<std::string> args = {"ingest"};
+    args.insert(args.end(), c.files.begin(), c.files.end());
+    args.insert(args.end(), {"--out", out.string()});
+    auto r = run_kvmbench(args);
+    EXPECT_EQ(r.exit_code, 2) << c.files.back() << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_TRUE(entries(out).empty()) << c.files.back();
+  }
+  auto r = run_kvmbench({"ingest", kData + "gbench_truncated.json", "--out", out.string()});
+  EXPECT_NE(r.err.find("truncated"), std::string::npos) << r.err;
+}

@@ -1,0 +1,50 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_command.h"
+
+using kvmbench::test_support::run_kvmbench;
+
+TEST(ReproduceCommand, AllRegeneratesTheDocumentsNumbers) {
+  auto r = run_kvmbench({"reproduce", "all"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* want : {"2.3677%", "0.2273%", "0.2336%", "391.6", "457.9", "317.0", "369.7", "12.9", " 2.2",
+                           "1143020", "83680", "source: replay", "no raw data", "1-2%"})
+    EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+  std::size_t pos = 0;
+  while (pos < r.out.size()) {
+    std::size_t nl = r.out.find('\n', pos);
+    if (nl == std::string::npos) nl = r.out.size();
+    EXPECT_LE(nl - pos, 80u) << r.out.substr(pos, nl - pos);
+    EXPECT_EQ(r.out.substr(pos, nl - pos).find('\t'), std::string::npos);
+    pos = nl + 1;
+  }
+}
+
+TEST(ReproduceCommand, AsidSaysThereIsNoDataAndExitsZero) {
+  auto r = run_kvmbench({"reproduce", "asid"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("no raw data to reproduce"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("no difference or a 1-2%"), std::string::npos) << r.out;
+}
+
+TEST(ReproduceCommand, JsonIsParseable) {
+  auto r = run_kvmbench({"reproduce", "make_shared", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["source"], "replay");
+  EXPECT_EQ(j[0]["tables"][0]["rows"][0][3], "2.3677%");
+}
+
+TEST(ReproduceCommand, BadInputIsExitTwo) {
+  auto r = run_kvmbench({"reproduce", "nosuchsuite"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown suite"), std::string::npos) << r.err;
+  r = run_kvmbench({"reproduce", "rmpopt", "--reference", "/nonexistent-kvmbench-reference"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("/nonexistent-kvmbench-reference"), std::string::npos) << r.err;
+  r = run_kvmbench({"reproduce", "all", "--format", "html"});
+  EXPECT_EQ(r.exit_code, 2);
+}

@@ -1,0 +1,148 @@
+#include "suites/reproduce.h"
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "analysis/table.h"
+#include "suites/directmap/report.h"
+
+using namespace kvmbench;
+using kvmbench::suites::reproduce;
+
+static const auto kRef = suites::default_reference_dir();
+
+// documents/002_e68ad5e7b1fb71fb.txt lines 83-104, the poster's table.
+static const char* kMakeSharedDocumentTable = R"(
+  nr_pages      make_shared            total    percentage
+----------  ---------------  ---------------  ------------
+         1              930            39278       2.3677%
+         1              252            28060       0.8981%
+         1              176            26952       0.6530%
+         1              176            27038       0.6509%
+         1              176            26980       0.6523%
+         1             1072            37236       2.8789%
+         1              316            28338       1.1151%
+         1              176            27182       0.6475%
+         1              176            26972       0.6525%
+         1              176            26886       0.6546%
+    262144         15041018       6616067680       0.2273%
+    262144         14937462       6608542680       0.2260%
+    262144         15138858       6599494898       0.2294%
+    262144         15721972       6610219850       0.2378%
+    262144         15000406       6615114540       0.2268%
+   1048576         61902982      26400884028       0.2345%
+   1048576         61746114      26401170984       0.2339%
+   1048576         61096794      26404409058       0.2314%
+   1048576         61446290      26447461896       0.2323%
+   1048576         61774646      26444608360       0.2336%
+)";
+
+static const Table& find_table(const suites::Reproduction& r, const std::string& title_part) {
+  for (auto& t : r.tables)
+    if (t.title.find(title_part) != std::string::npos) return t;
+  throw std::runtime_error("no table titled '" + title_part + "'");
+}
+
+static std::vector<std::string> lines_of(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < s.size()) {
+    std::size_t nl = s.find('\n', pos);
+    if (nl == std::string::npos) nl = s.size();
+    out.push_back(s.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  return out;
+}
+
+TEST(Reproduce, MakeSharedTableIsTheDocumentsTable) {
+  auto r = reproduce("make_shared", kRef);
+  const Table& t = find_table(r, "make_shared callback");
+  EXPECT_EQ(t.source, "replay");
+  auto got = lines_of(render_text(t));
+  auto want = lines_of(std::string(kMakeSharedDocumentTable).substr(1));
+  ASSERT_GE(got.size(), want.size() + 2);
+  // Lines 0 and 1 are the title and "source: replay".
+  EXPECT_EQ(got[1], "source: replay");
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i + 2], want[i]) << "row " << i;
+  EXPECT_EQ(t.rows[0][3], "2.3677%");
+  EXPECT_EQ(t.rows[10][3], "0.2273%");
+}
+
+TEST(Reproduce, MakeSharedSummaryPerNrPages) {
+  auto r = reproduce("make_shared", kRef);
+  const Table& s = find_table(r, "per nr_pages");
+  ASSERT_EQ(s.rows.size(), 3u);
+  EXPECT_EQ(s.rows[1][0], "262144");
+  EXPECT_EQ(s.rows[1][1], "5");
+  // mean of the five 1G percentages, from the raw cycles
+  double m = 100.0 * (15041018.0 / 6616067680 + 14937462.0 / 6608542680 + 15138858.0 / 6599494898 +
+                      15721972.0 / 6610219850 + 15000406.0 / 6615114540) / 5;
+  EXPECT_EQ(s.rows[1][2], fmt::format("{:.4f}%", m));
+  EXPECT_EQ(s.rows[0][1], "10");
+}
+
+TEST(Reproduce, RmpoptSweepAndChange) {
+  auto r = reproduce("rmpopt", kRef);
+  const Table& c = find_table(r, "cycles");
+  ASSERT_EQ(c.columns.size(), 3u);
+  EXPECT_EQ(c.columns[1].header, "during boot");
+  EXPECT_EQ(c.rows[0][1], "1143020");
+  EXPECT_EQ(c.rows[0][2], "83680");
+  EXPECT_EQ(c.rows[2][2], "5658");
+
+  const Table& w = find_table(r, "wall time");
+  ASSERT_EQ(w.rows.size(), 2u);
+  EXPECT_EQ(w.rows[0][0], "all-cpus");
+  EXPECT_EQ(w.rows[0][1], "2");
+  EXPECT_EQ(w.rows[0][2], fmt::format("{:.1f}", (391609638.0 + 457933019.0) / 2 / 1e6));
+  EXPECT_EQ(w.rows[0][4], "391.6");
+  EXPECT_EQ(w.rows[0][5], "457.9");
+  EXPECT_EQ(w.rows[1][4], "317.0");
+  EXPECT_EQ(w.rows[1][5], "369.7");
+  EXPECT_EQ(w.rows[0][6], fmt::format("{:.1f}", (391609638.0 + 457933019.0) / 2 / 1e3 / 2048));
+
+  const Table& ch = find_table(r, "leader+primary vs all-cpus");
+  const double base = (391609638.0 + 457933019.0) / 2, cand = (317016656.0 + 369659769.0) / 2;
+  EXPECT_EQ(ch.rows[0][1], fmt::format("{:+.1f}%", 100 * (cand - base) / base));
+  // Two runs per variant do not establish the document's ~16-20% at 95%.
+  EXPECT_EQ(ch.rows[3][1], "no significant difference");
+  EXPECT_NE(ch.rows[4][1].find(fmt::format("{:+.1f}%", 100 * (317016656.0 / 391609638.0 - 1))), std::string::npos);
+}
+
+TEST(Reproduce, DirectmapTableAndWelch) {
+  auto r = reproduce("directmap", kRef);
+  const Table& t = r.tables.at(0);
+  const std::string text = render_text(t);
+  EXPECT_NE(text.find("DirectMap4K            12.9  |  12.1"), std::string::npos) << text;
+  EXPECT_NE(text.find("DirectMap2M+split       8.0  |   8.9"), std::string::npos) << text;
+  const Table& w = r.tables.at(1);
+  ASSERT_EQ(w.rows.size(), 2u);
+  const double t_unpinned = (12.9 - 8.0) / std::sqrt(2.2 * 2.2 / 3 + 1.3 * 1.3 / 3);
+  EXPECT_EQ(w.rows[0][0], "unpinned");
+  EXPECT_EQ(w.rows[0][4], fmt::format("{:.2f}", t_unpinned));
+  const double t_pinned = (12.1 - 8.9) / std::sqrt(1.3 * 1.3 / 3 + 0.8 * 0.8 / 3);
+  EXPECT_EQ(w.rows[1][4], fmt::format("{:.2f}", t_pinned));
+  EXPECT_EQ(w.rows[0][2], fmt::format("{:+.0f}%", 100 * (12.9 / 8.0 - 1)));
+}
+
+TEST(Reproduce, AsidHasNoData) {
+  auto r = reproduce("asid", kRef);
+  EXPECT_TRUE(r.tables.empty());
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes[0].find("no raw data"), std::string::npos);
+}
+
+TEST(Reproduce, UnknownSuiteAndMissingDirectoryAreErrors) {
+  EXPECT_THROW(reproduce("nope", kRef), std::invalid_argument);
+  EXPECT_THROW(reproduce("make_shared", "/nonexistent-kvmbench-ref"), std::runtime_error);
+}
+
+TEST(Reproduce, EveryTextLineFitsEightyColumns) {
+  for (auto& s : suites::reproducible_suites())
+    for (auto& t : reproduce(s, kRef).tables)
+      for (auto& l : lines_of(render_text(t))) EXPECT_LE(l.size(), 80u) << s << ": " << l;
+}
