@@ -6,7 +6,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -16,6 +18,13 @@
 #include "hostlib/bench_threads.h"
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/kvm_vm.h"
+
+// The scoped knobs (hostlib/knobs.h) set up hugetlb pools and put them back;
+// without them, hugetlb runs only on a pool that is already there.
+#if __has_include("hostlib/knobs.h")
+#include "hostlib/knobs.h"
+#define KVMBENCH_HAVE_KNOBS 1
+#endif
 
 #ifndef MAP_HUGE_2MB
 #define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
@@ -135,6 +144,41 @@ class FreshMemory {
   std::uint64_t len_ = 0;
 };
 
+std::uint64_t read_u64(const std::string& path) {
+  std::string t = read_first_line(path);
+  try {
+    return t.empty() ? 0 : std::stoull(t);
+  } catch (...) {
+    return 0;
+  }
+}
+
+// Grows the pool of `backing`'s pages so that `bytes` fit, through a scoped
+// knob that puts the old size back when `knobs` goes away. Returns "" when
+// the pool is now big enough, else why not.
+template <typename Knobs>
+std::string grow_hugetlb_pool(Knobs& knobs, const std::string& backing, std::uint64_t bytes) {
+  std::uint64_t page = hugetlb_page_size(backing);
+  std::string dir = fmt::format("/sys/kernel/mm/hugepages/hugepages-{}kB", page / 1024);
+  std::uint64_t need = round_up(bytes, page) / page;
+  std::uint64_t free_pages = read_u64(dir + "/free_hugepages");
+  if (free_pages >= need) return "";
+  std::uint64_t total = read_u64(dir + "/nr_hugepages");
+  std::uint64_t want = total + (need - free_pages);
+  try {
+    std::uint64_t reached = knobs.set_hugepages(page / 1024, want);
+    std::uint64_t now_free = read_u64(dir + "/free_hugepages");
+    if (now_free < need)
+      return fmt::format(
+          "could not set up a hugepage pool: asked for {} pages of {} KiB, the kernel reached "
+          "{} ({} free, {} needed; memory too fragmented or too small)",
+          want, page / 1024, reached, now_free, need);
+  } catch (const std::exception& e) {
+    return fmt::format("could not set up a hugepage pool: {}", e.what());
+  }
+  return "";
+}
+
 }  // namespace
 
 const std::vector<std::string>& directmap_backings() {
@@ -203,6 +247,22 @@ BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
 
   BenchOutcome outcome;
   std::vector<BenchCase> cases;
+#ifdef KVMBENCH_HAVE_KNOBS
+  // Pool changes live as long as the cases run; the destructor (or the
+  // signal / crash paths of knobs.h) puts the old sizes back.
+  std::unique_ptr<KnobSet> pool_knobs;
+  std::map<std::string, std::string> pool_problem;  // backing -> why the pool could not be set up
+  if (params.setup_hugetlb_pools) {
+    for (const std::string& backing : backings) {
+      if (backing.rfind("hugetlb", 0) != 0) continue;
+      int most = *std::max_element(threads.begin(), threads.end());
+      std::uint64_t bytes = mapped_bytes(backing, params.bytes_per_thread) * most;
+      if (directmap_backing_unavailable(backing, bytes).empty()) continue;
+      if (!pool_knobs) pool_knobs = std::make_unique<KnobSet>();
+      pool_problem[backing] = grow_hugetlb_pool(*pool_knobs, backing, bytes);
+    }
+  }
+#endif
   std::vector<std::pair<std::string, bool>> variants;
   if (params.unpinned) variants.push_back({"unpinned", false});
   if (params.pinned) variants.push_back({"pinned", true});
@@ -212,6 +272,10 @@ BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
       std::string case_name = fmt::format("{}/threads={}", backing, n);
       std::uint64_t per_thread = mapped_bytes(backing, params.bytes_per_thread);
       std::string why = directmap_backing_unavailable(backing, per_thread * n);
+#ifdef KVMBENCH_HAVE_KNOBS
+      if (!why.empty() && pool_problem.count(backing) && !pool_problem[backing].empty())
+        why = pool_problem[backing];
+#endif
       for (const auto& [variant, pinned] : variants) {
         if (!why.empty()) {
           outcome.skipped.push_back({case_name, variant, why});

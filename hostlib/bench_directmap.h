@@ -31,14 +31,17 @@ struct DirectmapHostParams {
   bool pinned = true;                   // thread i on allowed CPU i (mod count)
   int repetitions = 3;                  // fresh memory each time
   bool write_bandwidth = true;          // also measure the bound
+  // Grow the hugetlb pools for the run and put them back after (needs root
+  // and the scoped knobs of hostlib/knobs.h); else use only free pages.
+  bool setup_hugetlb_pools = true;
 };
 
 // "anon-4k", "thp", "hugetlb-2m", "hugetlb-1g", "memfd", "guest_memfd".
 const std::vector<std::string>& directmap_backings();
 
 // Why `backing` cannot run here for `bytes` in total ("" when it can).
-// hugetlb needs that many free pages in the existing pool (kvmbench does not
-// resize pools here); THP needs a THP mode other than "never"; guest_memfd
+// hugetlb needs that many free pages in the pool (run_directmap_host_benchmarks
+// grows the pool first when allowed, and restores it afterwards); THP needs a THP mode other than "never"; guest_memfd
 // needs KVM with the MMAP and INIT_SHARED guest_memfd flags.
 std::string directmap_backing_unavailable(const std::string& backing, std::uint64_t bytes);
 

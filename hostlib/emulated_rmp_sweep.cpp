@@ -163,14 +163,14 @@ double now_ns() {
 }
 
 // Pins the calling thread to `cpu` and puts its old affinity back on exit.
-class ScopedPin {
+class LeaderPin {
  public:
-  explicit ScopedPin(int cpu) {
+  explicit LeaderPin(int cpu) {
     CPU_ZERO(&old_);
     pthread_getaffinity_np(pthread_self(), sizeof old_, &old_);
     pin_current_thread(cpu);
   }
-  ~ScopedPin() { pthread_setaffinity_np(pthread_self(), sizeof old_, &old_); }
+  ~LeaderPin() { pthread_setaffinity_np(pthread_self(), sizeof old_, &old_); }
 
  private:
   cpu_set_t old_;
@@ -316,7 +316,7 @@ SweepResult EmulatedSweeper::sweep(SweepStrategy strategy, const std::vector<std
   std::vector<char> primaries_but_leader(n, 0);
   for (std::size_t i = 1; i < n; ++i) primaries_but_leader[i] = primary_[i];
 
-  ScopedPin pin(cpus_[0]);
+  LeaderPin pin(cpus_[0]);
   double t0 = now_ns();
   switch (strategy) {
     case SweepStrategy::one_cpu:
@@ -353,7 +353,7 @@ SweepResult EmulatedSweeper::sweep(SweepStrategy strategy, const std::vector<std
 double EmulatedSweeper::broadcast_round_ns(int rounds) {
   if (rounds < 1) rounds = 1;
   std::vector<char> all(cpus_.size(), 1);
-  ScopedPin pin(cpus_[0]);
+  LeaderPin pin(cpus_[0]);
   std::vector<double> t;
   t.reserve(rounds);
   for (int i = 0; i < rounds; ++i) {

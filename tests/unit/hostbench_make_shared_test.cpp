@@ -1,0 +1,72 @@
+// make_shared host benchmarks at tiny sizes: guest_memfd operations and
+// conversions either produce samples with the right units or a skip that
+// says why (this development host has no private-memory VM type).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "hostlib/bench_make_shared.h"
+#include "hostlib/kvm_vm.h"
+
+using namespace kvmbench;
+using namespace kvmbench::host;
+
+TEST(HostbenchMakeShared, SamplesOrReasonsForEverySize) {
+  MakeSharedHostParams p;
+  p.sizes = {4096, 2 << 20};
+  p.vm_builds = 1;
+  p.conversions_per_build = 2;
+  std::vector<Sample> got;
+  BenchOutcome o = run_make_shared_host_benchmarks(p, [&](const Sample& s) { got.push_back(s); });
+  const std::map<std::string, std::string> units = {
+      {"gmem_create_time", "ns"},   {"gmem_fallocate_time", "ns"}, {"gmem_fallocate_rate", "GB/s"},
+      {"gmem_punch_hole_time", "ns"}, {"to_shared_cycles", "cycles"}, {"to_shared_time", "ns"},
+      {"to_private_cycles", "cycles"}, {"to_private_time", "ns"}};
+  std::set<std::string> gmem_cases, conversion_cases;
+  for (const Sample& s : got) {
+    ASSERT_TRUE(units.count(s.metric)) << s.metric;
+    EXPECT_EQ(s.unit, units.at(s.metric));
+    EXPECT_TRUE(std::isfinite(s.value) && s.value > 0) << s.metric << " " << s.value;
+    EXPECT_TRUE(s.case_name == "nr_pages=1" || s.case_name == "nr_pages=512") << s.case_name;
+    (s.variant == "guest_memfd" ? gmem_cases : conversion_cases).insert(s.case_name);
+    if (s.metric.rfind("to_", 0) == 0) {
+      EXPECT_LT(s.iteration, 2);  // 1 build x 2 conversions
+      EXPECT_TRUE(s.extra.contains("conversion"));
+    }
+  }
+  std::set<std::string> gmem_skipped, conversion_skipped;
+  for (const SkippedCase& s : o.skipped) {
+    EXPECT_FALSE(s.reason.empty());
+    (s.variant == "guest_memfd" ? gmem_skipped : conversion_skipped).insert(s.case_name);
+  }
+  EXPECT_EQ(gmem_cases.size() + gmem_skipped.size(), 2u);
+  EXPECT_EQ(conversion_cases.size() + conversion_skipped.size(), 2u);
+}
+
+TEST(HostbenchMakeShared, NoPrivateMemoryIsExplained) {
+  try {
+    Kvm::open();
+  } catch (const KvmError&) {
+    GTEST_SKIP() << "/dev/kvm cannot be opened here";
+  }
+  std::string why;
+  int type = make_shared_vm_type("", why);
+  if (type >= 0) {
+    EXPECT_TRUE(why.empty());
+  } else {
+    EXPECT_NE(why.find("KVM_CAP_MEMORY_ATTRIBUTES"), std::string::npos) << why;
+    EXPECT_NE(why.find("VM types offered"), std::string::npos) << why;
+  }
+}
+
+TEST(HostbenchMakeShared, BadParametersAreRejected) {
+  MakeSharedHostParams p;
+  p.sizes = {4095};
+  EXPECT_THROW(run_make_shared_host_benchmarks(p, [](const Sample&) {}), std::invalid_argument);
+  p.sizes = {4096};
+  p.vm_builds = 0;
+  EXPECT_THROW(run_make_shared_host_benchmarks(p, [](const Sample&) {}), std::invalid_argument);
+  std::string why;
+  EXPECT_THROW(make_shared_vm_type("bogus", why), std::exception);
+}
