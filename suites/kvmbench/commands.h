@@ -8,8 +8,20 @@
 namespace kvmbench::cli {
 
 void add_version_command(CLI::App& app);
+void add_probe_command(CLI::App& app);
+void add_restore_command(CLI::App& app);
+void add_test_hold_knob_command(CLI::App& app);  // hidden, for the integration tests
+// Puts back host knobs a dead kvmbench left changed (cmd_restore.cpp); run
+// at every start.
+void restore_knobs_left_by_dead_runs(int argc, char** argv);
+void add_summarize_command(CLI::App& app);
 void add_reproduce_command(CLI::App& app);
 void add_ingest_command(CLI::App& app);
 void add_report_command(CLI::App& app);
+void add_compare_command(CLI::App& app);
+void add_gate_command(CLI::App& app);
+void add_model_command(CLI::App& app);
+void add_list_command(CLI::App& app);
+void add_run_command(CLI::App& app);
 
 }  // namespace kvmbench::cli

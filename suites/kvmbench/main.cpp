@@ -12,11 +12,22 @@ int main(int argc, char** argv) {
   CLI::App app{"kvmbench: KVM memory-management and confidential-computing benchmarks", "kvmbench"};
   app.require_subcommand(1);
   app.fallthrough(false);
+  // Knobs a killed run left changed go back before anything is measured.
+  kvmbench::cli::restore_knobs_left_by_dead_runs(argc, argv);
 
   kvmbench::cli::add_version_command(app);
+  kvmbench::cli::add_probe_command(app);
+  kvmbench::cli::add_restore_command(app);
+  kvmbench::cli::add_test_hold_knob_command(app);
+  kvmbench::cli::add_summarize_command(app);
   kvmbench::cli::add_reproduce_command(app);
   kvmbench::cli::add_ingest_command(app);
   kvmbench::cli::add_report_command(app);
+  kvmbench::cli::add_compare_command(app);
+  kvmbench::cli::add_gate_command(app);
+  kvmbench::cli::add_model_command(app);
+  kvmbench::cli::add_list_command(app);
+  kvmbench::cli::add_run_command(app);
 
   try {
     app.parse(argc, argv);

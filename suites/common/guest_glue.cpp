@@ -1,0 +1,94 @@
+#include "suites/common/guest_glue.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <thread>
+
+#include "analysis/parsers/guest_output.h"
+#include "hostlib/interrupt.h"
+#include "hostlib/qemu_paths.h"
+#include "hostlib/qemu_process.h"
+
+namespace kvmbench::suites {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t comma = text.find(',', pos);
+    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
+host::GuestRunResult run_guest_and_emit(RunContext& ctx, const host::GuestSpec& spec, const std::string& label,
+                                        const std::string& variant) {
+  const std::string console_name = fmt::format("{}.it{}.console.log", label, ctx.iteration());
+  const fs::path console = ctx.run_dir() / "raw" / console_name;
+  fs::create_directories(console.parent_path());
+  ctx.progress(fmt::format("{}: booting guest ({} vCPU, {} MiB)", label, spec.vcpus, spec.memory_mib));
+  host::GuestRunResult r = host::run_guest_workload(spec, console);
+  if (r.status == host::GuestRunStatus::cannot_run) {
+    ctx.note_skip(label, r.reason);
+    return r;
+  }
+  if (r.status == host::GuestRunStatus::interrupted) return r;
+  if (!r.ok())
+    throw std::runtime_error(fmt::format("{}: guest failed: {}\n--- console tail ---\n{}", label, r.reason,
+                                         r.console_tail));
+  for (Sample s : r.samples) {
+    if (!variant.empty()) s.variant = s.variant.empty() ? variant : variant + "/" + s.variant;
+    s.extra["accel"] = std::string(host::to_string(r.accel));
+    s.extra["boot_to_result_s"] = r.boot_to_result_s;
+    ctx.emit(s);
+  }
+  return r;
+}
+
+void run_native_workload(RunContext& ctx, const std::string& workload, const std::vector<std::string>& args,
+                         const std::string& label, double timeout_s) {
+  const fs::path bin = host::guest_bin_dir() / ("kvmbench-" + workload);
+  if (!fs::exists(bin)) {
+    ctx.note_skip(label, fmt::format("workload binary {} not built", bin.string()));
+    return;
+  }
+  std::vector<std::string> argv = {bin.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ctx.progress(fmt::format("{}: running natively", label));
+  host::ChildProcess child(argv);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  while (!child.poll_exit()) {
+    child.drain_output();
+    if (host::interrupted()) {
+      child.kill_and_reap();
+      return;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      child.kill_and_reap();
+      throw std::runtime_error(fmt::format("{}: native {} did not finish within {} s", label, workload, timeout_s));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  child.drain_output();
+  ctx.save_raw(fmt::format("{}.it{}.native.log", label, ctx.iteration()), child.output());
+  // The workload prints the same KVMBENCH-* markers as in a guest, minus
+  // the init script's BEGIN/END, which are added here from the exit code.
+  std::string text = fmt::format("KVMBENCH-BEGIN workload={}\n{}\nKVMBENCH-END workload={} status={}\n", workload,
+                                 child.output(), workload, child.exit_code());
+  auto out = parsers::parse_guest_output(text);
+  if (!out.ok())
+    throw std::runtime_error(fmt::format("{}: native {} failed: {}\n{}", label, workload, out.failure(),
+                                         child.output()));
+  for (Sample s : out.result.samples) {
+    s.variant = s.variant.empty() ? "native" : "native/" + s.variant;
+    ctx.emit(s);
+  }
+}
+
+}  // namespace kvmbench::suites

@@ -1,0 +1,31 @@
+// Glue shared by the suites that measure inside a guest (QEMU) or run the
+// same workload natively on the host as a baseline.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hostlib/qemu_launcher.h"
+#include "suites/suite.h"
+
+namespace kvmbench::suites {
+
+// Runs one guest workload, keeps its console as raw/<label>.console.log,
+// emits its samples with `variant` (when not empty) and the accelerator in
+// extra, and returns the result. A host that cannot run it is recorded as a
+// skip of `label`; a failed guest (hang, panic, bad output) throws with the
+// reason and the console tail.
+host::GuestRunResult run_guest_and_emit(RunContext& ctx, const host::GuestSpec& spec,
+                                        const std::string& label, const std::string& variant);
+
+// Runs a workload program natively (build/guests/bin/kvmbench-<workload>)
+// with `args`, under a timeout, parses its KVMBENCH-* output like a guest's
+// console, emits the samples with variant "native" and keeps the output as
+// raw/<label>.native.log. Throws with the reason when it fails.
+void run_native_workload(RunContext& ctx, const std::string& workload, const std::vector<std::string>& args,
+                         const std::string& label, double timeout_s = 120);
+
+// Splits "a,b,c" into its non-empty items.
+std::vector<std::string> split_list(const std::string& text);
+
+}  // namespace kvmbench::suites

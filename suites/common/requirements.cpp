@@ -1,0 +1,53 @@
+#include "suites/common/requirements.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kvmbench::suites {
+
+std::string require_cpu_feature(const HostCaps& caps, const std::string& feature, const std::string& why) {
+  if (caps.has_feature(feature)) return "";
+  return fmt::format("CPU lacks {} ({})", feature, why);
+}
+
+std::string require_kvm_runs_guests(const HostCaps& caps) {
+  if (!caps.kvm.present) return "KVM is not available: " + caps.kvm.reason;
+  if (!caps.kvm.runs_guests) return "KVM cannot run guests here: " + caps.kvm.reason;
+  return "";
+}
+
+std::string require_qemu(const HostCaps& caps, const std::string& accel) {
+  if (caps.qemu_path.empty()) return "qemu-system-x86_64 not found (Debian package qemu-system-x86)";
+  if (!caps.qemu_has_accel(accel)) return fmt::format("QEMU at {} lacks the {} accelerator", caps.qemu_path, accel);
+  return "";
+}
+
+std::string require_guest_kernel(const HostCaps& caps) {
+  if (caps.guest_kernel.empty())
+    return "no guest kernel (run scripts/fetch-guest-kernel.sh, or set KVMBENCH_GUEST_KERNEL)";
+  return "";
+}
+
+std::string require_guest_memfd(const HostCaps& caps) {
+  if (!caps.kvm.present) return "KVM is not available: " + caps.kvm.reason;
+  if (!caps.kvm.guest_memfd) return "KVM lacks guest_memfd (KVM_CAP_GUEST_MEMFD)";
+  return "";
+}
+
+std::string require_vm_type(const HostCaps& caps, const std::string& type) {
+  if (!caps.kvm.present) return "KVM is not available: " + caps.kvm.reason;
+  const auto& t = caps.kvm.vm_types;
+  if (std::find(t.begin(), t.end(), type) == t.end())
+    return fmt::format("KVM does not offer the {} VM type (KVM_CAP_VM_TYPES: {})", type,
+                       t.empty() ? std::string("none") : fmt::format("{}", fmt::join(t, ", ")));
+  return "";
+}
+
+std::string first_reason(std::initializer_list<std::string> reasons) {
+  for (const auto& r : reasons)
+    if (!r.empty()) return r;
+  return "";
+}
+
+}  // namespace kvmbench::suites

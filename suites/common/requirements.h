@@ -1,0 +1,23 @@
+// Reasons a preset cannot run, composed from the host's capabilities. Each
+// returns "" when the requirement is met, else a sentence saying what is
+// missing, so `kvmbench list` and `kvmbench run` can print it verbatim.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+
+#include "suites/suite.h"
+
+namespace kvmbench::suites {
+
+std::string require_cpu_feature(const HostCaps& caps, const std::string& feature, const std::string& why);
+std::string require_kvm_runs_guests(const HostCaps& caps);
+std::string require_qemu(const HostCaps& caps, const std::string& accel);
+std::string require_guest_kernel(const HostCaps& caps);
+std::string require_guest_memfd(const HostCaps& caps);
+std::string require_vm_type(const HostCaps& caps, const std::string& type);
+
+// The first non-empty reason, or "".
+std::string first_reason(std::initializer_list<std::string> reasons);
+
+}  // namespace kvmbench::suites

@@ -1,0 +1,204 @@
+// directmap: guest fault-in rate vs the host directmap (documents/001).
+//   document: one big guest (default 1T / 128 vCPUs, or what the host has)
+//             runs `faultin` (stress --vm N --vm-bytes B --vm-keep) while the
+//             host's allocation of guest memory is sampled from /proc/meminfo
+//             at 10 Hz and its rate fitted over the ramp; unpinned and pinned
+//             to NUMA node 0; DirectMap lines recorded. Needs KVM that runs
+//             guests (SEV-SNP for the document's setting).
+//   host:     fault-in rate of fresh host memory by backing (real, any host).
+//   smoke:    the document's pipeline in a tiny TCG guest (emulated).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "analysis/meminfo.h"
+#include "analysis/rate_fit.h"
+#include "analysis/units.h"
+#include "hostlib/bench_directmap.h"
+#include "hostlib/meminfo_sampler.h"
+#include "suites/common/guest_glue.h"
+#include "suites/common/requirements.h"
+#include "suites/kvmbench/exit.h"
+#include "suites/suite.h"
+
+namespace kvmbench::suites {
+
+namespace {
+
+std::string read_directmap_lines() {
+  std::ifstream in("/proc/meminfo");
+  std::string line, out;
+  while (std::getline(in, line))
+    if (line.rfind("DirectMap", 0) == 0) out += line + "\n";
+  return out;
+}
+
+// One guest fault-in measured from both sides: the guest's own rate, and the
+// host allocation rate fitted over the ramp of the meminfo field.
+void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& variant, std::optional<int> node) {
+  const int vcpus = static_cast<int>(ctx.param_int("vcpus"));
+  const auto bytes = ctx.param_bytes("bytes");
+  const auto mem = ctx.param_bytes("guest-mem");
+  if (vcpus < 1) usage_error("parameter vcpus: at least 1");
+  if (static_cast<unsigned long long>(vcpus) * bytes > mem - std::min(mem, 192ULL << 20))
+    usage_error(fmt::format("vcpus x bytes ({} x {}) does not fit in guest-mem {} (192M kept for the guest kernel)",
+                            vcpus, format_bytes(bytes), format_bytes(mem)));
+  const bool snp = ctx.param("confidential") == "snp";
+  const std::string field = snp ? "FileHugePages" : ctx.param("meminfo-field");
+
+  host::GuestSpec spec;
+  spec.workload = "faultin";
+  spec.args = {fmt::format("--threads={}", vcpus), fmt::format("--bytes={}", bytes), "--hold=1"};
+  spec.accel = accel;
+  spec.vcpus = vcpus;
+  spec.memory_mib = mem >> 20;
+  spec.backend = ctx.param("backing") == "hugetlbfs" ? host::MemoryBackend::hugetlbfs
+                 : ctx.param("backing") == "anonymous" ? host::MemoryBackend::anonymous
+                                                       : host::MemoryBackend::memfd;
+  if (snp) {
+    spec.confidential = host::Confidential::sev_snp;
+    spec.snp.firmware = ctx.param("firmware");
+  }
+  spec.pin_numa_node = node;
+  spec.host_numa_node = node;
+  spec.timeout_s = ctx.param_double("timeout");
+
+  host::MeminfoSamplerOptions mo;
+  mo.fields = {field, "MemFree"};
+  mo.period = std::chrono::microseconds(static_cast<long long>(1e6 / ctx.param_double("sample-hz")));
+  host::MeminfoSampler sampler(mo);
+  const std::string directmap_before = read_directmap_lines();
+  sampler.start();
+  auto r = run_guest_and_emit(ctx, spec, "faultin-" + variant, variant);
+  sampler.stop();
+  if (!r.ok()) return;
+  const auto src_unit = std::string("GB/s");
+
+  std::vector<double> t, v;
+  sampler.series(field, t, v);
+  std::string series_csv = "t_s," + field + "_bytes\n";
+  for (std::size_t i = 0; i < t.size(); ++i) series_csv += fmt::format("{},{}\n", t[i], v[i]);
+  ctx.save_raw(fmt::format("meminfo-{}.it{}.csv", variant, ctx.iteration()), series_csv);
+
+  RampOptions ro;
+  ro.min_rise = static_cast<double>(bytes) * 0.25;  // a real ramp is the guest's working set
+  RampRate rate = fit_ramp_rate(t, v, ro);
+  if (!rate.ok) {
+    ctx.note_skip(fmt::format("host allocation rate ({}, {})", variant, field),
+                  fmt::format("no ramp in {}: {}", field, rate.reason));
+    return;
+  }
+  Sample s;
+  s.case_name = fmt::format("vcpus={}/bytes={}", vcpus, format_bytes(bytes));
+  s.variant = variant;
+  s.metric = "host_alloc_rate";
+  s.unit = "GB/s";
+  s.value = rate.fit.slope / 1e9;
+  s.extra = {{"meminfo_field", field},
+             {"ramp_t_begin", rate.t_begin},
+             {"ramp_t_end", rate.t_end},
+             {"fit_points", rate.fit.n},
+             {"slope_stderr_gbps", rate.fit.slope_stderr / 1e9},
+             {"r2", rate.fit.r2},
+             {"directmap", directmap_before},
+             {"late_samples", sampler.late_samples()}};
+  ctx.emit(s);
+}
+
+std::string document_unsupported(const HostCaps& caps) {
+  return first_reason({require_kvm_runs_guests(caps), require_qemu(caps, "kvm"), require_guest_kernel(caps)});
+}
+
+void run_document(RunContext& ctx) {
+  guest_faultin(ctx, host::Accel::kvm, "unpinned", std::nullopt);
+  if (!ctx.interrupted()) guest_faultin(ctx, host::Accel::kvm, "pinned-node0", 0);
+}
+
+void run_smoke(RunContext& ctx) { guest_faultin(ctx, host::Accel::tcg, "unpinned", std::nullopt); }
+
+void run_host(RunContext& ctx) {
+  host::DirectmapHostParams p;
+  p.bytes_per_thread = ctx.param_bytes("bytes");
+  for (auto& t : split_list(ctx.param("threads"))) p.threads.push_back(std::stoi(t));
+  p.backings = split_list(ctx.param("backings"));
+  p.repetitions = 1;  // the runner repeats
+  p.write_bandwidth = ctx.param("write-bandwidth") == "1";
+  ctx.progress("fault-in by backing");
+  auto outcome = host::run_directmap_host_benchmarks(p, [&](const Sample& s) { ctx.emit(s); });
+  if (ctx.iteration() <= 0)
+    for (auto& sk : outcome.skipped) ctx.note_skip(sk.case_name, sk.reason);
+}
+
+// The document's 1 TB / 128 vCPUs, or what this host has.
+std::string default_vcpus() { return "128"; }
+
+}  // namespace
+
+Suite make_directmap_suite() {
+  Suite s;
+  s.name = "directmap";
+  s.description = "guest fault-in rate vs host directmap (documents/001)";
+
+  Preset doc;
+  doc.name = "document";
+  doc.description = "1 guest, N vCPUs x B bytes faultin; host allocation rate from meminfo";
+  doc.source = Source::hardware;
+  doc.default_repetitions = 3;
+  doc.params = {
+      {"guest-mem", "1T", "guest memory (scale down to what the host has)"},
+      {"vcpus", default_vcpus(), "vCPUs = faultin threads"},
+      {"bytes", "5G", "bytes each thread faults in (stress --vm-bytes)"},
+      {"backing", "memfd", "guest RAM backend: memfd, anonymous, hugetlbfs"},
+      {"confidential", "none", "none or snp (guest_memfd; rate from FileHugePages)"},
+      {"firmware", "", "SNP-capable OVMF (confidential=snp)"},
+      {"meminfo-field", "Shmem", "meminfo field that grows with guest memory (non-SNP)"},
+      {"sample-hz", "10", "meminfo sampling rate"},
+      {"timeout", "1800", "seconds before the guest is killed"},
+  };
+  doc.unsupported_reason = document_unsupported;
+  doc.run = run_document;
+  doc.primary_metrics = {"host_alloc_rate"};
+  s.presets.push_back(doc);
+
+  Preset host;
+  host.name = "host";
+  host.description = "fault-in rate of fresh host memory by backing (anon, THP, hugetlb, memfd, guest_memfd)";
+  host.source = Source::hardware;
+  host.default_repetitions = 3;
+  host.params = {
+      {"bytes", "64M", "bytes each thread touches"},
+      {"threads", "", "thread counts, e.g. 1,2 (empty: 1 and all CPUs)"},
+      {"backings", "", "anon-4k,thp,hugetlb-2m,hugetlb-1g,memfd,guest_memfd (empty: all)"},
+      {"write-bandwidth", "1", "also measure write bandwidth of faulted memory (1/0)"},
+  };
+  host.unsupported_reason = [](const HostCaps&) { return std::string(); };
+  host.run = run_host;
+  host.primary_metrics = {"faultin_rate"};
+  s.presets.push_back(host);
+
+  Preset smoke;
+  smoke.name = "smoke";
+  smoke.description = "the document's pipeline in a tiny TCG guest (functional only)";
+  smoke.source = Source::emulated;
+  smoke.default_repetitions = 1;
+  smoke.params = {
+      {"guest-mem", "320M", "guest memory"},
+      {"vcpus", "1", "vCPUs = faultin threads"},
+      {"bytes", "32M", "bytes each thread faults in"},
+      {"backing", "memfd", "guest RAM backend: memfd, anonymous"},
+      {"confidential", "none", "none"},
+      {"firmware", "", "unused under TCG"},
+      {"meminfo-field", "Shmem", "meminfo field that grows with guest memory"},
+      {"sample-hz", "10", "meminfo sampling rate"},
+      {"timeout", "120", "seconds before the guest is killed"},
+  };
+  smoke.unsupported_reason = [](const HostCaps& caps) {
+    return first_reason({require_qemu(caps, "tcg"), require_guest_kernel(caps)});
+  };
+  smoke.run = run_smoke;
+  s.presets.push_back(smoke);
+  return s;
+}
+
+}  // namespace kvmbench::suites

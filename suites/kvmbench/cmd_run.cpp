@@ -1,0 +1,101 @@
+// kvmbench run SUITE|all: run a suite preset (or everything this host
+// supports), storing each as a run directory; unsupported parts are skipped
+// with the reason.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+
+#include "analysis/run_store.h"
+#include "hostlib/interrupt.h"
+#include "kvmbench_version.h"
+#include "suites/kvmbench/commands.h"
+#include "suites/kvmbench/exit.h"
+#include "suites/kvmbench/run_driver.h"
+#include "suites/suite.h"
+
+namespace kvmbench::cli {
+
+namespace {
+
+struct RunOptions {
+  std::string target;
+  std::string preset;
+  std::string repetitions = "";
+  double target_ci_pct = 2.0;
+  int max_runs = 30;
+  double max_time_s = 600;
+  int warmup = -1;
+  std::string out = "results/runs";
+  std::vector<std::string> sets;
+  std::string vcpus, bytes, backing, pin;
+  std::string format = "text";
+};
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  static RunOptions o;
+  auto* cmd = app.add_subcommand("run", "Run a suite (or all) on this host");
+  cmd->add_option("suite", o.target, "Suite name (rmpopt, directmap, make_shared, asid) or 'all'")
+      ->required();
+  cmd->add_option("--preset", o.preset,
+                  "Preset: document, host or smoke (default: document where it can run, else host)");
+  cmd->add_option("-r,--repetitions", o.repetitions, "Repetitions: a number, or 'auto' (default: the preset's)");
+  cmd->add_option("--target-ci", o.target_ci_pct, "-r auto: stop when every primary metric's 95% CI half-width is within this % of its mean")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-runs", o.max_runs, "-r auto: at most this many measured repetitions")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-time", o.max_time_s, "-r auto: stop after this many seconds")->check(CLI::PositiveNumber);
+  cmd->add_option("--warmup", o.warmup, "Warm-up repetitions, stored but not summarised (default 0; 1 with -r auto)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--out", o.out, "Directory that receives the run directories");
+  cmd->add_option("--set", o.sets, "Override a preset parameter: NAME=VALUE (see `kvmbench list --params`)");
+  cmd->add_option("-v,--vcpus", o.vcpus, "Shorthand for --set vcpus=N");
+  cmd->add_option("-b,--bytes", o.bytes, "Shorthand for --set bytes=SIZE");
+  cmd->add_option("-s,--backing", o.backing, "Shorthand for --set backing=SRC");
+  cmd->add_option("-c,--pin", o.pin, "Shorthand for --set pin=CPULIST");
+  cmd->add_option("--format", o.format, "Report format printed after the run: text or md")
+      ->check(CLI::IsMember({"text", "md"}));
+  cmd->callback([] {
+    RunRequest req;
+    req.target = o.target;
+    req.preset = o.preset;
+    req.out_root = o.out;
+    req.format = o.format;
+    req.target_ci_pct = o.target_ci_pct;
+    req.max_runs = o.max_runs;
+    req.max_time_s = o.max_time_s;
+    if (o.repetitions == "auto") {
+      req.adaptive = true;
+      req.warmup = o.warmup < 0 ? 1 : o.warmup;
+    } else {
+      req.warmup = o.warmup < 0 ? 0 : o.warmup;
+      if (!o.repetitions.empty()) {
+        try {
+          std::size_t used = 0;
+          int r = std::stoi(o.repetitions, &used);
+          if (used != o.repetitions.size() || r < 1) throw std::invalid_argument("");
+          req.repetitions = r;
+        } catch (const std::exception&) {
+          usage_error(fmt::format("-r: '{}' is neither a positive number nor 'auto'", o.repetitions));
+        }
+      }
+    }
+    for (const auto& s : o.sets) {
+      auto eq = s.find('=');
+      if (eq == std::string::npos || eq == 0) usage_error(fmt::format("--set '{}': expected NAME=VALUE", s));
+      req.overrides[s.substr(0, eq)] = s.substr(eq + 1);
+    }
+    if (!o.vcpus.empty()) req.overrides["vcpus"] = o.vcpus;
+    if (!o.bytes.empty()) req.overrides["bytes"] = o.bytes;
+    if (!o.backing.empty()) req.overrides["backing"] = o.backing;
+    if (!o.pin.empty()) req.overrides["pin"] = o.pin;
+    int code = run_suites(req);
+    if (code != kExitOk) throw ExitError(code, "");
+  });
+}
+
+}  // namespace kvmbench::cli

@@ -1,0 +1,259 @@
+#include "suites/kvmbench/run_driver.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <set>
+
+#include "analysis/adaptive.h"
+#include "analysis/run_store.h"
+#include "hostlib/interrupt.h"
+#include "kvmbench_version.h"
+#include "suites/kvmbench/exit.h"
+#include "suites/kvmbench/progress.h"
+#include "suites/kvmbench/run_support.h"
+#include "suites/suite.h"
+
+namespace kvmbench::cli {
+
+namespace fs = std::filesystem;
+using suites::HostCaps;
+using suites::Preset;
+using suites::Suite;
+
+namespace {
+
+constexpr int kExitInterrupted = 130;
+
+struct Target {
+  const Suite* suite;
+  const Preset* preset;
+};
+
+std::string hostname() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return "localhost";
+  return buf;
+}
+
+// Picks the preset to run for a suite: the requested one, or the document
+// preset where it can run, else the host preset. Sets `why_not` when none.
+const Preset* choose_preset(const Suite& s, const std::string& requested, const HostCaps& caps,
+                            std::string& why_not) {
+  auto reason = [&](const Preset& p) { return p.unsupported_reason ? p.unsupported_reason(caps) : ""; };
+  if (!requested.empty()) {
+    const Preset* p = s.find_preset(requested);
+    if (!p) return nullptr;
+    why_not = reason(*p);
+    return why_not.empty() ? p : nullptr;
+  }
+  std::vector<std::string> reasons;
+  for (const char* name : {"document", "host"}) {
+    const Preset* p = s.find_preset(name);
+    if (!p) continue;
+    std::string r = reason(*p);
+    if (r.empty()) return p;
+    reasons.push_back(fmt::format("{}: {}", name, r));
+  }
+  why_not = fmt::format("{}", fmt::join(reasons, "; "));
+  return nullptr;
+}
+
+std::map<std::string, std::string> resolve_params(const Preset& p,
+                                                  const std::map<std::string, std::string>& overrides) {
+  std::map<std::string, std::string> params;
+  for (const auto& d : p.params) params[d.name] = d.default_value;
+  for (const auto& [k, v] : overrides)
+    if (params.count(k)) params[k] = v;
+  return params;
+}
+
+// The values of the primary metrics in one repetition (mean per series when
+// a repetition yields several, e.g. 5 conversions per VM build).
+std::map<std::string, double> primary_values(const std::vector<Sample>& samples, std::size_t from,
+                                             const std::vector<std::string>& primary) {
+  std::map<std::string, std::pair<double, int>> acc;
+  for (std::size_t i = from; i < samples.size(); ++i) {
+    const Sample& s = samples[i];
+    if (!primary.empty() && std::find(primary.begin(), primary.end(), s.metric) == primary.end()) continue;
+    auto& a = acc[s.series_key()];
+    a.first += s.value;
+    a.second += 1;
+  }
+  std::map<std::string, double> out;
+  for (auto& [k, a] : acc) out[k] = a.first / a.second;
+  return out;
+}
+
+enum class Outcome { ok, failed, interrupted };
+
+Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
+  const Preset& preset = *t.preset;
+  auto params = resolve_params(preset, req.overrides);
+  const int reps = req.repetitions > 0 ? req.repetitions : preset.default_repetitions;
+
+  nlohmann::json meta = {
+      {"suite", t.suite->name},
+      {"preset", preset.name},
+      {"source", std::string(to_string(preset.source))},
+      {"parameters", params},
+      {"tool_version", KVMBENCH_VERSION},
+      {"hostname", hostname()},
+      {"repetitions", req.adaptive ? nlohmann::json("auto") : nlohmann::json(reps)},
+      {"warmup_repetitions", req.warmup},
+      {"host", caps.metadata},
+  };
+  RunWriter writer = RunWriter::create_in(req.out_root, meta);
+  fmt::print(stderr, "kvmbench: {} / {} [source: {}] -> {}\n", t.suite->name, preset.name,
+             to_string(preset.source), writer.dir().string());
+  for (const auto& w : adaptive::host_noise_warnings(meta))
+    fmt::print(stderr, "kvmbench: warning: {}\n", w);
+
+  std::vector<Sample> collected;
+  suites::RunContext ctx(caps, params, reps, writer.dir(), [&](const Sample& s) {
+    writer.append(s);
+    collected.push_back(s);
+  });
+  ctx.save_raw = [&](const std::string& name, const std::string& text) { writer.write_raw(name, text); };
+  const std::size_t total_steps = req.adaptive ? 0 : static_cast<std::size_t>(reps + req.warmup);
+  Progress progress(total_steps);
+  const std::string label = fmt::format("{}/{}", t.suite->name, preset.name);
+  std::size_t rep_no = 0, rep_of = 0;
+  ctx.progress = [&](const std::string& what) { progress.update(label + ": " + what, rep_no, rep_of); };
+
+  adaptive::StoppingRule rule;
+  rule.target_ci_pct = req.target_ci_pct;
+  rule.warmup_runs = static_cast<std::size_t>(req.warmup);
+  rule.max_runs = req.adaptive ? static_cast<std::size_t>(req.max_runs) : static_cast<std::size_t>(reps);
+  rule.min_runs = std::min<std::size_t>(rule.min_runs, rule.max_runs);
+  rule.max_time_s = req.adaptive ? req.max_time_s : 1e18;
+  adaptive::AdaptiveRepetitions repetitions(rule);
+
+  std::string error, stop_reason;
+  Outcome outcome = Outcome::ok;
+  int measured = 0, warmed = 0;
+  try {
+    while (!host::interrupted()) {
+      const bool warm = repetitions.next_is_warmup();
+      ctx.set_iteration(warm ? warmed - req.warmup : measured, warm);
+      rep_no = warm ? static_cast<std::size_t>(warmed + 1) : static_cast<std::size_t>(measured + 1);
+      rep_of = warm ? static_cast<std::size_t>(req.warmup) : (req.adaptive ? 0 : static_cast<std::size_t>(reps));
+      progress.update(label + (warm ? ": warm-up" : ": repetition"), rep_no, rep_of);
+      const std::size_t first = collected.size();
+      const auto t0 = std::chrono::steady_clock::now();
+      preset.run(ctx);
+      const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      progress.step_done();
+      if (host::interrupted()) break;
+      repetitions.add_run(primary_values(collected, first, preset.primary_metrics), dt);
+      warm ? ++warmed : ++measured;
+      if (req.adaptive) {
+        auto st = repetitions.status();
+        if (st.decision != adaptive::Decision::run_again) {
+          stop_reason = st.reason;
+          break;
+        }
+      } else if (measured >= reps) {
+        break;
+      }
+    }
+    if (host::interrupted()) outcome = Outcome::interrupted;
+  } catch (const ExitError&) {
+    progress.finish();
+    writer.update_meta({{"skipped_parts", ctx.skips()}});
+    writer.finish("failed");
+    throw;
+  } catch (const std::exception& e) {
+    error = e.what();
+    outcome = host::interrupted() ? Outcome::interrupted : Outcome::failed;
+  }
+  progress.finish();
+
+  nlohmann::json patch = {{"skipped_parts", ctx.skips()}, {"measured_repetitions", measured}};
+  if (!error.empty()) patch["error"] = error;
+  if (!stop_reason.empty()) patch["adaptive_stop"] = stop_reason;
+  const auto warnings = repetitions.stability_warnings();
+  if (!warnings.empty()) patch["stability_warnings"] = warnings;
+  writer.update_meta(patch);
+  writer.finish(outcome == Outcome::ok ? "complete" : outcome == Outcome::failed ? "failed" : "interrupted");
+
+  for (const auto& s : ctx.skips())
+    fmt::print(stderr, "kvmbench: {} / {}: skipped {}: {}\n", t.suite->name, preset.name,
+               s["part"].get<std::string>(), s["reason"].get<std::string>());
+  if (!stop_reason.empty()) fmt::print(stderr, "kvmbench: -r auto: {}\n", stop_reason);
+  for (const auto& w : warnings) fmt::print(stderr, "kvmbench: warning: {}\n", w);
+  if (outcome == Outcome::failed)
+    fmt::print(stderr, "kvmbench: {} / {} failed: {}\nkvmbench: what was measured is kept in {} (status: failed)\n",
+               t.suite->name, preset.name, error, writer.dir().string());
+  if (outcome == Outcome::interrupted)
+    fmt::print(stderr, "kvmbench: interrupted; {} samples kept in {} (status: interrupted)\n",
+               writer.samples_written(), writer.dir().string());
+
+  if (writer.samples_written() > 0)
+    print_run_report(load_run(writer.dir()), req.format);
+  else if (outcome == Outcome::ok)
+    fmt::print("{} / {}: no samples (every part was skipped on this host)\n", t.suite->name, preset.name);
+  return outcome;
+}
+
+}  // namespace
+
+int run_suites(const RunRequest& req) {
+  host::install_interrupt_handlers();
+  prepare_host_for_run();
+
+  std::vector<const Suite*> chosen;
+  if (req.target == "all") {
+    for (auto& s : suites::registry()) chosen.push_back(&s);
+  } else {
+    const Suite* s = suites::find_suite(req.target);
+    if (!s) {
+      std::vector<std::string> names;
+      for (auto& x : suites::registry()) names.push_back(x.name);
+      usage_error(fmt::format("unknown suite '{}' (known: {}, all)", req.target, fmt::join(names, ", ")));
+    }
+    chosen.push_back(s);
+  }
+  if (!req.preset.empty()) {
+    bool any = false;
+    for (auto* s : chosen) any = any || s->find_preset(req.preset);
+    if (!any) usage_error(fmt::format("no chosen suite has a preset '{}'", req.preset));
+  }
+  // Every override must name a parameter of some chosen preset.
+  std::set<std::string> known;
+  for (auto* s : chosen)
+    for (auto& p : s->presets)
+      if (req.preset.empty() || p.name == req.preset)
+        for (auto& d : p.params) known.insert(d.name);
+  for (auto& [k, v] : req.overrides)
+    if (!known.count(k))
+      usage_error(fmt::format("'{}' is not a parameter of the chosen preset(s); see `kvmbench list --params`", k));
+
+  const HostCaps caps = suites::probe_host_caps();
+  std::vector<Target> targets;
+  for (auto* s : chosen) {
+    std::string why;
+    if (!req.preset.empty() && !s->find_preset(req.preset)) {
+      fmt::print(stderr, "kvmbench: skipping {}: it has no preset '{}'\n", s->name, req.preset);
+      continue;
+    }
+    const Preset* p = choose_preset(*s, req.preset, caps, why);
+    if (p) targets.push_back({s, p});
+    else fmt::print(stderr, "kvmbench: skipping {}: {}\n", s->name, why);
+  }
+  if (targets.empty()) throw ExitError(kExitCannotRun, "nothing can run on this host");
+
+  auto lock = acquire_run_lock();
+  bool failed = false;
+  for (auto& t : targets) {
+    Outcome o = run_one(t, caps, req);
+    if (o == Outcome::interrupted) return kExitInterrupted;
+    if (o == Outcome::failed) failed = true;
+  }
+  return failed ? kExitUsage : kExitOk;
+}
+
+}  // namespace kvmbench::cli

@@ -1,0 +1,29 @@
+// The engine behind `kvmbench run`: resolves suites and presets, probes the
+// host once, runs each preset's repetitions into a run directory, and
+// reports. Separate from the CLI so tests can call it.
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace kvmbench::cli {
+
+struct RunRequest {
+  std::string target;     // suite name or "all"
+  std::string preset;     // empty: document if supported, else host
+  std::string out_root = "results/runs";
+  std::string format = "text";
+  int repetitions = 0;    // 0: the preset's default
+  bool adaptive = false;  // -r auto
+  int warmup = 0;
+  double target_ci_pct = 2.0;
+  int max_runs = 30;
+  double max_time_s = 600;
+  std::map<std::string, std::string> overrides;
+};
+
+// Returns the exit code: 0 when something ran, 77 when nothing could,
+// 2 on bad parameters or a failed run, 130 when interrupted.
+int run_suites(const RunRequest& req);
+
+}  // namespace kvmbench::cli

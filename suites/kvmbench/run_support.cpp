@@ -1,0 +1,44 @@
+#include "suites/kvmbench/run_support.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "analysis/table.h"
+#include "hostlib/knob_journal.h"
+#include "hostlib/run_lock.h"
+#include "suites/kvmbench/exit.h"
+#include "suites/kvmbench/render_tables.h"
+#include "suites/run_report.h"
+
+namespace kvmbench::cli {
+
+void print_run_report(const Run& run, const std::string& format) {
+  const Format f = parse_table_format(format);
+  fmt::print("{}", render_tables(suites::report_tables(run), f));
+}
+
+void prepare_host_for_run() {
+  auto report = host::restore_dead_knob_changes();
+  for (const auto& r : report.restored)
+    fmt::print(stderr, "kvmbench: restored {} (left changed by pid {}){}\n", r.path, r.pid,
+               r.ok ? "" : ": FAILED: " + r.error);
+  if (!report.error.empty()) fmt::print(stderr, "kvmbench: warning: knob journal: {}\n", report.error);
+}
+
+namespace {
+struct HeldRunLock : RunLockHolder {
+  host::RunLock lock;
+  explicit HeldRunLock(std::chrono::milliseconds wait) : lock(wait, "kvmbench run") {}
+};
+}  // namespace
+
+std::unique_ptr<RunLockHolder> acquire_run_lock() {
+  try {
+    return std::make_unique<HeldRunLock>(std::chrono::seconds(0));
+  } catch (const std::exception& e) {
+    throw ExitError(kExitCannotRun, fmt::format("{} (wait for it to finish)", e.what()));
+  }
+}
+
+}  // namespace kvmbench::cli

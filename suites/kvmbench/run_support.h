@@ -1,0 +1,25 @@
+// What `kvmbench run` needs around the suites: the report printed after a
+// run, host preparation (knobs a crashed run left changed are put back),
+// and the host-wide lock that keeps two runs from measuring at once.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "analysis/run_store.h"
+
+namespace kvmbench::cli {
+
+// The run's tables (suite layout + per-series statistics) on stdout.
+void print_run_report(const Run& run, const std::string& format);
+
+// Restores host knobs that a killed kvmbench left changed (journal on disk).
+void prepare_host_for_run();
+
+// Held for the whole run; a second kvmbench waits or fails with a message.
+struct RunLockHolder {
+  virtual ~RunLockHolder() = default;
+};
+std::unique_ptr<RunLockHolder> acquire_run_lock();
+
+}  // namespace kvmbench::cli

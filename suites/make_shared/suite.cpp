@@ -1,0 +1,157 @@
+// make_shared: guest_memfd to-shared conversions (documents/002), with VMs
+// built directly through KVM ioctls as the KVM selftests do (no QEMU).
+//   document: SNP or TDX VM, slots of 4K / 1G / 4G populated private, 5
+//             conversions per VM build, timed in user space (TSC and wall
+//             clock); the kernel's "guest_memfd to_shared" lines are captured
+//             and parsed when the kernel under test prints them.
+//   host:     the same on whatever VM type offers private memory here
+//             (software-protected), plus guest_memfd create/fallocate/punch.
+#include <fmt/format.h>
+
+#include <atomic>
+#include <thread>
+
+#include "analysis/parsers/kernel_log.h"
+#include "analysis/units.h"
+#include "hostlib/bench_make_shared.h"
+#include "hostlib/interrupt.h"
+#include "hostlib/kmsg_reader.h"
+#include "suites/common/guest_glue.h"
+#include "suites/common/requirements.h"
+#include "suites/kvmbench/exit.h"
+#include "suites/suite.h"
+
+namespace kvmbench::suites {
+
+namespace {
+
+host::MakeSharedHostParams params_from(RunContext& ctx) {
+  host::MakeSharedHostParams p;
+  p.sizes.clear();
+  for (auto& s : split_list(ctx.param("sizes"))) {
+    auto b = parse_bytes(s);
+    if (!b || *b == 0 || *b % 4096) usage_error(fmt::format("parameter sizes: '{}' is not a multiple of 4K", s));
+    p.sizes.push_back(*b);
+  }
+  p.vm_builds = 1;  // the runner repeats: one VM build per repetition
+  p.conversions_per_build = static_cast<int>(ctx.param_int("conversions"));
+  if (p.conversions_per_build < 1) usage_error("parameter conversions: at least 1");
+  p.vm_type = ctx.param("vm-type");
+  p.memory_limit = ctx.param_bytes("memory-limit");
+  return p;
+}
+
+void emit_all(RunContext& ctx, const host::BenchOutcome& outcome, const std::vector<Sample>& samples) {
+  for (const auto& s : samples) ctx.emit(s);
+  if (ctx.iteration() <= 0)
+    for (auto& sk : outcome.skipped) ctx.note_skip(sk.case_name, sk.reason);
+}
+
+void run_host(RunContext& ctx) {
+  auto p = params_from(ctx);
+  ctx.progress("guest_memfd operations and conversions");
+  std::vector<Sample> got;
+  auto outcome = host::run_make_shared_host_benchmarks(p, [&](const Sample& s) { got.push_back(s); });
+  emit_all(ctx, outcome, got);
+}
+
+// As host, on an SNP/TDX VM, with the kernel's own to_shared lines captured.
+void run_document(RunContext& ctx) {
+  auto p = params_from(ctx);
+  p.gmem_ops = false;
+  std::vector<std::string> lines;
+  std::atomic<bool> stop{false};
+  std::optional<host::KmsgReader> kmsg;
+  try {
+    kmsg.emplace(host::KmsgReader::open_live());
+  } catch (const std::exception& e) {
+    ctx.note_skip("kernel to_shared lines", std::string("cannot read /dev/kmsg: ") + e.what());
+  }
+  std::thread reader;
+  if (kmsg)
+    reader = std::thread([&] {
+      while (!stop && !host::interrupted()) {
+        auto rec = kmsg->next(100);
+        if (rec) lines.push_back(rec->message);
+      }
+    });
+  std::vector<Sample> got;
+  host::BenchOutcome outcome;
+  try {
+    outcome = host::run_make_shared_host_benchmarks(p, [&](const Sample& s) { got.push_back(s); });
+  } catch (...) {
+    stop = true;
+    if (reader.joinable()) reader.join();
+    throw;
+  }
+  stop = true;
+  if (reader.joinable()) reader.join();
+  emit_all(ctx, outcome, got);
+  if (!kmsg) return;
+  std::string text;
+  for (auto& l : lines) text += l + "\n";
+  ctx.save_raw(fmt::format("kmsg.it{}.log", ctx.iteration()), text);
+  auto parsed = parsers::parse_kernel_log(text);
+  std::size_t n = 0;
+  for (Sample s : parsed.samples)
+    if (s.metric.find("make_shared") != std::string::npos || s.metric.find("total") != std::string::npos) {
+      s.variant = "kernel";
+      ctx.emit(s);
+      ++n;
+    }
+  if (n == 0 && ctx.iteration() <= 0)
+    ctx.note_skip("kernel to_shared lines",
+                  "the kernel printed no 'guest_memfd to_shared:' lines (its rdtsc instrumentation is "
+                  "not in this kernel); user-space timings only");
+}
+
+std::string document_unsupported(const HostCaps& caps) {
+  std::string g = require_guest_memfd(caps);
+  if (!g.empty()) return g;
+  std::string snp = require_vm_type(caps, "snp"), tdx = require_vm_type(caps, "tdx");
+  if (!snp.empty() && !tdx.empty()) return "needs an SNP or TDX VM type: " + snp;
+  return "";
+}
+
+std::vector<Param> common_params(const std::string& vm_type) {
+  return {
+      {"sizes", "4K,1G,4G", "slot sizes converted (scaled down when memory-limit is smaller)"},
+      {"conversions", "5", "to-shared conversions per VM build"},
+      {"vm-type", vm_type, "VM type: sw_protected, snp, tdx (empty: best available)"},
+      {"memory-limit", "0", "bytes one case may allocate (0: half of MemAvailable)"},
+  };
+}
+
+}  // namespace
+
+Suite make_make_shared_suite() {
+  Suite s;
+  s.name = "make_shared";
+  s.description = "guest_memfd to-shared conversion cost (documents/002)";
+
+  Preset doc;
+  doc.name = "document";
+  doc.description = "SNP/TDX VM, 4K/1G/4G private slots, 5 to-shared conversions per build";
+  doc.source = Source::hardware;
+  doc.default_repetitions = 2;
+  doc.params = common_params("");
+  doc.unsupported_reason = document_unsupported;
+  doc.run = run_document;
+  doc.primary_metrics = {"to_shared_cycles"};
+  s.presets.push_back(doc);
+
+  Preset host;
+  host.name = "host";
+  host.description = "guest_memfd ops and conversions on the VM types this host offers";
+  host.source = Source::hardware;
+  host.default_repetitions = 2;
+  host.params = common_params("");
+  host.params[0].default_value = "4K,64M,256M";
+  host.unsupported_reason = [](const HostCaps& caps) { return require_guest_memfd(caps); };
+  host.run = run_host;
+  host.primary_metrics = {"to_shared_cycles", "gmem_fallocate_rate"};
+  s.presets.push_back(host);
+  return s;
+}
+
+}  // namespace kvmbench::suites

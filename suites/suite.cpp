@@ -1,0 +1,96 @@
+#include "suites/suite.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "analysis/units.h"
+#include "hostlib/interrupt.h"
+#include "suites/kvmbench/exit.h"
+
+namespace kvmbench::suites {
+
+bool HostCaps::has_feature(const std::string& f) const {
+  return std::find(cpu_features.begin(), cpu_features.end(), f) != cpu_features.end();
+}
+
+bool HostCaps::qemu_has_accel(const std::string& a) const {
+  return std::find(qemu_accels.begin(), qemu_accels.end(), a) != qemu_accels.end();
+}
+
+const Preset* Suite::find_preset(const std::string& n) const {
+  for (auto& p : presets)
+    if (p.name == n) return &p;
+  return nullptr;
+}
+
+const std::vector<Suite>& registry() {
+  static const std::vector<Suite> suites = {make_rmpopt_suite(), make_directmap_suite(),
+                                            make_make_shared_suite(), make_asid_suite()};
+  return suites;
+}
+
+const Suite* find_suite(const std::string& name) {
+  for (auto& s : registry())
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+RunContext::RunContext(const HostCaps& caps, std::map<std::string, std::string> params, int repetitions,
+                       std::filesystem::path run_dir, SampleSink sink)
+    : caps_(caps), params_(std::move(params)), repetitions_(repetitions), run_dir_(std::move(run_dir)),
+      sink_(std::move(sink)) {
+  save_raw = [](const std::string&, const std::string&) {};
+  progress = [](const std::string&) {};
+}
+
+std::string RunContext::param(const std::string& name) const {
+  auto it = params_.find(name);
+  if (it == params_.end()) throw std::logic_error("suite asked for undeclared parameter '" + name + "'");
+  return it->second;
+}
+
+long long RunContext::param_int(const std::string& name) const {
+  std::string v = param(name);
+  long long out = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  if (ec != std::errc() || p != v.data() + v.size())
+    usage_error(fmt::format("parameter {}: '{}' is not an integer", name, v));
+  return out;
+}
+
+double RunContext::param_double(const std::string& name) const {
+  std::string v = param(name);
+  try {
+    std::size_t used = 0;
+    double d = std::stod(v, &used);
+    if (used == v.size() && std::isfinite(d)) return d;
+  } catch (const std::exception&) {
+  }
+  usage_error(fmt::format("parameter {}: '{}' is not a number", name, v));
+}
+
+unsigned long long RunContext::param_bytes(const std::string& name) const {
+  std::string v = param(name);
+  auto b = parse_bytes(v);
+  if (!b) usage_error(fmt::format("parameter {}: '{}' is not a size (e.g. 4K, 1G, 2T)", name, v));
+  return *b;
+}
+
+void RunContext::emit(Sample s) {
+  s.iteration = iteration_;
+  s.warmup = warmup_;
+  sink_(s);
+  ++n_emitted_;
+}
+
+void RunContext::note_skip(const std::string& part, const std::string& reason) {
+  skips_.push_back({{"part", part}, {"reason", reason}});
+  progress(fmt::format("skipped {}: {}", part, reason));
+}
+
+bool RunContext::interrupted() const { return host::interrupted(); }
+
+}  // namespace kvmbench::suites

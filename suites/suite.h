@@ -1,0 +1,125 @@
+// What a suite is: data (presets, parameters with defaults, what each needs
+// from the host) plus the glue that calls hostlib to collect samples. The
+// `run` and `list` commands work on this registry only.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/result_model.h"
+#include "hostlib/kvm_probe.h"
+
+namespace kvmbench::suites {
+
+// What the host offers, probed once per kvmbench invocation.
+struct HostCaps {
+  host::KvmStatus kvm;
+  std::vector<std::string> cpu_features;  // lower case: svm, npt, sev_snp, rmpopt, ...
+  std::string qemu_path;                  // empty when QEMU is missing
+  std::vector<std::string> qemu_accels;   // "kvm", "tcg"
+  std::string guest_kernel;               // a kernel image for TCG guests, or empty
+  unsigned online_cpus = 1;
+  unsigned long long memory_bytes = 0;
+  nlohmann::json metadata;                // everything, for meta.json
+
+  bool has_feature(const std::string& f) const;
+  bool qemu_has_accel(const std::string& a) const;
+};
+
+// Probes the host (KVM, CPU features, QEMU, guest kernel); bounded in time.
+HostCaps probe_host_caps();
+
+struct Param {
+  std::string name;           // "guest-mem", "vcpus", ...
+  std::string default_value;  // as text; parsed by the preset
+  std::string help;
+};
+
+class RunContext;
+
+struct Preset {
+  std::string name;          // "document", "host", "smoke"
+  std::string description;
+  Source source = Source::hardware;   // what its numbers are
+  std::vector<Param> params;
+  // Empty when it can run here; otherwise the reason it cannot.
+  std::function<std::string(const HostCaps&)> unsupported_reason;
+  // Collects samples into ctx; throws on failure; checks ctx.interrupted().
+  std::function<void(RunContext&)> run;
+  int default_repetitions = 1;   // -r when not given
+  // Metrics whose CI drives `-r auto` (series keys' metric names).
+  std::vector<std::string> primary_metrics;
+};
+
+struct Suite {
+  std::string name;          // "rmpopt", "directmap", "make_shared", "asid"
+  std::string description;
+  std::vector<Preset> presets;
+  const Preset* find_preset(const std::string& name) const;
+};
+
+const std::vector<Suite>& registry();
+const Suite* find_suite(const std::string& name);
+
+// Handed to a preset's run function.
+class RunContext {
+ public:
+  RunContext(const HostCaps& caps, std::map<std::string, std::string> params, int repetitions,
+             std::filesystem::path run_dir, SampleSink sink);
+
+  const HostCaps& host() const { return caps_; }
+  int repetitions() const { return repetitions_; }
+  const std::filesystem::path& run_dir() const { return run_dir_; }
+  const std::map<std::string, std::string>& params() const { return params_; }
+
+  // Parameter accessors; a malformed value throws ExitError(2) naming it.
+  std::string param(const std::string& name) const;
+  long long param_int(const std::string& name) const;
+  double param_double(const std::string& name) const;
+  unsigned long long param_bytes(const std::string& name) const;  // "4K", "1G", "100M", "2T"
+
+  // The repetition being run (0-based) and whether it is a warm-up; set by
+  // the runner. emit() stamps both onto each sample.
+  int iteration() const { return iteration_; }
+  bool warmup() const { return warmup_; }
+  void set_iteration(int i, bool warmup) {
+    iteration_ = i;
+    warmup_ = warmup;
+  }
+
+  void emit(Sample s);
+  std::size_t samples_emitted() const { return n_emitted_; }
+  // Raw text that was parsed (console logs, kernel log lines) kept in the run.
+  std::function<void(const std::string& name, const std::string& text)> save_raw;
+  // Progress line (shown only on a terminal).
+  std::function<void(const std::string& what)> progress;
+  // Why a part of the preset was skipped on this host; recorded in meta.json.
+  void note_skip(const std::string& part, const std::string& reason);
+  const nlohmann::json& skips() const { return skips_; }
+  bool interrupted() const;
+
+ private:
+  const HostCaps& caps_;
+  std::map<std::string, std::string> params_;
+  int repetitions_;
+  std::filesystem::path run_dir_;
+  SampleSink sink_;
+  std::size_t n_emitted_ = 0;
+  int iteration_ = 0;
+  bool warmup_ = false;
+  nlohmann::json skips_ = nlohmann::json::array();
+};
+
+// The suites, one per folder.
+Suite make_rmpopt_suite();
+Suite make_directmap_suite();
+Suite make_make_shared_suite();
+Suite make_asid_suite();
+
+}  // namespace kvmbench::suites
