@@ -66,6 +66,13 @@ GuestOutput parse_guest_output(std::string_view text) {
       continue;
     }
     std::string_view marker = line.substr(at);
+    // A bare marker word ("KVMBENCH-BEGIN" and nothing else) is the marker
+    // with empty text, reported below as malformed.
+    std::string padded;
+    if (marker.find(' ') == std::string_view::npos) {
+      padded = std::string(marker) + " ";
+      marker = padded;
+    }
     if (marker.substr(0, kGuestResultPrefix.size()) == kGuestResultPrefix) {
       std::string_view body = marker.substr(kGuestResultPrefix.size());
       nlohmann::json j = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);

@@ -3,6 +3,7 @@
 // a hung guest is killed by the watchdog; a panicking guest is reported;
 // an interrupted run leaves no QEMU behind. Skips with the reason when the
 // kernel or QEMU is missing. Each test boots once (a few seconds of TCG).
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -90,16 +91,28 @@ TEST(GuestTcg, Faultin) {
 TEST(GuestTcg, MmapChurn) {
   REQUIRE_GUEST();
   test_support::TempDir dir;
-  auto r = run_guest_workload(tcg("mmap_churn", {"--bytes=4M", "--rounds=5", "--iteration=1"}),
-                              dir.path / "console.log");
+  GuestSpec s = tcg("mmap_churn", {"--bytes=4M", "--rounds=5", "--iteration=1"});
+  s.backend = MemoryBackend::memfd;  // a non-default backend on the way
+  auto r = run_guest_workload(s, dir.path / "console.log");
   expect_results(r, {"time_per_round", "total_time"});
+  EXPECT_NE(std::find(r.argv.begin(), r.argv.end(), "memory-backend-memfd,id=ram0,size=256M,share=on"), r.argv.end());
 }
 
 TEST(GuestTcg, CpuidRate) {
   REQUIRE_GUEST();
   test_support::TempDir dir;
-  auto r = run_guest_workload(tcg("cpuid_rate", {"--seconds=0.2", "--iteration=1"}), dir.path / "console.log");
+  // With vCPU pinning on the way (QMP query-cpus-fast + sched_setaffinity),
+  // on the first CPU this test may use.
+  cpu_set_t allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+  int cpu = 0;
+  while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &allowed)) ++cpu;
+  GuestSpec s = tcg("cpuid_rate", {"--seconds=0.2", "--iteration=1"});
+  s.pin_host_cpus = {cpu};
+  auto r = run_guest_workload(s, dir.path / "console.log");
   expect_results(r, {"cpuid_rate"});
+  EXPECT_NE(r.pinning.find("vcpu0(tid "), std::string::npos) << r.pinning;
+  EXPECT_NE(r.pinning.find("->cpu " + std::to_string(cpu)), std::string::npos) << r.pinning;
 }
 
 TEST(GuestTcg, TcpRr) {
