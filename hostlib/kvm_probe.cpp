@@ -44,9 +44,9 @@ void try_guests(const Kvm& kvm, KvmStatus& s, int timeout_ms) {
       passed.push_back("the " + c.name + " guest");
       continue;
     }
-    std::string why = fmt::format("the {} test guest failed: {}", c.name, c.detail);
+    std::string why = fmt::format("the {} test guest did not run: {}", c.name, c.detail);
     if (!passed.empty()) why = fmt::format("{} ran, but {}", fmt::join(passed, " and "), why);
-    if (s.module == "kvm_pvm") why += " (kvm_pvm is a paravirtual KVM: it cannot run ordinary guests)";
+    if (s.module == "kvm_pvm") why += "; kvm_pvm is a paravirtual KVM and cannot run ordinary guests";
     s.reason = why;
     return;
   }

@@ -197,11 +197,11 @@ GuestCheck check_long_loop(const Kvm& kvm, int timeout_ms) {
     std::uint64_t done = left <= kGuestLoopIterations ? kGuestLoopIterations - left : 0;
     double s = std::chrono::duration<double>(elapsed).count();
     return fmt::format(
-        "KVM_RUN did not return within {} ms: the vCPU had done {} of {} loop iterations "
-        "({:.2g} iterations/s; hardware virtualization runs about 1e9/s), so it crawls "
-        "instead of running natively: vCPU effectively hung{}",
-        timeout_ms, done, kGuestLoopIterations, s > 0 ? done / s : 0.0,
-        done > 0 ? " (guest instructions are being emulated)" : "");
+        "KVM_RUN did not return within {} ms: vCPU hung{} ({} of {} loop iterations done, "
+        "{:.2g}/s where hardware virtualization runs about 1e9/s)",
+        timeout_ms,
+        done > 0 ? " in effect: it crawls, apparently emulating instruction by instruction" : "",
+        done, kGuestLoopIterations, s > 0 ? done / s : 0.0);
   });
   c.ok = why.empty() && g.byte_at(kStoreAddr) == 1;
   if (why.empty() && !c.ok)
