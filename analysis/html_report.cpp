@@ -179,6 +179,7 @@ table{border-collapse:collapse;margin:6px 0 4px;font-size:12.5px}
 th,td{padding:4px 7px;border-bottom:1px solid #d8dee4;white-space:nowrap}
 th{background:#f6f8fa;font-weight:600} td.r,th.r{text-align:right;font-variant-numeric:tabular-nums} td.l,th.l{text-align:left}
 tbody tr:nth-child(even){background:#fafbfc}
+td.l:last-child{white-space:normal;min-width:8em}
 table.meta td{white-space:normal;max-width:480px;word-break:break-word}
 .note,.source{color:#57606a;font-size:12px;margin:2px 0}
 .charts{display:flex;flex-wrap:wrap;gap:12px}
@@ -249,8 +250,10 @@ std::string render_comparison_html(const Comparison& c) {
   b += th;
   b += "<h2>Charts</h2>\n<div class=\"charts\">\n";
   for (auto& m : c.metrics) {
-    std::string cap = m.tested ? fmt::format("{} {} · {}", format_pct(m.change.pct), format_ci(m.change),
-                                             stats::to_string(m.verdict))
+    // "not significant": the full verdict does not fit beside the change.
+    std::string v = m.verdict == stats::Verdict::no_significant_difference ? "not significant"
+                                                                            : std::string(stats::to_string(m.verdict));
+    std::string cap = m.tested ? fmt::format("{} {} · {}", format_pct(m.change.pct), format_ci(m.change), v)
                                : (m.note.empty() ? std::string(stats::to_string(m.verdict)) : m.note);
     b += chart_svg(m.key, m.unit, {{"base", m.base_values}, {"cand", m.cand_values}}, cap, verdict_class(m));
   }

@@ -1,0 +1,205 @@
+// kvmbench compare and gate through the real binary, on runs written with
+// RunWriter: pass, fail, and each unusable-input case; JUnit well-formed.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "analysis/run_store.h"
+#include "tests/support/run_command.h"
+
+using kvmbench::test_support::run_kvmbench;
+using kvmbench::test_support::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Ten values around `mean` with a CV of about 1% (fixed, not random).
+std::vector<double> around(double mean, std::size_t n = 10) {
+  static const double z[] = {0.3, -1.1, 0.8, -0.2, 1.4, -0.7, 0.1, -1.5, 0.9, 0.0, 0.5, -0.4};
+  std::vector<double> v;
+  for (std::size_t i = 0; i < n; ++i) v.push_back(mean * (1 + 0.01 * z[i % 12]));
+  return v;
+}
+
+struct Metric {
+  std::string case_name, metric, unit;
+  std::vector<double> values;
+};
+
+fs::path make_run(const fs::path& dir, const std::vector<Metric>& metrics, const std::string& source = "hardware",
+                  const std::string& kernel = "6.8.0", bool with_warmup = true) {
+  nlohmann::json meta = {{"suite", "directmap"},
+                         {"source", source},
+                         {"host", {{"kernel_release", kernel}, {"thp", {{"enabled", "always [madvise] never"}}}}}};
+  auto w = kvmbench::RunWriter::create_at(dir, meta);
+  for (auto& m : metrics) {
+    if (with_warmup) {
+      kvmbench::Sample s{m.case_name, "", m.metric, m.unit, m.values[0] * 3, 0, true, nlohmann::json::object()};
+      w.append(s);  // a wild warm-up value the comparison must ignore
+    }
+    for (std::size_t i = 0; i < m.values.size(); ++i)
+      w.append({m.case_name, "", m.metric, m.unit, m.values[i], static_cast<int>(i + 1), false,
+                nlohmann::json::object()});
+  }
+  w.finish();
+  return dir;
+}
+
+std::vector<Metric> standard(double time_factor = 1.0, double rate_factor = 1.0) {
+  return {{"anon-4k", "fault_ns", "ns", around(812 * time_factor)},
+          {"anon-4k", "faultin_rate", "GB/s", around(12.5 * rate_factor)},
+          {"gmem", "fault_ns", "ns", around(640)}};
+}
+
+}  // namespace
+
+TEST(CompareCli, TextTableWithMetadataAndVerdicts) {
+  TempDir t;
+  auto a = make_run(t.path / "a", standard());
+  auto b = make_run(t.path / "b", standard(1.05, 1.0), "hardware", "6.9.0");
+  auto r = run_kvmbench({"compare", a, b});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("host.kernel_release: 6.8.0 -> 6.9.0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("source: hardware"), std::string::npos);
+  EXPECT_NE(r.out.find("+5.00%"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("slower"), std::string::npos);
+  EXPECT_NE(r.out.find("not significant"), std::string::npos);
+  EXPECT_NE(r.out.find("(10)"), std::string::npos) << "warm-up must be excluded: n=10\n" << r.out;
+  for (std::size_t p = 0, q; p < r.out.size(); p = q + 1) {
+    q = r.out.find('\n', p);
+    std::string line = r.out.substr(p, q - p);
+    std::size_t cols = 0;
+    for (unsigned char ch : line) cols += (ch & 0xC0) != 0x80;
+    EXPECT_LE(cols, 80u) << line;
+  }
+}
+
+TEST(CompareCli, JsonCsvMarkdownFormats) {
+  TempDir t;
+  auto a = make_run(t.path / "a", standard());
+  auto b = make_run(t.path / "b", standard(1.05));
+  auto j = run_kvmbench({"compare", a, b, "--format", "json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  auto doc = nlohmann::json::parse(j.out);
+  ASSERT_EQ(doc["metrics"].size(), 3u);
+  EXPECT_EQ(doc["metrics"][0]["verdict"], "slower");
+  EXPECT_NEAR(doc["metrics"][0]["change_pct"].get<double>(), 5.0, 1e-9);
+  EXPECT_EQ(doc["metrics"][0]["base"]["n"], 10);
+  auto c = run_kvmbench({"compare", a, b, "--format", "csv"});
+  EXPECT_EQ(c.exit_code, 0);
+  EXPECT_EQ(c.out.rfind("metric,unit,direction,", 0), 0u) << c.out;
+  auto m = run_kvmbench({"compare", a, b, "--format", "md"});
+  EXPECT_EQ(m.exit_code, 0);
+  EXPECT_NE(m.out.find("| metric | unit |"), std::string::npos) << m.out;
+}
+
+TEST(CompareCli, BadInputIsExit2) {
+  TempDir t;
+  auto a = make_run(t.path / "a", standard());
+  auto r = run_kvmbench({"compare", a, (t.path / "missing").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no such file or directory"), std::string::npos) << r.err;
+  auto f = run_kvmbench({"compare", a, a, "--format", "pdf"});
+  EXPECT_EQ(f.exit_code, 2);
+  EXPECT_NE(f.err.find("unknown format"), std::string::npos) << f.err;
+}
+
+TEST(GateCli, PassOnSameDistribution) {
+  TempDir t;
+  auto a = make_run(t.path / "a", standard());
+  std::vector<Metric> same = standard();
+  for (auto& m : same) std::reverse(m.values.begin(), m.values.end());
+  auto b = make_run(t.path / "b", same);
+  auto r = run_kvmbench({"gate", a, b, "--max-regression", "1"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("gate: PASSED"), std::string::npos) << r.out;
+}
+
+TEST(GateCli, FailOnRegressionWithJunitAndMarkdown) {
+  TempDir t;
+  auto a = make_run(t.path / "a", standard());
+  auto b = make_run(t.path / "b<&>", standard(1.05, 0.95));
+  auto junit = t.path / "junit.xml", md = t.path / "summary.md";
+  auto r = run_kvmbench({"gate", a, b, "--max-regression", "1", "--junit", junit, "--markdown", md});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("gate: FAILED, 2 of 3"), std::string::npos) << r.out;
+  std::string x = kvmbench::read_file(junit);
+  EXPECT_NE(x.find("tests=\"3\" failures=\"2\""), std::string::npos) << x;
+  EXPECT_NE(x.find("b&lt;&amp;&gt;"), std::string::npos) << x;
+  // Well-formed: xmllint when the host has it, otherwise a balance check of
+  // the elements this file uses.
+  if (fs::exists("/usr/bin/xmllint")) {
+    auto lint = kvmbench::test_support::run_command({"/usr/bin/xmllint", "--noout", junit.string()});
+    EXPECT_EQ(lint.exit_code, 0) << lint.err;
+  }
+  auto count = [&](const std::string& s) {
+    std::size_t k = 0;
+    for (std::size_t p = 0; (p = x.find(s, p)) != std::string::npos; ++p) ++k;
+    return k;
+  };
+  EXPECT_EQ(count("<testcase "), 3u);
+  EXPECT_EQ(count("</testcase>"), 3u);
+  EXPECT_EQ(count("<failure "), 2u);
+  EXPECT_EQ(count("<testsuite "), 1u);
+  EXPECT_EQ(count("</testsuite>"), 1u);
+  std::string s = kvmbench::read_file(md);
+  EXPECT_NE(s.find("FAILED"), std::string::npos);
+  EXPECT_NE(s.find("| ❌ |"), std::string::npos);
+}
+
+TEST(GateCli, SmallRegressionWithinAllowancePasses) {
+  TempDir t;
+  auto a = make_run(t.path / "a", standard());
+  auto b = make_run(t.path / "b", standard(1.05));
+  auto r = run_kvmbench({"gate", a, b, "--max-regression", "10"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
+TEST(GateCli, UnusableInputExit2EachSaidPlainly) {
+  TempDir t;
+  auto a = make_run(t.path / "a", standard());
+  auto emu = make_run(t.path / "emu", standard(), "emulated");
+  auto model = make_run(t.path / "model", standard(), "model");
+  auto few = make_run(t.path / "few", {{"anon-4k", "fault_ns", "ns", {812, 813}},
+                                       {"anon-4k", "faultin_rate", "GB/s", {12.5, 12.4}},
+                                       {"gmem", "fault_ns", "ns", {640, 641}}});
+  auto other = make_run(t.path / "other", {{"anon-4k", "fault_ns", "ns", around(812)},
+                                           {"anon-2m", "fault_ns", "ns", around(100)}});
+  struct Case {
+    fs::path cand;
+    std::string says;
+  } cases[] = {{emu, "source 'emulated'"},
+               {model, "source 'model'"},
+               {few, "too few samples for anon-4k/fault_ns: base n=10, cand n=2"},
+               {other, "mismatched metrics"}};
+  for (auto& c : cases) {
+    auto junit = t.path / (c.cand.filename().string() + ".xml");
+    auto r = run_kvmbench({"gate", a, c.cand, "--junit", junit});
+    EXPECT_EQ(r.exit_code, 2) << c.cand << r.out << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("UNUSABLE INPUT"), std::string::npos) << r.err;
+    EXPECT_NE(kvmbench::read_file(junit).find("<error message="), std::string::npos);
+  }
+  auto missing = run_kvmbench({"gate", a, (t.path / "nope").string()});
+  EXPECT_EQ(missing.exit_code, 2);
+  auto bad_alpha = run_kvmbench({"gate", a, a, "--alpha", "2"});
+  EXPECT_EQ(bad_alpha.exit_code, 2);
+  EXPECT_NE(bad_alpha.err.find("--alpha"), std::string::npos);
+}
+
+TEST(CompareCli, GoogleBenchmarkJsonWithRepetitions) {
+  const fs::path data = fs::path(KVMBENCH_TEST_DATA) / "compare";
+  auto r = run_kvmbench({"compare", data / "gbench_base.json", data / "gbench_cand.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("source: replay"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("BM_FaultIn/4096/real_time"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(6)"), std::string::npos) << "aggregate rows are not samples\n" << r.out;
+  EXPECT_NE(r.out.find("+4.00%"), std::string::npos) << r.out;
+  // The gate on the same files: +4% against 1% allowed fails.
+  auto g = run_kvmbench({"gate", data / "gbench_base.json", data / "gbench_cand.json", "--max-regression", "1"});
+  EXPECT_EQ(g.exit_code, 1) << g.out << g.err;
+  auto ok = run_kvmbench({"gate", data / "gbench_base.json", data / "gbench_cand.json", "--max-regression", "10"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+}
