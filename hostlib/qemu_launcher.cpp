@@ -215,13 +215,21 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
   std::unique_ptr<TempDir> qmp_dir;
   const bool pinning = !pin_cpus.empty();
   if (pinning) {
-    qmp_dir = std::make_unique<TempDir>();
+    try {
+      qmp_dir = std::make_unique<TempDir>();
+    } catch (const std::exception& e) {
+      return cannot(std::string("no temporary directory for the QMP socket: ") + e.what());
+    }
     plan.qmp_socket = qmp_dir->path / "qmp.sock";
     plan.start_paused = true;  // pin before the first guest instruction
   }
   std::unique_ptr<GuestNetPeer> peer;
   if (network_workload(spec)) {
-    plan.host_port = pick_free_loopback_port();
+    try {
+      plan.host_port = pick_free_loopback_port();
+    } catch (const std::exception& e) {
+      return cannot(e.what());
+    }
     peer = std::make_unique<GuestNetPeer>(plan.host_port);
   }
   r.argv = build_qemu_argv(spec, plan);
