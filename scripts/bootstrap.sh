@@ -5,13 +5,8 @@ set -eu
 
 PACKAGES="cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev libeigen3-dev
 libbenchmark-dev libgtest-dev nlohmann-json3-dev libhwloc-dev libnuma-dev
-libboost-dev qemu-system-x86 busybox-static cpio"
-
-# Extra packages for optional checks (headless browser for the HTML report
-# test) are only installed with --with-browser.
-if [ "${1:-}" = "--with-browser" ]; then
-    PACKAGES="$PACKAGES chromium"
-fi
+libboost-dev qemu-system-x86 busybox-static cpio chromium"
+# chromium: the HTML report is checked in a real (headless) browser.
 
 missing=""
 for p in $PACKAGES; do

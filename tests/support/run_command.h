@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -27,7 +28,8 @@ struct CommandResult {
 
 inline CommandResult run_command(const std::vector<std::string>& argv, double timeout_s = 60,
                                  const std::string& stdin_text = "",
-                                 const std::vector<std::string>& extra_env = {}) {
+                                 const std::vector<std::string>& extra_env = {},
+                                 int send_signal = 0, double signal_after_s = 0) {
   int out_pipe[2], err_pipe[2], in_pipe[2];
   if (pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC) || pipe2(in_pipe, O_CLOEXEC))
     throw std::runtime_error("pipe failed");
@@ -54,6 +56,8 @@ inline CommandResult run_command(const std::vector<std::string>& argv, double ti
   }
   close(in_pipe[1]);
   CommandResult r;
+  const auto started = std::chrono::steady_clock::now();
+  bool signalled = false;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   int open_fds = 2;
@@ -64,6 +68,15 @@ inline CommandResult run_command(const std::vector<std::string>& argv, double ti
       r.timed_out = true;
       kill(-pid, SIGKILL);
       break;
+    }
+    if (send_signal && !signalled) {
+      double since = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      if (since >= signal_after_s) {
+        kill(pid, send_signal);
+        signalled = true;
+      } else {
+        left = std::min(left, std::chrono::milliseconds(static_cast<long>((signal_after_s - since) * 1000) + 1));
+      }
     }
     int n = poll(fds, 2, static_cast<int>(left.count()));
     if (n < 0 && errno == EINTR) continue;
@@ -92,9 +105,10 @@ inline CommandResult run_command(const std::vector<std::string>& argv, double ti
 // Runs build/kvmbench with the given arguments.
 inline CommandResult run_kvmbench(std::vector<std::string> args, double timeout_s = 60,
                                   const std::string& stdin_text = "",
-                                  const std::vector<std::string>& extra_env = {}) {
+                                  const std::vector<std::string>& extra_env = {},
+                                  int send_signal = 0, double signal_after_s = 0) {
   args.insert(args.begin(), KVMBENCH_BINARY);
-  return run_command(args, timeout_s, stdin_text, extra_env);
+  return run_command(args, timeout_s, stdin_text, extra_env, send_signal, signal_after_s);
 }
 #endif
 
