@@ -25,7 +25,9 @@ std::string_view to_string(InputFormat f) {
 Recognition recognise_format(std::string_view text) {
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return {InputFormat::empty, "empty file"};
-  if (text[first] == '{' || text[first] == '[') {
+  // Only '{': Google Benchmark output is an object, and a dmesg capture
+  // starts with '['.
+  if (text[first] == '{') {
     if (looks_like_gbench_json(text)) return {InputFormat::gbench_json, ""};
     return {InputFormat::unrecognised, "JSON without a \"benchmarks\" key (not Google Benchmark output)"};
   }

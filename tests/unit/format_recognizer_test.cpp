@@ -16,6 +16,7 @@ TEST(FormatRecognizer, RecognisesEachFormat) {
   EXPECT_EQ(recognise_format(read_file(kReference + "make_shared_to_shared.log")).format, InputFormat::kernel_log);
   EXPECT_EQ(recognise_format(read_file(kData + "journalctl_rmpopt.log")).format, InputFormat::kernel_log);
   EXPECT_EQ(recognise_format("# numbers\n1.5\n2\n\n3e3\n").format, InputFormat::plain_numbers);
+  EXPECT_EQ(recognise_format("[   49.913402] SEV-SNP: RMPOPT smallest cycles 60\n").format, InputFormat::kernel_log);
   EXPECT_EQ(recognise_format("").format, InputFormat::empty);
   EXPECT_EQ(recognise_format(" \n\n").format, InputFormat::empty);
   auto r = recognise_format("hello world\n");

@@ -1,0 +1,64 @@
+#include "analysis/series_table.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace kvmbench;
+
+TEST(SeriesTable, FormatSig) {
+  EXPECT_EQ(format_sig(130), "130");
+  EXPECT_EQ(format_sig(6616067680), "6616067680");
+  EXPECT_EQ(format_sig(141.42135623), "141.421");
+  EXPECT_EQ(format_sig(0.0012345678), "0.00123457");
+  EXPECT_EQ(format_sig(-2.5), "-2.5");
+  EXPECT_EQ(format_sig(0), "0");
+  EXPECT_EQ(format_sig(NAN), "n/a");
+  EXPECT_EQ(format_sig(1.5e-9), "1.5e-09");
+}
+
+TEST(SeriesTable, OneColumnPerSeriesOneTablePerCase) {
+  std::vector<Sample> s;
+  for (int i = 0; i < 3; ++i) {
+    s.push_back({"c1", "", "total_cycles", "cycles", 10.0 + i, i, false, {}});
+    s.push_back({"c1", "v", "pct", "%", 1.0 * i, i, false, {}});
+    s.push_back({"c2", "", "total_cycles", "cycles", 5, i, i == 0, {}});
+  }
+  auto t = series_summary_tables(s, "replay");
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].title, "c1");
+  EXPECT_EQ(t[0].source, "replay");
+  ASSERT_EQ(t[0].columns.size(), 3u);
+  EXPECT_EQ(t[0].columns[2].header, "v/pct");
+  EXPECT_EQ(t[0].rows[1][1], "3");   // n
+  EXPECT_EQ(t[0].rows[2][1], "11");  // mean
+  EXPECT_EQ(t[0].rows[3][1], "1");   // sd
+  EXPECT_EQ(t[1].rows[1][1], "2");   // the warm-up is left out
+  EXPECT_EQ(t[1].rows[3][1], "0");
+}
+
+TEST(SeriesTable, SplitsWideCasesToFitTheWidth) {
+  std::vector<Sample> s;
+  for (int m = 0; m < 8; ++m)
+    for (int i = 0; i < 2; ++i)
+      s.push_back({"c", "", "a_rather_long_metric_name_" + std::to_string(m), "ns", 1e9 + i, i, false, {}});
+  auto t = series_summary_tables(s, "hardware", 80);
+  ASSERT_GT(t.size(), 1u);
+  std::size_t columns = 0;
+  for (auto& x : t) {
+    columns += x.columns.size() - 1;
+    std::string text = render_text(x);
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+      std::size_t nl = text.find('\n', pos);
+      EXPECT_LE(nl - pos, 80u);
+      pos = nl + 1;
+    }
+  }
+  EXPECT_EQ(columns, 8u);
+}
+
+TEST(SeriesTable, MixedUnitsAreAnError) {
+  std::vector<Sample> s = {{"c", "", "m", "ns", 1, 0, false, {}}, {"c", "", "m", "us", 1, 1, false, {}}};
+  EXPECT_THROW(series_summary_tables(s, "replay"), std::runtime_error);
+}
