@@ -8,12 +8,14 @@
 namespace kvmbench::host {
 
 static std::atomic<int> g_signal{0};
+static std::atomic<void (*)() noexcept> g_second_hook{nullptr};
 
 static void on_signal(int sig) {
   if (g_signal.exchange(sig) != 0) {
     static const char msg[] = "kvmbench: second interrupt, exiting now\n";
     ssize_t ignored = ::write(2, msg, sizeof msg - 1);
     (void)ignored;
+    if (auto hook = g_second_hook.load()) hook();
     _exit(128 + sig);
   }
 }
@@ -29,5 +31,7 @@ void install_interrupt_handlers() {
 
 bool interrupted() { return g_signal.load() != 0; }
 int interrupt_signal() { return g_signal.load(); }
+
+void set_second_interrupt_hook(void (*hook)() noexcept) { g_second_hook.store(hook); }
 
 }  // namespace kvmbench::host

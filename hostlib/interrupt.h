@@ -10,4 +10,9 @@ bool interrupted();
 // The signal that interrupted us, 0 if none.
 int interrupt_signal();
 
+// Called from the signal handler just before a second interrupt exits the
+// process (so it must be async-signal-safe): knobs.cpp writes the old host
+// settings back here. One hook; nullptr removes it.
+void set_second_interrupt_hook(void (*hook)() noexcept);
+
 }  // namespace kvmbench::host

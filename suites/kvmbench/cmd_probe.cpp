@@ -1,0 +1,172 @@
+// `kvmbench probe [--json]`: what this host can run and why not. The same
+// metadata goes into every run's meta.json (hostlib/host_metadata.h).
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "hostlib/host_metadata.h"
+#include "suites/kvmbench/commands.h"
+
+namespace kvmbench::cli {
+
+namespace {
+
+constexpr std::size_t kLabel = 13;  // width of the label column
+constexpr std::size_t kWidth = 80;
+
+// "label        value", the value word-wrapped under itself within 80 columns.
+void line(const std::string& label, const std::string& value) {
+  std::string out = fmt::format("{:<{}}", label, kLabel);
+  std::size_t col = out.size();
+  std::size_t pos = 0;
+  bool first = true;
+  while (pos < value.size()) {
+    auto sp = value.find(' ', pos);
+    auto word = value.substr(pos, sp == std::string::npos ? std::string::npos : sp - pos);
+    pos = sp == std::string::npos ? value.size() : sp + 1;
+    if (word.empty()) continue;
+    if (!first && col + 1 + word.size() > kWidth) {
+      out += "\n" + std::string(kLabel, ' ');
+      col = kLabel;
+      first = true;
+    }
+    if (!first) {
+      out += ' ';
+      ++col;
+    }
+    out += word;
+    col += word.size();
+    first = false;
+  }
+  fmt::print("{}\n", out);
+}
+
+std::string bytes(const nlohmann::json& v) {
+  if (!v.is_number()) return "?";
+  double b = v.get<double>();
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) b /= 1024, ++u;
+  return u == 0 ? fmt::format("{:.0f} B", b) : fmt::format("{:.1f} {}", b, units[u]);
+}
+
+std::string str(const nlohmann::json& v, const std::string& none = "?") {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_null()) return none;
+  return v.dump();
+}
+
+std::string join(const nlohmann::json& arr, const std::string& sep, const std::string& none = "none") {
+  std::string s;
+  if (arr.is_array())
+    for (auto& x : arr) s += (s.empty() ? "" : sep) + str(x);
+  return s.empty() ? none : s;
+}
+
+std::string yes_no(const nlohmann::json& v) { return v.is_boolean() ? (v.get<bool>() ? "yes" : "no") : "unknown"; }
+
+void print_text(const nlohmann::json& m) {
+  fmt::print("kvmbench probe: {} (source: hardware, probed {})\n\n", str(m["hostname"]), str(m["collected_at"]));
+  line("Kernel", str(m["kernel"]["release"]));
+  line("Cmdline", str(m["kernel"]["cmdline"]));
+  auto& c = m["cpu"];
+  line("CPU", fmt::format("{} ({} family {} model {} stepping {}, microcode {}){}", str(c["model_name"]),
+                          str(c["vendor_id"]), c["family"].dump(), c["model"].dump(), c["stepping"].dump(),
+                          str(c["microcode"], "unknown"), c["hypervisor"] == true ? ", running in a VM" : ""));
+  std::string absent;
+  for (auto* f : {"svm", "npt", "flushbyasid", "sev", "sev_es", "sev_snp", "rmpopt", "vmx", "tdx"}) {
+    bool have = false;
+    for (auto& x : c["features"]) have |= x == f;
+    if (!have) absent += (absent.empty() ? "" : " ") + std::string(f);
+  }
+  line("Features", fmt::format("present: {}; absent: {}", join(c["features"], " "), absent.empty() ? "none" : absent));
+
+  auto& k = m["kvm"];
+  line("KVM", fmt::format("/dev/kvm {}, module {}, runs guests: {}", k["present"] == true ? "usable" : "not usable",
+                          str(k["module"], "none").empty() ? "none" : str(k["module"], "none"), yes_no(k["runs_guests"])));
+  line("", fmt::format("why: {}", str(k["reason"])));
+  if (k.contains("vm_types")) line("", fmt::format("VM types: {}", join(k["vm_types"], ", ")));
+  if (k.contains("guest_memfd"))
+    line("", fmt::format("guest_memfd: {} (flags: {}); memory attributes mask {}; pre-fault: {}",
+                         yes_no(k["guest_memfd"]), join(k["guest_memfd_flags"], ", "), str(k["memory_attributes"]),
+                         yes_no(k["pre_fault_memory"])));
+  std::string params;
+  for (auto& [mod, info] : m["kvm_modules"].items()) {
+    for (auto* p : {"npt", "sev", "sev_es", "sev_snp", "tdx", "ept", "tdp_mmu", "nx_huge_pages"})
+      if (info["parameters"].contains(p)) params += fmt::format("{}{}.{}={}", params.empty() ? "" : " ", mod, p,
+                                                                str(info["parameters"][p]));
+  }
+  if (!params.empty()) line("", "parameters: " + params);
+
+  auto& mem = m["memory"];
+  auto& dm = mem["directmap"];
+  line("Memory", fmt::format("MemTotal {}; DirectMap 4k {}, 2M {}, 1G {}", bytes(mem["total_bytes"]), bytes(dm["4k"]),
+                             bytes(dm["2M"]), bytes(dm["1G"])));
+  std::string pools;
+  for (auto& p : m["hugepages"])
+    pools += fmt::format("{}{} kB: {} (free {})", pools.empty() ? "" : "; ", p["page_kb"].dump(),
+                         str(p.value("nr_hugepages", nlohmann::json())), str(p.value("free_hugepages", nlohmann::json())));
+  line("Hugepages", pools.empty() ? "no hugetlb pools" : pools);
+  line("THP", fmt::format("enabled {}, defrag {}, shmem {}", str(m["thp"]["enabled"]), str(m["thp"]["defrag"]),
+                          str(m["thp"]["shmem_enabled"])));
+  auto& t = m["topology"];
+  line("Topology", fmt::format("{} package(s), {} core(s), {} thread(s), SMT {} per core (control {}); "
+                               "primary threads {} (hwloc)",
+                               t["packages"].dump(), t["cores"].dump(), t["threads"].dump(),
+                               t["smt_threads_per_core"].dump(), str(m["smt"]["control"], "n/a"),
+                               str(t["primary_threads"])));
+  for (auto& n : m["numa"]["nodes"])
+    line("NUMA", fmt::format("node {}: CPUs {}, {}", n["node"].dump(), str(n["cpus"]), bytes(n["memory_bytes"])));
+  auto& tsc = m["tsc"];
+  bool calibrated = str(tsc["method"]).rfind("calibrated", 0) == 0;
+  line("TSC", fmt::format("{} MHz; method: {}{}; constant/nonstop: {}",
+                          m["tsc_hz"].is_number() ? fmt::format("{:.3f}", m["tsc_hz"].get<double>() / 1e6) : "?",
+                          str(tsc["method"]),
+                          !calibrated && tsc["calibrated_hz"].is_number() && tsc["calibrated_hz"].get<double>() > 0
+                              ? fmt::format(" (calibration gives {:.3f} MHz)", tsc["calibrated_hz"].get<double>() / 1e6)
+                              : "",
+                          yes_no(tsc["constant_tsc"])));
+  line("Clocksource", fmt::format("{} (available: {})", str(m["clocksource"]["current"]),
+                                  str(m["clocksource"]["available"])));
+  auto& f = m["cpufreq"];
+  std::string govs;
+  for (auto& [g, cpus] : f["governors"].items()) govs += fmt::format("{}{} on CPUs {}", govs.empty() ? "" : ", ", g, str(cpus));
+  line("cpufreq", govs.empty() ? str(f.value("note", nlohmann::json("none")))
+                               : fmt::format("driver {}, governor {}; boost {}", str(f["driver"]), govs,
+                                             f["boost"].is_null() ? "unknown" : yes_no(f["boost"]["enabled"])));
+  auto& q = m["qemu"];
+  line("QEMU", q["found"] == true ? fmt::format("{} version {}, accelerators: {}", str(q["path"]), str(q["version"]),
+                                                join(q["accels"], " "))
+                                  : fmt::format("not found: {}", str(q.value("error", nlohmann::json()))));
+  if (q.contains("error") && q["found"] == true) line("", "error: " + str(q["error"]));
+  line("Root", m["running_as_root"] == true ? "running as root"
+                                            : fmt::format("not root; needed root for: {}", join(m["needs_root"], " ")));
+  if (!m["unreadable"].empty()) {
+    std::string u;
+    for (auto& x : m["unreadable"]) u += fmt::format("{}{} ({})", u.empty() ? "" : "; ", str(x["path"]), str(x["error"]));
+    line("Unreadable", u);
+  }
+}
+
+}  // namespace
+
+void add_probe_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("probe", "What this host can run and why not (KVM, CPU features, memory, QEMU)");
+  auto json = std::make_shared<bool>(false);
+  auto kvm_timeout = std::make_shared<int>(500);
+  cmd->add_flag("--json", *json, "Print the host metadata as JSON (what meta.json records)");
+  cmd->add_option("--kvm-timeout-ms", *kvm_timeout, "How long the KVM test guest may run")
+      ->check(CLI::Range(10, 10000));
+  cmd->callback([json, kvm_timeout] {
+    host::MetadataOptions o;
+    o.kvm_timeout_ms = *kvm_timeout;
+    auto m = host::collect_metadata(o);
+    if (*json)
+      fmt::print("{}\n", m.dump(2));
+    else
+      print_text(m);
+  });
+}
+
+}  // namespace kvmbench::cli
