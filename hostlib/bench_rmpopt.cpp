@@ -92,7 +92,7 @@ double measure_scan_cost_per_entry(std::uint64_t table_bytes, int rounds) {
   return median(per_entry);
 }
 
-double measure_broadcast_cost(int ncpus, int rounds) {
+BroadcastCost measure_broadcast_costs(int ncpus, int rounds) {
   std::vector<int> cpus = allowed_cpus();
   if (ncpus < 1 || static_cast<std::size_t>(ncpus) > cpus.size())
     throw std::invalid_argument(fmt::format("measure_broadcast_cost: {} CPUs asked, {} available",
@@ -100,7 +100,19 @@ double measure_broadcast_cost(int ncpus, int rounds) {
   cpus.resize(ncpus);
   RmpLikeTable t(1, 1);
   EmulatedSweeper s(t, cpus, cpus);
-  return s.broadcast_round_ns(rounds);
+  std::vector<double> v = s.broadcast_round_times(rounds);
+  std::sort(v.begin(), v.end());
+  BroadcastCost c;
+  c.median_ns = v[v.size() / 2];
+  c.p90_ns = v[std::min(v.size() - 1, v.size() * 9 / 10)];
+  double sum = 0;
+  for (double x : v) sum += x;
+  c.mean_ns = sum / static_cast<double>(v.size());
+  return c;
+}
+
+double measure_broadcast_cost(int ncpus, int rounds) {
+  return measure_broadcast_costs(ncpus, rounds).median_ns;
 }
 
 double measure_read_bandwidth(std::uint64_t bytes, int rounds) {
@@ -212,7 +224,11 @@ BenchOutcome run_rmpopt_host_benchmarks(const RmpoptEmulationParams& params,
     c.case_name = "calibration";
     c.variant = "emulated";
     c.repetitions = params.repetitions;
-    c.units = {{"scan_cost_per_entry", "ns"}, {"broadcast_cost", "ns"}, {"read_bandwidth", "GB/s"}};
+    c.units = {{"scan_cost_per_entry", "ns"},
+               {"broadcast_cost", "ns"},
+               {"broadcast_cost_mean", "ns"},
+               {"broadcast_cost_p90", "ns"},
+               {"read_bandwidth", "GB/s"}};
     c.extra = common;
     std::uint64_t table_bytes = bench->table.bytes();
     int ncpus = static_cast<int>(cpus.size());
@@ -221,9 +237,13 @@ BenchOutcome run_rmpopt_host_benchmarks(const RmpoptEmulationParams& params,
       record(state, "scan_cost_per_entry", measure_scan_cost_per_entry(table_bytes, 3));
       std::vector<int> counts = {2};
       if (ncpus > 2) counts.push_back(ncpus);
-      for (int n : counts)
-        if (n <= ncpus)
-          record(state, "broadcast_cost", measure_broadcast_cost(n, 500), {{"cpus", n}});
+      for (int n : counts) {
+        if (n > ncpus) continue;
+        BroadcastCost bc = measure_broadcast_costs(n, 500);
+        record(state, "broadcast_cost", bc.median_ns, {{"cpus", n}});
+        record(state, "broadcast_cost_mean", bc.mean_ns, {{"cpus", n}});
+        record(state, "broadcast_cost_p90", bc.p90_ns, {{"cpus", n}});
+      }
       record(state, "read_bandwidth", measure_read_bandwidth(table_bytes, 3));
       state.SetIterationTime((now_ns() - a) * 1e-9);
     };

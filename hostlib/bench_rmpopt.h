@@ -11,7 +11,8 @@
 //     emulated_scan_bandwidth    GB/s  table bytes read / CPU time spent reading
 //   case "calibration", variant "emulated":
 //     scan_cost_per_entry        ns    one CPU, clean regions, per 16-byte entry
-//     broadcast_cost             ns    empty on_each_cpu_mask(wait) round (extra.cpus)
+//     broadcast_cost             ns    empty on_each_cpu_mask(wait) round, median (extra.cpus)
+//     broadcast_cost_mean / _p90 ns    the same rounds' mean and 90th percentile
 //     read_bandwidth             GB/s  one CPU, sequential read: the bound for the scan
 #pragma once
 
@@ -45,6 +46,13 @@ BenchOutcome run_rmpopt_host_benchmarks(const RmpoptEmulationParams& params,
 double measure_scan_cost_per_entry(std::uint64_t table_bytes = 64ULL << 20, int rounds = 5);
 // ns per empty on_each_cpu_mask(all of the first `ncpus` allowed CPUs, wait=true).
 double measure_broadcast_cost(int ncpus, int rounds = 2000);
+// The same rounds summarised: the median is the wake-up path itself, the
+// mean and the 90th percentile show how often the scheduler got in the way
+// (a sweep pays the mean, once per region).
+struct BroadcastCost {
+  double median_ns = 0, mean_ns = 0, p90_ns = 0;
+};
+BroadcastCost measure_broadcast_costs(int ncpus, int rounds = 2000);
 // GB/s of one CPU reading `bytes` sequentially (GB = 1e9 bytes).
 double measure_read_bandwidth(std::uint64_t bytes = 64ULL << 20, int rounds = 5);
 

@@ -350,7 +350,7 @@ SweepResult EmulatedSweeper::sweep(SweepStrategy strategy, const std::vector<std
   return res;
 }
 
-double EmulatedSweeper::broadcast_round_ns(int rounds) {
+std::vector<double> EmulatedSweeper::broadcast_round_times(int rounds) {
   if (rounds < 1) rounds = 1;
   std::vector<char> all(cpus_.size(), 1);
   LeaderPin pin(cpus_[0]);
@@ -361,6 +361,11 @@ double EmulatedSweeper::broadcast_round_ns(int rounds) {
     broadcast(all, kJobEmpty, 0);
     t.push_back(now_ns() - a);
   }
+  return t;
+}
+
+double EmulatedSweeper::broadcast_round_ns(int rounds) {
+  std::vector<double> t = broadcast_round_times(rounds);
   std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
   return t[t.size() / 2];
 }

@@ -106,6 +106,10 @@ class EmulatedSweeper {
 
   // Median cost of one empty on_each_cpu_mask(all CPUs, wait=true) round.
   double broadcast_round_ns(int rounds);
+  // Every round's time, in order (for means and tails: on a loaded host a
+  // pinned worker can wait a whole scheduler slice to be woken, which an IPI
+  // never does).
+  std::vector<double> broadcast_round_times(int rounds);
 
   const std::vector<int>& cpus() const { return cpus_; }
   std::vector<int> primary_mask_indices() const;  // indices into cpus() of primary threads

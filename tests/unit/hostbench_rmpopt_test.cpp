@@ -111,6 +111,7 @@ TEST(HostbenchRmpopt, BenchmarksReportEmulatedMetricsWithUnits) {
       {"emulated_sweep_wall", "ns"},      {"emulated_sweep_per_region", "ns"},
       {"emulated_sweep_cpu_busy", "ns"},  {"emulated_scan_bandwidth", "GB/s"},
       {"scan_cost_per_entry", "ns"},      {"broadcast_cost", "ns"},
+      {"broadcast_cost_mean", "ns"},      {"broadcast_cost_p90", "ns"},
       {"read_bandwidth", "GB/s"}};
   std::set<std::string> variants;
   bool calibrated = false;
@@ -126,7 +127,9 @@ TEST(HostbenchRmpopt, BenchmarksReportEmulatedMetricsWithUnits) {
       EXPECT_EQ(s.metric.rfind("emulated_", 0), 0u) << s.metric;
       variants.insert(s.variant);
     }
-    if (s.metric == "emulated_sweep_wall") EXPECT_GT(s.value, 0);
+    if (s.metric == "emulated_sweep_wall") {
+      EXPECT_GT(s.value, 0);
+    }
   }
   EXPECT_TRUE(calibrated);
   for (const SkippedCase& s : o.skipped) EXPECT_FALSE(s.reason.empty());
@@ -138,6 +141,9 @@ TEST(HostbenchRmpopt, CalibrationsArePositive) {
   EXPECT_GT(measure_scan_cost_per_entry(1 << 20, 2), 0);
   EXPECT_GT(measure_read_bandwidth(1 << 20, 2), 0);
   EXPECT_GE(measure_broadcast_cost(1, 10), 0);
+  BroadcastCost bc = measure_broadcast_costs(1, 20);
+  EXPECT_LE(bc.median_ns, bc.p90_ns);
+  EXPECT_GE(bc.mean_ns, 0);
   EXPECT_THROW(measure_broadcast_cost(100000, 1), std::invalid_argument);
   RmpoptEmulationParams p;
   p.strategies = {"sideways"};
