@@ -16,6 +16,7 @@
 #include "analysis/units.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
+#include "suites/rmpopt/model_host_check.h"
 #include "suites/rmpopt/model_report.h"
 
 namespace kvmbench::cli {
@@ -39,6 +40,7 @@ struct RmpoptModelOptions {
   std::optional<unsigned> calib_smt;
   std::optional<double> calib_tsc_ghz;
   bool calibrate = false;
+  bool from_host = false;
   std::string format = "text";
 };
 
@@ -114,6 +116,25 @@ void run_rmpopt_model(const RmpoptModelOptions& o) {
     bandwidth = *o.bandwidth_gbs * 1e9;
   }
 
+  if (o.from_host) {
+    // The model with parameters measured here against the emulated sweep
+    // timed here (suites/rmpopt/model_host_check.h).
+    report::HostCheck check;
+    try {
+      check = report::run_host_check(report::HostCheckOptions{});
+    } catch (const std::invalid_argument& e) {
+      usage_error(e.what());
+    } catch (const std::exception& e) {
+      cannot_run(std::string("the emulated sweep cannot run here: ") + e.what());
+    }
+    Table t = report::host_check_table(check);
+    if (format == Format::json)
+      fmt::print("{}\n", nlohmann::json::array({render_json(t)}).dump(2));
+    else
+      fmt::print("{}", render(t, format));
+    return;
+  }
+
   const auto figures = model::published_figures();
   model::Calibration cal = model::calibrate(posted, bandwidth, figures);
 
@@ -168,6 +189,9 @@ void add_model_command(CLI::App& app) {
   rm->add_flag("--calibrate", o->calibrate,
                "also print the fit to the published figures, the parameters and the sensitivity "
                "to the unknown CPU count and TSC rate");
+  rm->add_flag("--from-host", o->from_host,
+               "measure the model's parameters on this host, predict the emulated sweep "
+               "(hostlib) with them, and compare with the emulated sweep timed here");
   rm->add_option("--format", o->format, "text, md, csv or json")->capture_default_str();
   rm->callback([o] { run_rmpopt_model(*o); });
 }

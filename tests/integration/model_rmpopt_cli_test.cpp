@@ -86,3 +86,20 @@ TEST(ModelRmpoptCli, BadOptionsAreUsageErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+// The cross-check runs the emulated sweep for real: it must either produce
+// its table or say why this host cannot (77). Its errors are not judged
+// here: timing on a shared host is not a unit-test property.
+TEST(ModelRmpoptCli, FromHostComparesWithTheEmulatedSweep) {
+  auto r = run_kvmbench({"model", "rmpopt", "--from-host"}, 120);
+  if (r.exit_code == 77) GTEST_SKIP() << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("emulated sweep, not RMPOPT"), std::string::npos) << r.out;
+  for (const char* s : {"\nnone ", "\nfirst ", "\nlast "})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s;
+  expect_mail_layout(r.out);
+}
+
+}  // namespace
