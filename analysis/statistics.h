@@ -54,8 +54,10 @@ TestResult welch_t_test(const Summary& a, const Summary& b);
 TestResult mann_whitney_u(std::span<const double> a, std::span<const double> b);
 
 // Relative change of cand vs base in percent, with a 95% CI
-// (Fieller's theorem for the ratio of two independent means, Welch df).
-// NaN bounds when the CI is unbounded (base mean not distinguishable from 0).
+// (Fieller's theorem for the ratio of two independent means; t quantile at
+// the Welch-Satterthwaite df of var(cand) + ratio^2 var(base)). pct is NaN
+// when the base mean is 0; NaN bounds when either n < 2 or the CI is
+// unbounded (base mean not distinguishable from 0).
 struct Change {
   double pct = 0, ci95_low = 0, ci95_high = 0;
 };
