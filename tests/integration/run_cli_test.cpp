@@ -1,0 +1,120 @@
+// `kvmbench list` and `kvmbench run` through the real binary: exit codes,
+// run directories, skips with reasons, adaptive repetitions, Ctrl-C.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <filesystem>
+
+#include "analysis/run_store.h"
+#include "tests/support/run_command.h"
+
+using kvmbench::load_run;
+using kvmbench::test_support::run_kvmbench;
+using kvmbench::test_support::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The single run directory kvmbench made under `root`.
+fs::path only_run_dir(const fs::path& root) {
+  std::vector<fs::path> dirs;
+  for (auto& e : fs::directory_iterator(root))
+    if (e.is_directory()) dirs.push_back(e.path());
+  EXPECT_EQ(dirs.size(), 1u);
+  return dirs.empty() ? fs::path() : dirs.front();
+}
+
+std::vector<std::string> env() { return {"KVMBENCH_STATE_DIR=/tmp/kvmbench-test-state"}; }
+
+}  // namespace
+
+TEST(RunCli, ListShowsEverySuiteAndWhyNot) {
+  auto r = run_kvmbench({"list", "--params"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* s : {"rmpopt:", "directmap:", "make_shared:", "asid:"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s;
+  EXPECT_NE(r.out.find("can run here"), std::string::npos);
+  EXPECT_NE(r.out.find("--set ram="), std::string::npos);
+}
+
+TEST(RunCli, UnknownSuiteParameterOrPresetIsUsageError) {
+  TempDir tmp;
+  auto a = run_kvmbench({"run", "nosuch", "--out", tmp.path.string()}, 60, "", env());
+  EXPECT_EQ(a.exit_code, 2) << a.err;
+  EXPECT_NE(a.err.find("unknown suite 'nosuch'"), std::string::npos) << a.err;
+  auto b = run_kvmbench({"run", "rmpopt", "--preset", "host", "--set", "bogus=1", "--out", tmp.path.string()}, 60,
+                        "", env());
+  EXPECT_EQ(b.exit_code, 2) << b.err;
+  EXPECT_NE(b.err.find("'bogus'"), std::string::npos) << b.err;
+  auto c = run_kvmbench({"run", "rmpopt", "--preset", "nosuch", "--out", tmp.path.string()}, 60, "", env());
+  EXPECT_EQ(c.exit_code, 2) << c.err;
+  auto d = run_kvmbench({"run", "rmpopt", "-r", "zero", "--out", tmp.path.string()}, 60, "", env());
+  EXPECT_EQ(d.exit_code, 2) << d.err;
+  // Nothing was measured, so nothing was written.
+  EXPECT_TRUE(fs::is_empty(tmp.path));
+}
+
+TEST(RunCli, DocumentPresetThatCannotRunExits77WithReason) {
+  TempDir tmp;
+  auto list = run_kvmbench({"list"});
+  if (list.out.find("document  [hardware] 2 SNP") != std::string::npos &&
+      list.out.find("cannot run here: CPU lacks sev_snp") == std::string::npos)
+    GTEST_SKIP() << "this host might run SNP guests";
+  auto r = run_kvmbench({"run", "rmpopt", "--preset", "document", "--out", tmp.path.string()}, 60, "", env());
+  EXPECT_EQ(r.exit_code, 77) << r.err;
+  EXPECT_NE(r.err.find("sev_snp"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::is_empty(tmp.path));
+}
+
+TEST(RunCli, HostPresetStoresARunAndPrintsItsReport) {
+  TempDir tmp;
+  auto r = run_kvmbench({"run", "rmpopt", "--preset", "host", "-r", "2", "--set", "ram=1G", "--set",
+                         "layouts=none,last", "--set", "strategies=one-cpu,all-cpus", "--out", tmp.path.string()},
+                        120, "", env());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("source: hardware"), std::string::npos) << r.out;
+  auto run = load_run(only_run_dir(tmp.path));
+  EXPECT_EQ(run.status(), "complete");
+  EXPECT_EQ(run.suite(), "rmpopt");
+  EXPECT_EQ(run.meta["preset"], "host");
+  EXPECT_EQ(run.meta["parameters"]["ram"], "1G");
+  EXPECT_TRUE(run.meta["host"].contains("cpu"));
+  int walls = 0, it1 = 0;
+  for (auto& s : run.samples)
+    if (s.metric == "emulated_sweep_wall") {
+      ++walls;
+      EXPECT_GT(s.value, 0);
+      if (s.iteration == 1) ++it1;
+    }
+  // 2 layouts x 2 strategies x 2 repetitions.
+  EXPECT_EQ(walls, 8);
+  EXPECT_EQ(it1, 4);
+}
+
+TEST(RunCli, AdaptiveRepetitionsStopAtABoundAndSayWhy) {
+  TempDir tmp;
+  auto r = run_kvmbench({"run", "asid", "--preset", "host", "-r", "auto", "--max-runs", "3", "--target-ci",
+                         "0.000001", "--set", "workloads=mmap_churn", "--set", "mmap-bytes=1M", "--set",
+                         "mmap-rounds=2", "--out", tmp.path.string()},
+                        120, "", env());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("-r auto:"), std::string::npos) << r.err;
+  auto run = load_run(only_run_dir(tmp.path));
+  ASSERT_TRUE(run.meta.contains("adaptive_stop")) << run.meta.dump(2);
+  EXPECT_EQ(run.meta["measured_repetitions"], 3);
+  int warm = 0;
+  for (auto& s : run.samples) warm += s.warmup;
+  EXPECT_GT(warm, 0) << "the warm-up repetition is stored, marked as such";
+}
+
+TEST(RunCli, InterruptKeepsWhatWasMeasuredMarkedInterrupted) {
+  TempDir tmp;
+  auto r = run_kvmbench({"run", "rmpopt", "--preset", "host", "-r", "1000", "--set", "ram=1G", "--set",
+                         "layouts=none", "--set", "strategies=one-cpu", "--out", tmp.path.string()},
+                        120, "", env(), SIGINT, 3.0);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
+  auto run = load_run(only_run_dir(tmp.path));
+  EXPECT_EQ(run.status(), "interrupted");
+}
