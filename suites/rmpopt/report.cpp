@@ -144,7 +144,7 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
     for (std::size_t k = 0; k < std::min(bs.size(), cs.size()); ++k)
       pairs += fmt::format("{}run {}: {}", k ? ", " : "", k + 1, signed_pct(100.0 * (cs[k]->value - bs[k]->value) / bs[k]->value));
     if (!pairs.empty()) t.add_row({"run by run", pairs});
-    t.notes.push_back(fmt::format("n = {} vs {}; CI: Fieller, 95%; negative change = {} is faster", c.n, b.n, v));
+    t.notes.push_back(fmt::format("n = {} vs {}; 95% CI by Fieller; a negative change: faster", c.n, b.n));
     tables.push_back(std::move(t));
   }
   return tables;

@@ -119,6 +119,12 @@ TEST(Reproduce, DirectmapTableAndWelch) {
   const std::string text = render_text(t);
   EXPECT_NE(text.find("DirectMap4K            12.9  |  12.1"), std::string::npos) << text;
   EXPECT_NE(text.find("DirectMap2M+split       8.0  |   8.9"), std::string::npos) << text;
+  // The document's stddev rows, in order: 2.2 | 1.3 under 4K, 1.3 | 0.8 under 2M+split.
+  const std::size_t sd4k = text.find("  stddev                2.2  |   1.3");
+  const std::size_t sd2m = text.find("  stddev                1.3  |   0.8");
+  EXPECT_NE(sd4k, std::string::npos) << text;
+  EXPECT_NE(sd2m, std::string::npos) << text;
+  EXPECT_LT(sd4k, sd2m);
   const Table& w = r.tables.at(1);
   ASSERT_EQ(w.rows.size(), 2u);
   const double t_unpinned = (12.9 - 8.0) / std::sqrt(2.2 * 2.2 / 3 + 1.3 * 1.3 / 3);
