@@ -98,4 +98,10 @@ std::string format_kmsg_record(const KmsgRecord& r) {
   return s;
 }
 
+std::string to_kmsg_text(const std::vector<KmsgRecord>& records) {
+  std::string s;
+  for (auto& r : records) s += format_kmsg_record(r);
+  return s;
+}
+
 }  // namespace kvmbench

@@ -33,4 +33,9 @@ std::optional<KmsgRecord> parse_kmsg_record(std::string_view text);
 // ending with a newline; parse_kmsg_record(format_kmsg_record(r)) == r.
 std::string format_kmsg_record(const KmsgRecord& r);
 
+// A whole capture in the /dev/kmsg format, one record after the other: what
+// is stored beside a run's samples and what the kernel log parser
+// (analysis/parsers/kernel_log.h) reads.
+std::string to_kmsg_text(const std::vector<KmsgRecord>& records);
+
 }  // namespace kvmbench

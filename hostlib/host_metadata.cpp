@@ -250,6 +250,10 @@ nlohmann::json collect_metadata(const MetadataOptions& o) {
   }
   m["running_as_root"] = ::geteuid() == 0;
   m["needs_root"] = r.needs_root();
+  // /dev/kvm is usually root or group kvm only: say so when that is why
+  // KVM looked absent.
+  if (::geteuid() != 0 && ::access("/dev/kvm", F_OK) == 0 && ::access("/dev/kvm", R_OK | W_OK) != 0)
+    m["needs_root"].push_back("/dev/kvm (root or its group)");
   m["unreadable"] = r.unreadable();
   return m;
 }

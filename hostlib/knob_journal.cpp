@@ -28,10 +28,13 @@ std::atomic<std::uint64_t> g_next_id{1};
 // Holds the journal's lock file (exclusive flock) for a scope.
 class JournalLock {
  public:
-  explicit JournalLock(bool create) {
+  JournalLock() {
     auto p = knob_journal_path();
     p += ".lock";
-    fd_ = ::open(p.c_str(), O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0644);
+    fd_ = ::open(p.c_str(), O_RDWR | O_CLOEXEC | O_CREAT, 0644);
+    // Not root: an existing lock file can still be locked read-only, enough
+    // to read the journal consistently.
+    if (fd_ < 0) fd_ = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) return;
     while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
     }
@@ -113,7 +116,7 @@ std::string current_boot_id() {
 
 std::uint64_t journal_knob_change(const std::string& path, const std::string& old_value) {
   ensure_state_dir();
-  JournalLock lock(true);
+  JournalLock lock;
   if (!lock.ok())
     throw std::runtime_error(fmt::format("cannot lock knob journal {}.lock: {}", knob_journal_path().string(),
                                          std::strerror(errno)));
@@ -127,7 +130,7 @@ std::uint64_t journal_knob_change(const std::string& path, const std::string& ol
 
 void journal_knob_restored(std::uint64_t id) {
   try {
-    JournalLock lock(true);
+    JournalLock lock;
     if (!lock.ok()) return;
     long pid = ::getpid();
     nlohmann::json j = {{"op", "done"}, {"pid", pid}, {"start", process_start_ticks(pid)}, {"id", id}};
@@ -142,7 +145,7 @@ KnobRestoreReport restore_dead_knob_changes() {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return rep;
   rep.journal_found = true;
-  JournalLock lock(true);
+  JournalLock lock;
   if (!lock.ok()) {
     rep.error = fmt::format("cannot lock {}.lock: {}", path.string(), std::strerror(errno));
     return rep;
@@ -159,8 +162,10 @@ KnobRestoreReport restore_dead_knob_changes() {
   using Owner = std::pair<long, long>;  // pid, start ticks
   std::map<Owner, std::map<std::uint64_t, Pending>> owners;
   std::vector<std::string> unparsable;
+  std::size_t lines_read = 0;
   for (std::string l; std::getline(in, l);) {
     if (l.empty()) continue;
+    ++lines_read;
     nlohmann::json j = nlohmann::json::parse(l, nullptr, false);
     if (j.is_discarded() || !j.contains("op") || !j.contains("pid") || !j.contains("id")) {
       // A torn last line from a crash in the middle of a write: the change
@@ -203,7 +208,12 @@ KnobRestoreReport restore_dead_knob_changes() {
     }
   }
   std::reverse(keep.begin(), keep.end());  // keep.front() was newest; file order is oldest first
-  if (!rep.restored.empty() || rep.dropped_stale_boot || !unparsable.empty()) {
+  // Rewrite when something changed or when lines of finished changes can be
+  // dropped (the journal would otherwise grow with every run).
+  bool must = !rep.restored.empty() || rep.dropped_stale_boot || !unparsable.empty();
+  bool compact = lines_read > keep.size();
+  if (!must && compact && ::access(path.parent_path().c_str(), W_OK) != 0) return rep;  // not ours to tidy
+  if (must || compact) {
     auto tmp = path;
     tmp += ".tmp";
     {

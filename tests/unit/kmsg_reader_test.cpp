@@ -160,3 +160,23 @@ TEST(KmsgCapture, CapturesMarkerWithFilter) {
   EXPECT_GT(recs[1].seq, recs[0].seq);  // other messages may interleave
   EXPECT_EQ(recs[2].message, marker + " 2");
 }
+
+// The reader's records, saved as text, go through the kernel log parser of
+// analysis/parsers/ (the path a live run takes to its samples).
+#include "analysis/parsers/kernel_log.h"
+
+TEST(KmsgReader, ReplayedRecordsFeedTheKernelLogParser) {
+  auto reader = KmsgReader::from_text(
+      "6,100,1000,-;SEV-SNP: RMPOPT largest cycles 1200\n"
+      "6,101,1001,-;SEV-SNP: RMPOPT smallest cycles 800\n"
+      "6,102,1002,-;SEV-SNP: RMPOPT average cycles 1000\n"
+      "6,103,2000,-;unrelated line\n");
+  std::vector<KmsgRecord> recs;
+  while (auto r = reader.next(0)) recs.push_back(*r);
+  ASSERT_EQ(recs.size(), 4u);
+  auto parsed = kvmbench::parsers::parse_kernel_log_records(to_kmsg_text(recs));
+  ASSERT_EQ(parsed.records.size(), 3u);
+  EXPECT_EQ(parsed.records[0].stat, "largest");
+  EXPECT_DOUBLE_EQ(parsed.records[0].cycles, 1200);
+  EXPECT_DOUBLE_EQ(parsed.records[2].cycles, 1000);
+}

@@ -90,6 +90,7 @@ TEST_F(FakeHost, ScopeExitPutsBackAndJournalsBeforeAndAfter) {
   auto rep = restore_dead_knob_changes();
   EXPECT_TRUE(rep.restored.empty());
   EXPECT_EQ(rep.kept_live, 0u);
+  EXPECT_EQ(slurp(knob_journal_path()), "");  // finished changes are compacted away
 }
 
 TEST_F(FakeHost, KnobChangedTwiceEndsAtItsFirstValue) {
