@@ -194,8 +194,20 @@ std::vector<std::string> host_noise_warnings(const nlohmann::json& meta) {
   std::set<std::string> governors;
   std::string boost_key, no_turbo_key, defrag_value, aslr_value;
   for (auto& [key, value] : flatten_json(meta)) {
+    // An empty object or a null (e.g. no cpufreq on a VM) says nothing.
+    if (value.empty() || value == "{}" || value == "[]" || value == "null") continue;
     std::string k = lower(key);
     std::string last = k.substr(k.find_last_of('.') == std::string::npos ? 0 : k.find_last_of('.') + 1);
+    // hostlib's metadata: cpufreq.governors = {governor: cpu list} and
+    // cpufreq.boost = {enabled: bool, from: ...}.
+    if (k.find(".governors.") != std::string::npos) {
+      governors.insert(last);
+      continue;
+    }
+    if (last == "enabled" && k.find("boost.enabled") != std::string::npos) {
+      if (truthy(value)) boost_key = key;
+      continue;
+    }
     if (last.find("governor") != std::string::npos) {
       // Per-CPU lists come as "performance powersave ..."; each word counts.
       std::string word;

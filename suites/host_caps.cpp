@@ -2,7 +2,7 @@
 // and `run`. The KVM probe runs once; its result also goes into meta.json.
 #include <unistd.h>
 
-#include <thread>
+#include <fstream>
 
 #include "hostlib/cpuid.h"
 #include "hostlib/host_metadata.h"
@@ -20,6 +20,12 @@ HostCaps probe_host_caps() {
   opts.probe_kvm = false;  // done above; not twice
   caps.metadata = host::collect_metadata(opts);
   caps.metadata["kvm"] = host::to_json(caps.kvm);
+  // ASLR changes addresses run to run (noise in cache-sensitive numbers).
+  {
+    std::ifstream aslr("/proc/sys/kernel/randomize_va_space");
+    std::string v;
+    caps.metadata["randomize_va_space"] = (aslr >> v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+  }
 
   const auto& cpu = caps.metadata["cpu"];
   if (cpu.contains("features") && cpu["features"].is_array())

@@ -1,10 +1,11 @@
-// kvmbench report DIR [--format text|md|csv|json]
+// kvmbench report DIR [--format text|md|csv|json|html]
 // The tables of a run, recomputed from meta.json + samples.jsonl
 // (suites::report_tables, which an html renderer can reuse).
 #include <fmt/format.h>
 
 #include <memory>
 
+#include "analysis/html_report.h"
 #include "analysis/run_store.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
@@ -20,9 +21,10 @@ void add_report_command(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("report", "Tables of a run, recomputed from its meta.json and samples.jsonl");
   cmd->add_option("DIR", o->dir, "run directory")->required();
-  cmd->add_option("--format", o->format, "text, md, csv or json")->capture_default_str();
+  cmd->add_option("--format", o->format, "text, md, csv, json or html")->capture_default_str();
   cmd->callback([o] {
-    const Format f = parse_table_format(o->format);
+    const bool html = o->format == "html";
+    const Format f = html ? Format::text : parse_table_format(o->format);
     Run run;
     try {
       run = load_run(o->dir);
@@ -34,6 +36,11 @@ void add_report_command(CLI::App& app) {
       tables = suites::report_tables(run);
     } catch (const std::exception& e) {
       usage_error(fmt::format("{}: {}", o->dir, e.what()));
+    }
+    if (html) {
+      // One self-contained page: the same tables plus a chart per series.
+      fmt::print("{}", render_run_html(run, tables));
+      return;
     }
     const std::string source(to_string(run.source()));
     if (f == Format::json) {

@@ -56,7 +56,19 @@ TEST(ReportCommand, BadInput) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(r.err.empty());
   const fs::path dir = ingest(tmp, kReference + "rmpopt_cycles.log");
-  r = run_kvmbench({"report", dir.string(), "--format", "html"});
+  r = run_kvmbench({"report", dir.string(), "--format", "pdf"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("html"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("pdf"), std::string::npos) << r.err;
+}
+
+TEST(ReportCommand, HtmlIsOneSelfContainedPage) {
+  TempDir tmp;
+  const fs::path dir = ingest(tmp, kReference + "rmpopt_cycles.log");
+  auto r = run_kvmbench({"report", dir.string(), "--format", "html"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("<!DOCTYPE html>", 0), 0u) << r.out.substr(0, 200);
+  EXPECT_NE(r.out.find("<svg"), std::string::npos);
+  EXPECT_NE(r.out.find("replay"), std::string::npos);
+  EXPECT_EQ(r.out.find("<script"), std::string::npos);
+  EXPECT_EQ(r.out.find("http://"), std::string::npos);
 }

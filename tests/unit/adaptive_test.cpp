@@ -106,4 +106,15 @@ TEST(Adaptive, HostNoiseWarnings) {
                             {"thp", {{"defrag", "always defer defer+madvise [madvise] never"}}},
                             {"randomize_va_space", "0"}}}};
   EXPECT_TRUE(host_noise_warnings(quiet).empty()) << testing::PrintToString(host_noise_warnings(quiet));
+
+  // The layout hostlib's metadata has: governors by name, boost as an
+  // object, nothing at all on a VM without cpufreq.
+  nlohmann::json hostlib_layout = {
+      {"host", {{"cpufreq", {{"governors", {{"powersave", "0-3"}, {"performance", "4-7"}}},
+                             {"boost", {{"enabled", true}, {"from", "cpufreq/boost"}}}}}}}};
+  auto w2 = host_noise_warnings(hostlib_layout);
+  ASSERT_EQ(w2.size(), 2u) << testing::PrintToString(w2);
+  EXPECT_NE(w2[0].find("governor is powersave"), std::string::npos) << w2[0];
+  nlohmann::json vm = {{"host", {{"cpufreq", {{"governors", nlohmann::json::object()}, {"boost", nullptr}}}}}};
+  EXPECT_TRUE(host_noise_warnings(vm).empty()) << testing::PrintToString(host_noise_warnings(vm));
 }
