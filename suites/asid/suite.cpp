@@ -105,7 +105,7 @@ std::vector<Param> params(const std::string& seconds, const std::string& bytes, 
 Suite make_asid_suite() {
   Suite s;
   s.name = "asid";
-  s.description = "SVM static vs dynamic ASIDs: netperf, cpuid_rate, mmap churn (documents/003)";
+  s.description = "SVM static vs dynamic ASIDs: netperf, cpuid, mmap churn (documents/003)";
 
   Preset doc;
   doc.name = "document";

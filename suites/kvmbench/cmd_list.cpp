@@ -1,11 +1,26 @@
 // kvmbench list: every suite, its presets and parameters, and whether each
-// can run on this host (and why not).
+// can run on this host (and why not). Fits 80 columns.
 #include <fmt/format.h>
 
+#include <sstream>
+
 #include "suites/kvmbench/commands.h"
+#include "suites/kvmbench/render_tables.h"
 #include "suites/suite.h"
 
 namespace kvmbench::cli {
+
+namespace {
+
+// `text` word-wrapped to 80 columns, every line indented by `indent`.
+std::string indented(const std::string& text, std::size_t indent) {
+  std::istringstream lines(wrap_text(text, 80 - indent, ""));
+  std::string line, out;
+  while (std::getline(lines, line)) out += std::string(indent, ' ') + line + "\n";
+  return out;
+}
+
+}  // namespace
 
 void add_list_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List suites, presets and whether each can run here");
@@ -17,14 +32,11 @@ void add_list_command(CLI::App& app) {
       fmt::print("{}: {}\n", suite.name, suite.description);
       for (const auto& preset : suite.presets) {
         std::string reason = preset.unsupported_reason ? preset.unsupported_reason(caps) : "";
-        fmt::print("  {:<9} [{}] {}\n", preset.name, to_string(preset.source), preset.description);
-        if (reason.empty())
-          fmt::print("            can run here\n");
-        else
-          fmt::print("            cannot run here: {}\n", reason);
+        fmt::print("  {:<9} [{}]\n{}", preset.name, to_string(preset.source), indented(preset.description, 4));
+        fmt::print("{}", indented(reason.empty() ? "can run here" : "cannot run here: " + reason, 4));
         if (verbose)
           for (const auto& p : preset.params)
-            fmt::print("            --set {}={:<12} {}\n", p.name, p.default_value, p.help);
+            fmt::print("{}", indented(fmt::format("--set {}={}  ({})", p.name, p.default_value, p.help), 6));
       }
     }
   });
