@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "analysis/run_store.h"
@@ -24,7 +26,11 @@ fs::path only_run_dir(const fs::path& root) {
   return dirs.empty() ? fs::path() : dirs.front();
 }
 
-std::vector<std::string> env() { return {"KVMBENCH_STATE_DIR=/tmp/kvmbench-test-state"}; }
+// Each test process its own state dir (run lock, knob journal): ctest runs
+// tests in parallel, and two runs sharing the lock would exit 77.
+std::vector<std::string> env() {
+  return {"KVMBENCH_STATE_DIR=/tmp/kvmbench-test-state-" + std::to_string(::getpid())};
+}
 
 }  // namespace
 
