@@ -4,7 +4,8 @@
 
 #include <array>
 #include <map>
-#include <regex>
+#include <cctype>
+#include <charconv>
 #include <set>
 #include <tuple>
 
@@ -36,42 +37,180 @@ std::size_t find_anchor(std::string_view s) {
   return best;
 }
 
-// Tries to read one complete record from `text` (which starts at an anchor).
-bool match_record(const std::string& text, KernelRecord& r) {
-  static const std::regex cycles(R"(^SEV-SNP: RMPOPT (largest|smallest|average) cycles (\d+)\b)");
-  static const std::regex sweep(
-      R"(^SEV-SNP: RMPOPT execution time (\d+) ns for physical address range (0x[0-9a-fA-F]+) - (0x[0-9a-fA-F]+) on ([A-Za-z0-9_+ -]*?cpus)\b)");
-  static const std::regex to_shared(
-      R"(^guest_memfd to_shared: nr_pages=(\d+),\s*make_shared=(\d+) cycles,\s*total=(\d+) cycles\b)");
-  std::smatch m;
-  try {
-    if (std::regex_search(text, m, cycles)) {
-      r.kind = KernelRecordKind::rmpopt_cycles;
-      r.stat = m[1].str();
-      r.cycles = std::stod(m[2].str());
-      return true;
-    }
-    if (std::regex_search(text, m, sweep)) {
-      r.kind = KernelRecordKind::rmpopt_sweep;
-      r.ns = std::stod(m[1].str());
-      r.range_start_text = m[2].str();
-      r.range_end_text = m[3].str();
-      r.range_start = std::stoull(r.range_start_text, nullptr, 16);
-      r.range_end = std::stoull(r.range_end_text, nullptr, 16);
-      r.cpus = m[4].str();
-      return true;
-    }
-    if (std::regex_search(text, m, to_shared)) {
-      r.kind = KernelRecordKind::to_shared;
-      r.nr_pages = std::stoull(m[1].str());
-      r.make_shared = std::stod(m[2].str());
-      r.total = std::stod(m[3].str());
-      return true;
-    }
-  } catch (const std::out_of_range&) {
-    return false;  // a number too large for 64 bits is not one of ours
+// Outcome of reading one record from text that starts at an anchor.
+enum class Match { ok, incomplete, unknown };
+
+// A cursor over the (possibly joined) record text. Hand-written instead of
+// std::regex: ingest is a hot path (months of kernel logs) and regex per
+// record line was the bulk of the parse time.
+struct Scanner {
+  std::string_view s;
+  std::size_t line;  // for errors
+
+  bool at_end() const { return s.empty(); }
+  // Consumes `lit`. Returns ok, or incomplete when the text ends inside it,
+  // or unknown when it differs.
+  Match literal(std::string_view lit) {
+    const std::size_t n = std::min(lit.size(), s.size());
+    if (s.substr(0, n) != lit.substr(0, n)) return Match::unknown;
+    if (n < lit.size()) return Match::incomplete;
+    s.remove_prefix(n);
+    return Match::ok;
   }
-  return false;
+  // Consumes blanks (the joint of a wrapped line is one space).
+  void blanks() {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  }
+  // A token up to a blank or ','.
+  std::string_view token() {
+    std::size_t n = 0;
+    while (n < s.size() && s[n] != ' ' && s[n] != '\t' && s[n] != ',' && s[n] != '\r') ++n;
+    auto t = s.substr(0, n);
+    s.remove_prefix(n);
+    return t;
+  }
+  // A non-negative integer count named `what`. Unless it ends the record
+  // (`last`), returns incomplete when the token runs to the end of the text
+  // (a wrapped line may continue it). Throws ParseError for a value that is
+  // there but is not a count.
+  Match count(std::string_view what, std::uint64_t& v, bool last = false) {
+    std::string_view t = token();
+    if (at_end() && (!last || t.empty())) return Match::incomplete;
+    if (t.empty()) throw ParseError(line, fmt::format("{} has no value", what));
+    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec == std::errc() && p == t.data() + t.size()) return Match::ok;
+    std::string lower;
+    for (char c : t) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.find("nan") != std::string::npos || lower.find("inf") != std::string::npos)
+      throw ParseError(line, fmt::format("{} is {}, not a count", what, t));
+    if (ec == std::errc::result_out_of_range)
+      throw ParseError(line, fmt::format("{} {} is too large for a 64-bit count", what, t));
+    if (t.front() == '-') throw ParseError(line, fmt::format("{} is negative ({})", what, t));
+    throw ParseError(line, fmt::format("{} is not a count: '{}'", what, t));
+  }
+  // A hexadecimal address "0x...".
+  Match hex(std::string_view what, std::uint64_t& v, std::string& text) {
+    std::string_view t = token();
+    if (at_end()) return Match::incomplete;
+    if (t.size() < 3 || t[0] != '0' || (t[1] != 'x' && t[1] != 'X'))
+      throw ParseError(line, fmt::format("{} is not a 0x address: '{}'", what, t));
+    auto [p, ec] = std::from_chars(t.data() + 2, t.data() + t.size(), v, 16);
+    if (ec != std::errc() || p != t.data() + t.size())
+      throw ParseError(line, fmt::format("{} is not a 64-bit 0x address: '{}'", what, t));
+    text = std::string(t);
+    return Match::ok;
+  }
+};
+
+#define KVMB_TRY(expr)                      \
+  do {                                      \
+    const Match m_ = (expr);                \
+    if (m_ != Match::ok) return m_;         \
+  } while (0)
+
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+Match match_cycles(Scanner& sc, KernelRecord& r) {
+  for (std::string_view stat : {"largest", "smallest", "average"}) {
+    if (sc.literal(stat) != Match::ok) continue;
+    KVMB_TRY(sc.literal(" cycles "));
+    std::uint64_t v = 0;
+    KVMB_TRY(sc.count(fmt::format("RMPOPT {} cycles", stat), v, true));
+    r.kind = KernelRecordKind::rmpopt_cycles;
+    r.stat = std::string(stat);
+    r.cycles = static_cast<double>(v);
+    return Match::ok;
+  }
+  // A prefix of one of the stat names at the end of the text may be wrapped.
+  for (std::string_view stat : {"largest", "smallest", "average"})
+    if (sc.s.size() < stat.size() && stat.substr(0, sc.s.size()) == sc.s) return Match::incomplete;
+  return Match::unknown;
+}
+
+Match match_sweep(Scanner& sc, KernelRecord& r) {
+  std::uint64_t ns = 0;
+  KVMB_TRY(sc.count("RMPOPT execution time", ns));
+  KVMB_TRY(sc.literal(" ns for physical address range "));
+  KVMB_TRY(sc.hex("range start", r.range_start, r.range_start_text));
+  KVMB_TRY(sc.literal(" - "));
+  KVMB_TRY(sc.hex("range end", r.range_end, r.range_end_text));
+  KVMB_TRY(sc.literal(" on "));
+  // "<words> cpus": letters, digits, '_', '+', '-', spaces, then "cpus".
+  std::size_t n = 0;
+  while (true) {
+    std::size_t c = sc.s.find("cpus", n);
+    if (c == std::string_view::npos) break;
+    bool allowed = true;
+    for (std::size_t i = 0; i < c; ++i) {
+      char ch = sc.s[i];
+      if (!(word_char(ch) || ch == '+' || ch == '-' || ch == ' ')) allowed = false;
+    }
+    if (!allowed) return Match::unknown;
+    if (c + 4 < sc.s.size() && word_char(sc.s[c + 4])) {
+      n = c + 4;
+      continue;
+    }
+    r.cpus = std::string(sc.s.substr(0, c + 4));
+    if (r.range_end < r.range_start)
+      throw ParseError(sc.line, fmt::format("RMPOPT range end {} is below its start {}", r.range_end_text,
+                                            r.range_start_text));
+    r.kind = KernelRecordKind::rmpopt_sweep;
+    r.ns = static_cast<double>(ns);
+    return Match::ok;
+  }
+  return Match::incomplete;
+}
+
+Match match_to_shared(Scanner& sc, KernelRecord& r) {
+  std::uint64_t pages = 0, ms = 0, total = 0;
+  KVMB_TRY(sc.literal("nr_pages="));
+  KVMB_TRY(sc.count("nr_pages", pages));
+  KVMB_TRY(sc.literal(","));
+  sc.blanks();
+  if (sc.at_end()) return Match::incomplete;
+  KVMB_TRY(sc.literal("make_shared="));
+  KVMB_TRY(sc.count("make_shared", ms));
+  KVMB_TRY(sc.literal(" cycles,"));
+  sc.blanks();
+  if (sc.at_end()) return Match::incomplete;
+  KVMB_TRY(sc.literal("total="));
+  KVMB_TRY(sc.count("total", total));
+  // The count is followed by " cycles" (end of record); a word boundary after it.
+  KVMB_TRY(sc.literal(" cycles"));
+  if (!sc.at_end() && word_char(sc.s.front())) return Match::unknown;
+  if (total == 0) throw ParseError(sc.line, "to_shared total is 0 cycles (a conversion cannot take no time)");
+  if (ms > total)
+    throw ParseError(sc.line,
+                     fmt::format("to_shared make_shared={} cycles is larger than its total={} cycles", ms, total));
+  r.kind = KernelRecordKind::to_shared;
+  r.nr_pages = pages;
+  r.make_shared = static_cast<double>(ms);
+  r.total = static_cast<double>(total);
+  return Match::ok;
+}
+
+// Reads one record from `text` (which starts at an anchor).
+Match match_record(std::string_view text, std::size_t line, KernelRecord& r) {
+  Scanner sc{text, line};
+  constexpr std::string_view rmpopt = "SEV-SNP: RMPOPT ";
+  constexpr std::string_view to_shared = "guest_memfd to_shared: ";
+  if (text.substr(0, rmpopt.size()) == rmpopt) {
+    sc.s.remove_prefix(rmpopt.size());
+    constexpr std::string_view exec = "execution time ";
+    const std::size_t n = std::min(exec.size(), sc.s.size());
+    if (sc.s.substr(0, n) == exec.substr(0, n)) {
+      if (n < exec.size()) return Match::incomplete;
+      sc.s.remove_prefix(n);
+      return match_sweep(sc, r);
+    }
+    return match_cycles(sc, r);
+  }
+  if (text.substr(0, to_shared.size()) == to_shared) {
+    sc.s.remove_prefix(to_shared.size());
+    return match_to_shared(sc, r);
+  }
+  // "SEV-SNP: RMPOPT" at the very end (wrapped) or "guest_memfd to_shared:" alone.
+  return text.size() < std::max(rmpopt.size(), to_shared.size()) ? Match::incomplete : Match::unknown;
 }
 
 }  // namespace
@@ -95,14 +234,22 @@ KernelLogParse parse_kernel_log_records(std::string_view text) {
   std::set<std::string> stats_in_group;
 
   for (std::size_t i = 0; i < lines.size();) {
-    KernelLogLine ll = strip_capture_prefix(lines[i]);
-    if (ll.message.empty()) {
+    // Fast path for the bulk of a kernel log: a line without an anchor is
+    // blank or unrelated. Its message can only be empty when the line ends
+    // like a capture prefix (']', ';', "kernel:"), so only then is the
+    // (slower) prefix stripping needed to tell which.
+    if (find_anchor(lines[i]) == std::string_view::npos) {
+      std::string_view t = strip_quote_markers(lines[i]);
+      const bool blank = t.empty() || ((t.back() == ']' || t.back() == ';' || t.back() == ':') &&
+                                       strip_capture_prefix(lines[i]).message.empty());
+      if (!blank) ++res.lines_ignored;
       broken = true;
       ++i;
       continue;
     }
+    KernelLogLine ll = strip_capture_prefix(lines[i]);
     std::size_t a = find_anchor(ll.message);
-    if (a == std::string_view::npos) {
+    if (a == std::string_view::npos) {  // the anchor was inside a capture prefix
       ++res.lines_ignored;
       broken = true;
       ++i;
@@ -114,17 +261,17 @@ KernelLogParse parse_kernel_log_records(std::string_view text) {
     r.wallclock = ll.wallclock;
     std::string joined(ll.message.substr(a));
     std::size_t used = 1;
-    bool ok = match_record(joined, r);
-    while (!ok && used <= 3 && i + used < lines.size()) {
+    Match m = match_record(joined, r.line, r);
+    while (m == Match::incomplete && used <= 3 && i + used < lines.size()) {
       std::string_view next = lines[i + used];
       std::string_view cont = strip_quote_markers(next);
       if (cont.empty() || has_capture_timestamp(next) || find_anchor(cont) != std::string_view::npos) break;
       joined += ' ';
       joined += cont;
       ++used;
-      ok = match_record(joined, r);
+      m = match_record(joined, r.line, r);
     }
-    if (!ok) {
+    if (m != Match::ok) {
       res.warnings.push_back(fmt::format("line {}: incomplete or unknown record: {}", i + 1,
                                          std::string(ll.message.substr(a, 80))));
       ++res.lines_ignored;

@@ -64,8 +64,12 @@ struct KernelLogParse {
   ParseResult result;  // format "kernel-log", samples built from records
 };
 
-// Never throws on odd text: unrelated lines are counted in lines_ignored,
-// incomplete records are reported in warnings.
+// Unrelated lines are counted in lines_ignored, incomplete or unknown
+// records (e.g. another RMPOPT print) are reported in warnings. A record
+// whose shape is complete but whose values are inconsistent throws
+// ParseError naming its first line: a count that is negative, non-numeric,
+// NaN/inf or beyond 64 bits, make_shared > total, total = 0, or an RMPOPT
+// range whose end is below its start.
 KernelLogParse parse_kernel_log_records(std::string_view text);
 ParseResult parse_kernel_log(std::string_view text);
 

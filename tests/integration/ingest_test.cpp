@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -103,4 +104,33 @@ TEST(IngestCommand, BadInputIsRejectedBeforeAnyDirectoryExists) {
   }
   auto r = run_kvmbench({"ingest", kData + "gbench_truncated.json", "--out", out.string()});
   EXPECT_NE(r.err.find("truncated"), std::string::npos) << r.err;
+}
+
+// Inconsistent kernel log records: exit 2, "FILE:LINE: reason" on stderr,
+// no run directory. The bad record is on line 3 of each file, after a
+// good one, so a partial run would be possible if ingest did not reject it.
+TEST(IngestCommand, InconsistentKernelRecordsAreRejectedWithFileAndLine) {
+  TempDir tmp;
+  const fs::path out = tmp.path / "runs";
+  const std::string good = "[ 1.0] guest_memfd to_shared: nr_pages=1, make_shared=5 cycles, total=100 cycles\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"guest_memfd to_shared: nr_pages=1, make_shared=-5 cycles, total=100 cycles", "make_shared is negative"},
+      {"guest_memfd to_shared: nr_pages=1, make_shared=five cycles, total=100 cycles", "make_shared is not a count"},
+      {"guest_memfd to_shared: nr_pages=1, make_shared=200 cycles, total=100 cycles", "is larger than its total"},
+      {"guest_memfd to_shared: nr_pages=1, make_shared=0 cycles, total=0 cycles", "total is 0 cycles"},
+      {"guest_memfd to_shared: nr_pages=1, make_shared=5 cycles, total=nan cycles", "total is nan, not a count"},
+      {"SEV-SNP: RMPOPT largest cycles inf", "RMPOPT largest cycles is inf, not a count"},
+      {"SEV-SNP: RMPOPT execution time -1 ns for physical address range 0x0 - 0x10 on all cpus",
+       "RMPOPT execution time is negative"},
+  };
+  int n = 0;
+  for (const auto& [record, reason] : cases) {
+    const fs::path file = tmp.path / fmt::format("bad{}.log", n++);
+    std::ofstream(file) << good << "[ 1.5] unrelated\n[ 2.0] " << record << "\n" << good;
+    auto r = run_kvmbench({"ingest", file.string(), "--out", out.string()});
+    EXPECT_EQ(r.exit_code, 2) << record << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find(file.filename().string() + ":3: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
+    EXPECT_TRUE(entries(out).empty()) << record;
+  }
 }

@@ -158,3 +158,71 @@ TEST(KernelLogParser, NothingInUnrelatedText) {
   EXPECT_FALSE(mentions_kernel_record("hello\n"));
   EXPECT_TRUE(mentions_kernel_record("x\n> guest_memfd to_shared: nr_pages=1,\n"));
 }
+
+// Inconsistent records are errors naming the record's first line; the
+// message says what is wrong. Each case has the bad record on line 2.
+namespace {
+struct BadRecord {
+  std::string line;
+  std::string reason;
+};
+}  // namespace
+
+TEST(KernelLogParser, InconsistentRecordsThrowWithTheLine) {
+  const std::vector<BadRecord> cases = {
+      {"guest_memfd to_shared: nr_pages=1, make_shared=-5 cycles, total=100 cycles", "make_shared is negative"},
+      {"guest_memfd to_shared: nr_pages=-1, make_shared=5 cycles, total=100 cycles", "nr_pages is negative"},
+      {"guest_memfd to_shared: nr_pages=1, make_shared=5 cycles, total=-100 cycles", "total is negative"},
+      {"guest_memfd to_shared: nr_pages=x1, make_shared=5 cycles, total=100 cycles", "nr_pages is not a count: 'x1'"},
+      {"guest_memfd to_shared: nr_pages=1, make_shared=abc cycles, total=100 cycles", "make_shared is not a count"},
+      {"guest_memfd to_shared: nr_pages=1, make_shared=1.5 cycles, total=100 cycles", "make_shared is not a count"},
+      {"guest_memfd to_shared: nr_pages=1, make_shared=200 cycles, total=100 cycles",
+       "make_shared=200 cycles is larger than its total=100 cycles"},
+      {"guest_memfd to_shared: nr_pages=1, make_shared=0 cycles, total=0 cycles", "total is 0 cycles"},
+      {"guest_memfd to_shared: nr_pages=1, make_shared=nan cycles, total=100 cycles", "make_shared is nan, not a count"},
+      {"guest_memfd to_shared: nr_pages=1, make_shared=5 cycles, total=inf cycles", "total is inf, not a count"},
+      {"guest_memfd to_shared: nr_pages=1, make_shared=5 cycles, total=99999999999999999999999 cycles",
+       "too large for a 64-bit count"},
+      {"SEV-SNP: RMPOPT largest cycles -1143020", "RMPOPT largest cycles is negative"},
+      {"SEV-SNP: RMPOPT average cycles NaN", "RMPOPT average cycles is NaN, not a count"},
+      {"SEV-SNP: RMPOPT smallest cycles 12abc", "RMPOPT smallest cycles is not a count: '12abc'"},
+      {"SEV-SNP: RMPOPT execution time -5 ns for physical address range 0x0 - 0x10 on all cpus",
+       "RMPOPT execution time is negative"},
+      {"SEV-SNP: RMPOPT execution time Inf ns for physical address range 0x0 - 0x10 on all cpus",
+       "RMPOPT execution time is Inf, not a count"},
+      {"SEV-SNP: RMPOPT execution time 5 ns for physical address range 0x20 - 0x10 on all cpus",
+       "range end 0x10 is below its start 0x20"},
+  };
+  for (const auto& c : cases) {
+    const std::string text = "[ 1.0] unrelated\n[ 2.0] " + c.line + "\n";
+    try {
+      parse_kernel_log_records(text);
+      ADD_FAILURE() << "accepted: " << c.line;
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.line, 2u) << c.line;
+      EXPECT_NE(std::string(e.what()).find(c.reason), std::string::npos) << e.what() << " for " << c.line;
+    }
+  }
+}
+
+TEST(KernelLogParser, InconsistentWrappedRecordNamesItsFirstLine) {
+  try {
+    parse_kernel_log_records("x\n> guest_memfd to_shared: nr_pages=4, make_shared=930\n> cycles, total=0 cycles\n");
+    ADD_FAILURE() << "accepted total=0";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line, 2u);
+  }
+}
+
+TEST(KernelLogParser, EdgeValuesThatAreConsistentAreAccepted) {
+  // make_shared == total and make_shared == 0 are odd but possible.
+  auto p = parse_kernel_log_records(
+      "guest_memfd to_shared: nr_pages=1, make_shared=100 cycles, total=100 cycles\n"
+      "guest_memfd to_shared: nr_pages=1, make_shared=0 cycles, total=1 cycles\n"
+      "SEV-SNP: RMPOPT not supported on this cpu\n");
+  ASSERT_EQ(p.records.size(), 2u);
+  EXPECT_EQ(p.records[0].make_shared, 100);
+  EXPECT_EQ(p.records[1].total, 1);
+  ASSERT_EQ(p.result.warnings.size(), 1u);  // an unknown RMPOPT print is not an error
+  EXPECT_EQ(p.result.warnings[0].rfind("line 3:", 0), 0u);
+}
