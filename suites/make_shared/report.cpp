@@ -38,6 +38,53 @@ std::string nr_pages_of(const std::string& case_name) {
 
 double pct(const Conversion& c) { return 100.0 * *c.make_shared / *c.total; }
 
+// The thread's question: is make_shared's share of the conversion larger
+// than the run-to-run noise of the total? Per nr_pages, the noise is the CV
+// of total across the conversions of that size, compared with the mean
+// share (both in percent of the total, so directly comparable).
+Table noise_table(const std::vector<Conversion>& convs, std::string_view source) {
+  Table t;
+  t.title = "Is make_shared above the run-to-run noise of the total? per nr_pages";
+  t.source = std::string(source);
+  t.columns = {{"nr_pages"}, {"n"}, {"mean total"}, {"total's CV"}, {"mean share"}, {"share/CV"}};
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<double>> totals, shares;
+  for (const auto& c : convs) {
+    if (!totals.count(c.case_name)) order.push_back(c.case_name);
+    totals[c.case_name].push_back(*c.total);
+    shares[c.case_name].push_back(pct(c));
+  }
+  std::vector<std::string> conclusions;
+  for (const auto& name : order) {
+    const auto tot = stats::summarize(totals[name]);
+    const double share = stats::summarize(shares[name]).mean;
+    const std::string pages = nr_pages_of(name);
+    if (tot.n < 2) {
+      t.add_row({pages, std::to_string(tot.n), fmt::format("{:.0f}", tot.mean), "n/a",
+                 fmt::format("{:.4f}%", share), "n/a"});
+      conclusions.push_back(fmt::format("nr_pages={}: one conversion, no run-to-run noise to compare", pages));
+      continue;
+    }
+    const double cv = 100.0 * tot.stddev / tot.mean;
+    const double ratio = share / cv;
+    t.add_row({pages, std::to_string(tot.n), fmt::format("{:.0f}", tot.mean), fmt::format("{:.4f}%", cv),
+               fmt::format("{:.4f}%", share), fmt::format("{:.2f}", ratio)});
+    if (share > cv)
+      conclusions.push_back(fmt::format("nr_pages={}: share {:.4f}% > total's CV {:.4f}% ({:.1f}x): above the noise",
+                                        pages, share, cv, ratio));
+    else if (share < cv)
+      conclusions.push_back(fmt::format("nr_pages={}: share {:.4f}% < total's CV {:.4f}%: within the noise", pages,
+                                        share, cv));
+    else
+      conclusions.push_back(fmt::format("nr_pages={}: share {:.4f}% = total's CV: at the noise level", pages, share));
+  }
+  t.notes.push_back("total's CV = sample sd / mean of total over the conversions of one size;");
+  t.notes.push_back("  share = mean of 100 * make_shared / total; share/CV > 1: make_shared costs");
+  t.notes.push_back("  more than the total varies from run to run (a CV from n = 5 is rough)");
+  for (auto& c : conclusions) t.notes.push_back(std::move(c));
+  return t;
+}
+
 }  // namespace
 
 Table conversion_table(const std::vector<Sample>& samples, std::string_view source) {
@@ -76,6 +123,7 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
   }
   s.notes.push_back("percentage = 100 * make_shared / total per conversion; sd: sample sd (n-1)");
   tables.push_back(std::move(s));
+  tables.push_back(noise_table(convs, source));
   return tables;
 }
 

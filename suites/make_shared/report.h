@@ -1,6 +1,8 @@
 // How make_shared results look: the document's table (one row per
 // to-shared conversion: nr_pages, make_shared cycles, total cycles,
-// percentage with 4 decimals) and a summary of the percentage per nr_pages.
+// percentage with 4 decimals), a summary of the percentage per nr_pages, and
+// the thread's question per nr_pages: the mean share vs the CV of total
+// across the conversions (is make_shared above the run-to-run noise?).
 // Reads samples named as analysis/parsers/kernel_log.h names them (case
 // "nr_pages=N", metrics "make_shared_cycles" and "total_cycles").
 #pragma once

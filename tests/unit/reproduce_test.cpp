@@ -8,6 +8,7 @@
 
 #include "analysis/table.h"
 #include "suites/directmap/report.h"
+#include "suites/make_shared/report.h"
 
 using namespace kvmbench;
 using kvmbench::suites::reproduce;
@@ -83,6 +84,48 @@ TEST(Reproduce, MakeSharedSummaryPerNrPages) {
                       15721972.0 / 6610219850 + 15000406.0 / 6615114540) / 5;
   EXPECT_EQ(s.rows[1][2], fmt::format("{:.4f}%", m));
   EXPECT_EQ(s.rows[0][1], "10");
+}
+
+// The thread's question, answered per size. Hand computation from the raw
+// totals in results/reference/make_shared_to_shared.log (awk, sample sd):
+//   nr_pages=1:       mean total 29492.2, sd 4671.180  -> CV 15.8387%,
+//                     mean share 1.1171%  -> share < CV (ratio 0.07)
+//   nr_pages=262144:  mean total 6609887929.6, sd 6622721.2 -> CV 0.1002%,
+//                     mean share 0.2295%  -> share > CV (ratio 2.29)
+//   nr_pages=1048576: mean total 26419706865.2, sd 24095265.0 -> CV 0.0912%,
+//                     mean share 0.2331%  -> share > CV (ratio 2.56)
+TEST(Reproduce, MakeSharedShareVersusNoiseOfTotal) {
+  auto r = reproduce("make_shared", kRef);
+  const Table& t = find_table(r, "run-to-run noise");
+  EXPECT_EQ(t.source, "replay");
+  ASSERT_EQ(t.rows.size(), 3u);
+  const std::vector<std::vector<std::string>> want = {
+      {"1", "10", "29492", "15.8387%", "1.1171%", "0.07"},
+      {"262144", "5", "6609887930", "0.1002%", "0.2295%", "2.29"},
+      {"1048576", "5", "26419706865", "0.0912%", "0.2331%", "2.56"},
+  };
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(t.rows[i], want[i]) << "row " << i;
+  auto has_note = [&](const std::string& n) {
+    for (auto& x : t.notes)
+      if (x == n) return true;
+    return false;
+  };
+  EXPECT_TRUE(has_note("nr_pages=1: share 1.1171% < total's CV 15.8387%: within the noise"));
+  EXPECT_TRUE(has_note("nr_pages=262144: share 0.2295% > total's CV 0.1002% (2.3x): above the noise"));
+  EXPECT_TRUE(has_note("nr_pages=1048576: share 0.2331% > total's CV 0.0912% (2.6x): above the noise"));
+}
+
+TEST(Reproduce, MakeSharedNoiseWithOneConversionSaysSo) {
+  Sample a{}, b{};
+  a.case_name = b.case_name = "nr_pages=8";
+  a.metric = "make_shared_cycles";
+  a.value = 10;
+  b.metric = "total_cycles";
+  b.value = 1000;
+  auto tables = suites::make_shared::report_tables({a, b}, "replay");
+  ASSERT_EQ(tables.size(), 3u);
+  EXPECT_EQ(tables[2].rows[0][3], "n/a");
+  EXPECT_EQ(tables[2].notes.back(), "nr_pages=8: one conversion, no run-to-run noise to compare");
 }
 
 TEST(Reproduce, RmpoptSweepAndChange) {
