@@ -104,6 +104,13 @@ class RunContext {
   const nlohmann::json& skips() const { return skips_; }
   bool interrupted() const;
 
+  // Replay (`run --replay DIR`): the collection paths (kernel log, meminfo
+  // series, guest console) read captures from this directory instead of the
+  // live host. Empty for a live run.
+  const std::filesystem::path& replay_dir() const { return replay_dir_; }
+  bool replaying() const { return !replay_dir_.empty(); }
+  void set_replay_dir(std::filesystem::path dir) { replay_dir_ = std::move(dir); }
+
  private:
   const HostCaps& caps_;
   std::map<std::string, std::string> params_;
@@ -114,6 +121,7 @@ class RunContext {
   int iteration_ = 0;
   bool warmup_ = false;
   nlohmann::json skips_ = nlohmann::json::array();
+  std::filesystem::path replay_dir_;
 };
 
 // The suites, one per folder.

@@ -10,8 +10,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <sstream>
 
+#include "suites/common/capture.h"
 #include "suites/common/guest_glue.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
@@ -56,6 +59,22 @@ std::string npt_state() {
   return (v == "Y" || v == "1") ? "on" : "off";
 }
 
+// Under replay the NPT state is the captured host's: DIR/npt[.it<N>].txt
+// holding the kvm_amd parameter as read there (Y/N, 1/0), else unknown.
+std::string replayed_npt_state(const RunContext& ctx) {
+  std::istringstream in(read_optional_capture(ctx, "npt", "txt"));
+  std::string line, v;
+  while (std::getline(in, line))  // the first line that is not a # comment
+    if (!line.empty() && line[0] != '#') {
+      v = line;
+      break;
+    }
+  while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.pop_back();
+  if (v == "Y" || v == "1" || v == "on") return "on";
+  if (v == "N" || v == "0" || v == "off") return "off";
+  return "unknown";
+}
+
 void run_in_guests(RunContext& ctx, host::Accel accel, const std::string& variant) {
   for (auto& w : workloads(ctx, false)) {
     if (ctx.interrupted()) return;
@@ -75,7 +94,7 @@ void run_document(RunContext& ctx) {
     ctx.note_skip("flushbyasid=off",
                   "the host's KVM uses FLUSHBYASID whenever the CPU has it; there is no knob to hide it "
                   "(run on a CPU without it, or a kernel that ignores it, and compare the runs)");
-  run_in_guests(ctx, host::Accel::kvm, "npt=" + npt_state());
+  run_in_guests(ctx, host::Accel::kvm, "npt=" + (ctx.replaying() ? replayed_npt_state(ctx) : npt_state()));
 }
 
 void run_smoke(RunContext& ctx) { run_in_guests(ctx, host::Accel::tcg, ""); }

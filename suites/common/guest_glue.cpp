@@ -9,6 +9,7 @@
 #include "hostlib/interrupt.h"
 #include "hostlib/qemu_paths.h"
 #include "hostlib/qemu_process.h"
+#include "suites/common/capture.h"
 
 namespace kvmbench::suites {
 
@@ -27,27 +28,79 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
-host::GuestRunResult run_guest_and_emit(RunContext& ctx, const host::GuestSpec& spec, const std::string& label,
-                                        const std::string& variant) {
+namespace {
+
+std::string tail_of(const std::string& text, std::size_t lines) {
+  std::size_t pos = text.size();
+  if (pos > 0 && text[pos - 1] == '\n') --pos;
+  for (std::size_t n = 0; pos > 0; --pos)
+    if (text[pos - 1] == '\n' && ++n == lines) break;
+  return text.substr(pos);
+}
+
+// A guest's run read back from its console capture: what the launcher
+// concludes from the console alone (no QEMU exit code, no timing).
+host::GuestRunResult replay_guest_run(RunContext& ctx, const host::GuestSpec& spec, const std::string& label) {
+  const fs::path file = capture_path(ctx, label, "console.log");
+  const std::string console = read_capture(ctx, label, "console.log");
+  ctx.save_raw(fmt::format("{}.it{}.console.log", label, ctx.iteration()), console);
+  host::GuestRunResult r;
+  r.accel = spec.accel;
+  r.source = Source::replay;
+  r.console_tail = tail_of(console, 40);
+  r.output = parsers::parse_guest_output(console);
+  r.samples = r.output.result.samples;
+  std::string failure = r.output.ok() ? "" : r.output.failure();
+  if (!failure.empty() && r.output.unfinished())
+    failure += fmt::format(" (workload '{}' started but never finished)", r.output.workload);
+  if (failure.empty()) {
+    r.status = host::GuestRunStatus::ok;
+  } else {
+    r.status = host::GuestRunStatus::failed;
+    r.reason = fmt::format("{} (console capture {})", failure, file.string());
+  }
+  return r;
+}
+
+}  // namespace
+
+host::GuestRunResult obtain_guest_run(RunContext& ctx, const host::GuestSpec& spec, const std::string& label) {
+  if (ctx.replaying()) {
+    ctx.progress(fmt::format("{}: replaying its console", label));
+    return replay_guest_run(ctx, spec, label);
+  }
   const std::string console_name = fmt::format("{}.it{}.console.log", label, ctx.iteration());
   const fs::path console = ctx.run_dir() / "raw" / console_name;
   fs::create_directories(console.parent_path());
   ctx.progress(fmt::format("{}: booting guest ({} vCPU, {} MiB)", label, spec.vcpus, spec.memory_mib));
-  host::GuestRunResult r = host::run_guest_workload(spec, console);
+  return host::run_guest_workload(spec, console);
+}
+
+void emit_guest_result(RunContext& ctx, const host::GuestRunResult& r, const std::string& label,
+                       const std::string& variant) {
   if (r.status == host::GuestRunStatus::cannot_run) {
     ctx.note_skip(label, r.reason);
-    return r;
+    return;
   }
-  if (r.status == host::GuestRunStatus::interrupted) return r;
+  if (r.status == host::GuestRunStatus::interrupted) return;
   if (!r.ok())
     throw std::runtime_error(fmt::format("{}: guest failed: {}\n--- console tail ---\n{}", label, r.reason,
                                          r.console_tail));
   for (Sample s : r.samples) {
     if (!variant.empty()) s.variant = s.variant.empty() ? variant : variant + "/" + s.variant;
     s.extra["accel"] = std::string(host::to_string(r.accel));
-    s.extra["boot_to_result_s"] = r.boot_to_result_s;
+    if (ctx.replaying())
+      s.extra["replayed"] = true;
+    else
+      s.extra["boot_to_result_s"] = r.boot_to_result_s;
     ctx.emit(s);
   }
+}
+
+host::GuestRunResult run_guest_and_emit(RunContext& ctx, const host::GuestSpec& spec, const std::string& label,
+                                        const std::string& variant) {
+  host::GuestRunResult r = obtain_guest_run(ctx, spec, label);
+  emit_guest_result(ctx, r, label, variant);
   return r;
 }
 

@@ -18,6 +18,17 @@ namespace kvmbench::suites {
 host::GuestRunResult run_guest_and_emit(RunContext& ctx, const host::GuestSpec& spec,
                                         const std::string& label, const std::string& variant);
 
+// The two halves of run_guest_and_emit. obtain: boots the guest (live) or,
+// under replay, reads the console capture <label>.it<N>.console.log (else
+// <label>.console.log) and parses it with parsers::parse_guest_output, as
+// the live launcher does; either way the console is kept in the run as
+// raw/<label>.it<N>.console.log. A missing capture is ExitError(2).
+host::GuestRunResult obtain_guest_run(RunContext& ctx, const host::GuestSpec& spec, const std::string& label);
+// emit: records a cannot_run as a skip, throws on a failed guest (reason and
+// console tail), emits the samples otherwise.
+void emit_guest_result(RunContext& ctx, const host::GuestRunResult& r, const std::string& label,
+                       const std::string& variant);
+
 // Runs a workload program natively (build/guests/bin/kvmbench-<workload>)
 // with `args`, under a timeout, parses its KVMBENCH-* output like a guest's
 // console, emits the samples with variant "native" and keeps the output as

@@ -17,6 +17,7 @@
 #include "analysis/units.h"
 #include "hostlib/bench_directmap.h"
 #include "hostlib/meminfo_sampler.h"
+#include "suites/common/capture.h"
 #include "suites/common/guest_glue.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
@@ -32,6 +33,44 @@ std::string read_directmap_lines() {
   while (std::getline(in, line))
     if (line.rfind("DirectMap", 0) == 0) out += line + "\n";
   return out;
+}
+
+// What one fault-in collects: the guest's outcome and the host's meminfo
+// series of the field, with the DirectMap lines from before the run.
+struct FaultinCapture {
+  host::GuestRunResult guest;
+  std::vector<double> t, v;
+  std::string directmap;
+  std::optional<std::size_t> late_samples;
+};
+
+FaultinCapture capture_live(RunContext& ctx, const host::GuestSpec& spec, const std::string& label,
+                            const std::string& field) {
+  host::MeminfoSamplerOptions mo;
+  mo.fields = {field, "MemFree"};
+  mo.period = std::chrono::microseconds(static_cast<long long>(1e6 / ctx.param_double("sample-hz")));
+  host::MeminfoSampler sampler(mo);
+  FaultinCapture c;
+  c.directmap = read_directmap_lines();
+  sampler.start();
+  c.guest = obtain_guest_run(ctx, spec, label);
+  sampler.stop();
+  sampler.series(field, c.t, c.v);
+  c.late_samples = sampler.late_samples();
+  return c;
+}
+
+// Replay: the console, DIR/meminfo-<variant>[.it<N>].csv as a live run
+// stores it, and optionally DIR/directmap[.it<N>].txt (the DirectMap lines).
+FaultinCapture capture_replay(RunContext& ctx, const host::GuestSpec& spec, const std::string& label,
+                              const std::string& variant, const std::string& field) {
+  FaultinCapture c;
+  c.guest = obtain_guest_run(ctx, spec, label);
+  const std::string stem = "meminfo-" + variant;
+  const auto file = capture_path(ctx, stem, "csv");
+  parse_meminfo_csv(read_capture(ctx, stem, "csv"), field, file.string(), c.t, c.v);
+  c.directmap = read_optional_capture(ctx, "directmap", "txt");
+  return c;
 }
 
 // One guest fault-in measured from both sides: the guest's own rate, and the
@@ -64,26 +103,17 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
   spec.host_numa_node = node;
   spec.timeout_s = ctx.param_double("timeout");
 
-  host::MeminfoSamplerOptions mo;
-  mo.fields = {field, "MemFree"};
-  mo.period = std::chrono::microseconds(static_cast<long long>(1e6 / ctx.param_double("sample-hz")));
-  host::MeminfoSampler sampler(mo);
-  const std::string directmap_before = read_directmap_lines();
-  sampler.start();
-  auto r = run_guest_and_emit(ctx, spec, "faultin-" + variant, variant);
-  sampler.stop();
-  if (!r.ok()) return;
-  const auto src_unit = std::string("GB/s");
+  const std::string label = "faultin-" + variant;
+  FaultinCapture c =
+      ctx.replaying() ? capture_replay(ctx, spec, label, variant, field) : capture_live(ctx, spec, label, field);
+  emit_guest_result(ctx, c.guest, label, variant);
+  if (!c.guest.ok()) return;
 
-  std::vector<double> t, v;
-  sampler.series(field, t, v);
-  std::string series_csv = "t_s," + field + "_bytes\n";
-  for (std::size_t i = 0; i < t.size(); ++i) series_csv += fmt::format("{},{}\n", t[i], v[i]);
-  ctx.save_raw(fmt::format("meminfo-{}.it{}.csv", variant, ctx.iteration()), series_csv);
+  ctx.save_raw(fmt::format("meminfo-{}.it{}.csv", variant, ctx.iteration()), meminfo_csv(field, c.t, c.v));
 
   RampOptions ro;
   ro.min_rise = static_cast<double>(bytes) * 0.25;  // a real ramp is the guest's working set
-  RampRate rate = fit_ramp_rate(t, v, ro);
+  RampRate rate = fit_ramp_rate(c.t, c.v, ro);
   if (!rate.ok) {
     ctx.note_skip(fmt::format("host allocation rate ({}, {})", variant, field),
                   fmt::format("no ramp in {}: {}", field, rate.reason));
@@ -101,8 +131,9 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
              {"fit_points", rate.fit.n},
              {"slope_stderr_gbps", rate.fit.slope_stderr / 1e9},
              {"r2", rate.fit.r2},
-             {"directmap", directmap_before},
-             {"late_samples", sampler.late_samples()}};
+             {"directmap", c.directmap}};
+  if (c.late_samples) s.extra["late_samples"] = *c.late_samples;
+  if (ctx.replaying()) s.extra["replayed"] = true;
   ctx.emit(s);
 }
 

@@ -32,6 +32,7 @@ struct RunOptions {
   std::vector<std::string> sets;
   std::string vcpus, bytes, backing, pin;
   std::string format = "text";
+  std::string replay;
 };
 
 }  // namespace
@@ -57,6 +58,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("-b,--bytes", o.bytes, "Shorthand for --set bytes=SIZE");
   cmd->add_option("-s,--backing", o.backing, "Shorthand for --set backing=SRC");
   cmd->add_option("-c,--pin", o.pin, "Shorthand for --set pin=CPULIST");
+  cmd->add_option("--replay", o.replay,
+                  "Feed the document preset's kernel log, meminfo series and guest consoles from the "
+                  "captures in this directory (see tests/data/replay/); runs on any host");
   cmd->add_option("--format", o.format, "Report format printed after the run: text or md")
       ->check(CLI::IsMember({"text", "md"}));
   cmd->callback([] {
@@ -65,6 +69,7 @@ void add_run_command(CLI::App& app) {
     req.preset = o.preset;
     req.out_root = o.out;
     req.format = o.format;
+    req.replay_dir = o.replay;
     req.target_ci_pct = o.target_ci_pct;
     req.max_runs = o.max_runs;
     req.max_time_s = o.max_time_s;

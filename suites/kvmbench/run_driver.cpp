@@ -31,6 +31,7 @@ constexpr int kExitInterrupted = 130;
 struct Target {
   const Suite* suite;
   const Preset* preset;
+  fs::path replay_dir;  // empty: live
 };
 
 std::string hostname() {
@@ -39,27 +40,46 @@ std::string hostname() {
   return buf;
 }
 
-// Picks the preset to run for a suite: the requested one, or the document
-// preset where it can run, else the host preset. Sets `why_not` when none.
-const Preset* choose_preset(const Suite& s, const std::string& requested, const HostCaps& caps,
-                            std::string& why_not) {
-  auto reason = [&](const Preset& p) { return p.unsupported_reason ? p.unsupported_reason(caps) : ""; };
+// Picks the presets to run for a suite: the requested one, or the document
+// preset where it can run, else the host preset; for `run all`, also the
+// smoke preset where the document preset cannot run (the document's pipeline
+// proven under TCG). Under replay the host's requirements are not checked:
+// the captures stand in for the host. Sets `why_not` to what was left out.
+std::vector<const Preset*> choose_presets(const Suite& s, const std::string& requested, const HostCaps& caps,
+                                          bool replay, bool run_all, std::string& why_not) {
+  auto reason = [&](const Preset& p) {
+    if (replay) return std::string();
+    return p.unsupported_reason ? p.unsupported_reason(caps) : std::string();
+  };
   if (!requested.empty()) {
     const Preset* p = s.find_preset(requested);
-    if (!p) return nullptr;
+    if (!p) return {};
     why_not = reason(*p);
-    return why_not.empty() ? p : nullptr;
+    if (why_not.empty()) return {p};
+    return {};
   }
   std::vector<std::string> reasons;
+  std::vector<const Preset*> out;
+  bool document_runs = false;
   for (const char* name : {"document", "host"}) {
     const Preset* p = s.find_preset(name);
     if (!p) continue;
     std::string r = reason(*p);
-    if (r.empty()) return p;
+    if (r.empty()) {
+      out.push_back(p);
+      document_runs = std::string(name) == "document";
+      break;
+    }
     reasons.push_back(fmt::format("{}: {}", name, r));
   }
+  if (run_all && !document_runs)
+    if (const Preset* smoke = s.find_preset("smoke")) {
+      std::string r = reason(*smoke);
+      if (r.empty()) out.push_back(smoke);
+      else reasons.push_back(fmt::format("smoke: {}", r));
+    }
   why_not = fmt::format("{}", fmt::join(reasons, "; "));
-  return nullptr;
+  return out;
 }
 
 std::map<std::string, std::string> resolve_params(const Preset& p,
@@ -92,13 +112,16 @@ enum class Outcome { ok, failed, interrupted };
 
 Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
   const Preset& preset = *t.preset;
+  // A replayed run's numbers come from the captures, whatever the preset
+  // measures live.
+  const Source source = t.replay_dir.empty() ? preset.source : Source::replay;
   auto params = resolve_params(preset, req.overrides);
   const int reps = req.repetitions > 0 ? req.repetitions : preset.default_repetitions;
 
   nlohmann::json meta = {
       {"suite", t.suite->name},
       {"preset", preset.name},
-      {"source", std::string(to_string(preset.source))},
+      {"source", std::string(to_string(source))},
       {"parameters", params},
       {"tool_version", KVMBENCH_VERSION},
       {"hostname", hostname()},
@@ -106,9 +129,10 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
       {"warmup_repetitions", req.warmup},
       {"host", caps.metadata},
   };
+  if (!t.replay_dir.empty()) meta["replay_dir"] = fs::absolute(t.replay_dir).lexically_normal().string();
   RunWriter writer = RunWriter::create_in(req.out_root, meta);
   fmt::print(stderr, "kvmbench: {} / {} [source: {}] -> {}\n", t.suite->name, preset.name,
-             to_string(preset.source), writer.dir().string());
+             to_string(source), writer.dir().string());
   for (const auto& w : adaptive::host_noise_warnings(meta))
     fmt::print(stderr, "kvmbench: warning: {}\n", w);
 
@@ -118,6 +142,7 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
     collected.push_back(s);
   });
   ctx.save_raw = [&](const std::string& name, const std::string& text) { writer.write_raw(name, text); };
+  ctx.set_replay_dir(t.replay_dir);
   const std::size_t total_steps = req.adaptive ? 0 : static_cast<std::size_t>(reps + req.warmup);
   Progress progress(total_steps);
   const std::string label = fmt::format("{}/{}", t.suite->name, preset.name);
@@ -203,7 +228,17 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
 
 int run_suites(const RunRequest& req) {
   host::install_interrupt_handlers();
-  prepare_host_for_run();
+  const bool replay = !req.replay_dir.empty();
+  if (replay) {
+    if (!req.preset.empty() && req.preset != "document")
+      usage_error(fmt::format("--replay feeds the document presets' collection paths; not preset '{}'", req.preset));
+    std::error_code ec;
+    if (!fs::is_directory(req.replay_dir, ec))
+      usage_error(fmt::format("--replay {}: not a directory", req.replay_dir));
+  } else {
+    prepare_host_for_run();  // a replay touches nothing on the host
+  }
+  const std::string preset_name = replay ? std::string("document") : req.preset;
 
   std::vector<const Suite*> chosen;
   if (req.target == "all") {
@@ -217,16 +252,16 @@ int run_suites(const RunRequest& req) {
     }
     chosen.push_back(s);
   }
-  if (!req.preset.empty()) {
+  if (!preset_name.empty()) {
     bool any = false;
-    for (auto* s : chosen) any = any || s->find_preset(req.preset);
-    if (!any) usage_error(fmt::format("no chosen suite has a preset '{}'", req.preset));
+    for (auto* s : chosen) any = any || s->find_preset(preset_name);
+    if (!any) usage_error(fmt::format("no chosen suite has a preset '{}'", preset_name));
   }
   // Every override must name a parameter of some chosen preset.
   std::set<std::string> known;
   for (auto* s : chosen)
     for (auto& p : s->presets)
-      if (req.preset.empty() || p.name == req.preset)
+      if (preset_name.empty() || p.name == preset_name)
         for (auto& d : p.params) known.insert(d.name);
   for (auto& [k, v] : req.overrides)
     if (!known.count(k))
@@ -236,17 +271,29 @@ int run_suites(const RunRequest& req) {
   std::vector<Target> targets;
   for (auto* s : chosen) {
     std::string why;
-    if (!req.preset.empty() && !s->find_preset(req.preset)) {
-      fmt::print(stderr, "kvmbench: skipping {}: it has no preset '{}'\n", s->name, req.preset);
+    if (!preset_name.empty() && !s->find_preset(preset_name)) {
+      fmt::print(stderr, "kvmbench: skipping {}: it has no preset '{}'\n", s->name, preset_name);
       continue;
     }
-    const Preset* p = choose_preset(*s, req.preset, caps, why);
-    if (p) targets.push_back({s, p});
-    else fmt::print(stderr, "kvmbench: skipping {}: {}\n", s->name, why);
+    // `run all --replay DIR` reads DIR/<suite>/ where it exists.
+    fs::path replay_dir;
+    if (replay) {
+      std::error_code ec;
+      replay_dir = fs::is_directory(fs::path(req.replay_dir) / s->name, ec) ? fs::path(req.replay_dir) / s->name
+                                                                             : fs::path(req.replay_dir);
+    }
+    auto presets = choose_presets(*s, preset_name, caps, replay, req.target == "all", why);
+    for (const Preset* p : presets) targets.push_back({s, p, replay_dir});
+    if (presets.empty())
+      fmt::print(stderr, "kvmbench: skipping {}: {}\n", s->name, why);
+    else if (!why.empty())
+      fmt::print(stderr, "kvmbench: {}: not run here: {}\n", s->name, why);
   }
   if (targets.empty()) throw ExitError(kExitCannotRun, "nothing can run on this host");
 
-  auto lock = acquire_run_lock();
+  // A replay measures nothing on this host, so it needs no host-wide lock.
+  std::unique_ptr<RunLockHolder> lock;
+  if (!replay) lock = acquire_run_lock();
   bool failed = false;
   for (auto& t : targets) {
     Outcome o = run_one(t, caps, req);

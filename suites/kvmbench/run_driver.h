@@ -20,6 +20,9 @@ struct RunRequest {
   int max_runs = 30;
   double max_time_s = 600;
   std::map<std::string, std::string> overrides;
+  // `--replay DIR`: the document presets read captures from DIR (or
+  // DIR/<suite>/) instead of the live host; no host requirement is checked.
+  std::string replay_dir;
 };
 
 // Returns the exit code: 0 when something ran, 77 when nothing could,

@@ -16,6 +16,7 @@
 #include "hostlib/bench_make_shared.h"
 #include "hostlib/interrupt.h"
 #include "hostlib/kmsg_reader.h"
+#include "suites/common/capture.h"
 #include "suites/common/guest_glue.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
@@ -55,8 +56,38 @@ void run_host(RunContext& ctx) {
   emit_all(ctx, outcome, got);
 }
 
+// The kernel's to_shared lines of one repetition, whichever way they came.
+void emit_kernel_lines(RunContext& ctx, const std::string& text) {
+  ctx.save_raw(fmt::format("kmsg.it{}.log", ctx.iteration()), text);
+  auto parsed = parsers::parse_kernel_log(text);
+  std::size_t n = 0;
+  for (Sample s : parsed.samples)
+    if (s.metric.find("make_shared") != std::string::npos || s.metric.find("total") != std::string::npos) {
+      s.variant = "kernel";
+      ctx.emit(s);
+      ++n;
+    }
+  if (n == 0 && ctx.replaying())
+    throw std::runtime_error("the kernel log capture holds no 'guest_memfd to_shared:' line");
+  if (n == 0 && ctx.iteration() <= 0)
+    ctx.note_skip("kernel to_shared lines",
+                  "the kernel printed no 'guest_memfd to_shared:' lines (its rdtsc instrumentation is "
+                  "not in this kernel); user-space timings only");
+}
+
+// Replay: the kernel log from the capture; the user-space timings are
+// measurements of a live VM, not a capture, so they are not replayed.
+void run_document_replay(RunContext& ctx) {
+  (void)params_from(ctx);
+  if (ctx.iteration() <= 0)
+    ctx.note_skip("user-space conversion timings",
+                  "replay: they time KVM ioctls on a live host; the capture feeds the kernel's to_shared lines");
+  emit_kernel_lines(ctx, read_capture(ctx, "kmsg", "log"));
+}
+
 // As host, on an SNP/TDX VM, with the kernel's own to_shared lines captured.
 void run_document(RunContext& ctx) {
+  if (ctx.replaying()) return run_document_replay(ctx);
   auto p = params_from(ctx);
   p.gmem_ops = false;
   std::vector<std::string> lines;
@@ -90,19 +121,7 @@ void run_document(RunContext& ctx) {
   if (!kmsg) return;
   std::string text;
   for (auto& l : lines) text += l + "\n";
-  ctx.save_raw(fmt::format("kmsg.it{}.log", ctx.iteration()), text);
-  auto parsed = parsers::parse_kernel_log(text);
-  std::size_t n = 0;
-  for (Sample s : parsed.samples)
-    if (s.metric.find("make_shared") != std::string::npos || s.metric.find("total") != std::string::npos) {
-      s.variant = "kernel";
-      ctx.emit(s);
-      ++n;
-    }
-  if (n == 0 && ctx.iteration() <= 0)
-    ctx.note_skip("kernel to_shared lines",
-                  "the kernel printed no 'guest_memfd to_shared:' lines (its rdtsc instrumentation is "
-                  "not in this kernel); user-space timings only");
+  emit_kernel_lines(ctx, text);
 }
 
 std::string document_unsupported(const HostCaps& caps) {

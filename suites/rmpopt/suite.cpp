@@ -18,6 +18,7 @@
 #include "hostlib/kmsg_reader.h"
 #include "hostlib/pinning.h"
 #include "hostlib/qemu_launcher.h"
+#include "suites/common/capture.h"
 #include "suites/common/guest_glue.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
@@ -63,15 +64,32 @@ void run_host(RunContext& ctx) {
 
 // documents/000: guests are launched, one terminates, and the kernel prints
 // "SEV-SNP: RMPOPT execution time N ns ..." for the sweep that follows.
-void run_document(RunContext& ctx) {
-  const int nguests = static_cast<int>(ctx.param_int("guests"));
-  if (nguests < 1) usage_error("parameter guests: at least 1");
-  const auto mem = ctx.param_bytes("guest-mem");
-  const double hold_s = ctx.param_double("hold");
-  const double sweep_timeout_s = ctx.param_double("sweep-timeout");
-  if (ctx.param("firmware").empty())
-    usage_error("parameter firmware: an SNP-capable OVMF is required (--set firmware=/path/OVMF.fd)");
+// What one repetition collects: the guests' outcomes and the kernel log text.
+struct SweepCapture {
+  std::vector<host::GuestRunResult> guests;
+  std::string kmsg_text;
+};
 
+host::GuestSpec snp_guest_spec(RunContext& ctx, double hold) {
+  host::GuestSpec spec;
+  spec.workload = "faultin";
+  spec.args = {"--threads=1", "--bytes=64M", fmt::format("--hold={}", hold)};
+  spec.accel = host::Accel::kvm;
+  spec.vcpus = static_cast<int>(ctx.param_int("vcpus"));
+  spec.memory_mib = ctx.param_bytes("guest-mem") >> 20;
+  spec.backend = host::MemoryBackend::memfd;
+  spec.confidential = host::Confidential::sev_snp;
+  spec.snp.firmware = ctx.param("firmware");
+  spec.timeout_s = hold + 600;
+  return spec;
+}
+
+std::string guest_label(int g) { return fmt::format("snp-guest{}", g); }
+
+// Live: the kernel log is read while the guests run. Guest 0 terminates
+// first (after a short hold): its teardown triggers the sweep. The others
+// hold until the sweep had time to run.
+SweepCapture capture_live(RunContext& ctx, int nguests, double hold_s, double sweep_timeout_s) {
   host::KmsgReader kmsg = host::KmsgReader::open_live();
   std::vector<std::string> captured;
   std::atomic<bool> stop{false};
@@ -81,40 +99,48 @@ void run_document(RunContext& ctx) {
       if (rec) captured.push_back(rec->message);
     }
   });
-
-  auto spec_for = [&](double hold) {
-    host::GuestSpec spec;
-    spec.workload = "faultin";
-    spec.args = {"--threads=1", "--bytes=64M", fmt::format("--hold={}", hold)};
-    spec.accel = host::Accel::kvm;
-    spec.vcpus = static_cast<int>(ctx.param_int("vcpus"));
-    spec.memory_mib = mem >> 20;
-    spec.backend = host::MemoryBackend::memfd;
-    spec.confidential = host::Confidential::sev_snp;
-    spec.snp.firmware = ctx.param("firmware");
-    spec.timeout_s = hold + 600;
-    return spec;
-  };
-  // Guest 0 terminates first (after a short hold): its teardown triggers the
-  // sweep. The others hold until the sweep had time to run.
-  std::vector<host::GuestRunResult> results(static_cast<std::size_t>(nguests));
+  SweepCapture c;
+  c.guests.resize(static_cast<std::size_t>(nguests));
   std::vector<std::thread> guests;
   for (int g = 0; g < nguests; ++g)
     guests.emplace_back([&, g] {
-      results[static_cast<std::size_t>(g)] = host::run_guest_workload(
-          spec_for(g == 0 ? hold_s : hold_s + sweep_timeout_s),
-          ctx.run_dir() / "raw" / fmt::format("snp-guest{}.it{}.console.log", g, ctx.iteration()));
+      c.guests[static_cast<std::size_t>(g)] = host::run_guest_workload(
+          snp_guest_spec(ctx, g == 0 ? hold_s : hold_s + sweep_timeout_s),
+          ctx.run_dir() / "raw" / fmt::format("{}.it{}.console.log", guest_label(g), ctx.iteration()));
     });
   for (auto& t : guests) t.join();
   stop = true;
   reader.join();
+  for (auto& l : captured) c.kmsg_text += l + "\n";
+  return c;
+}
 
-  std::string text;
-  for (auto& l : captured) text += l + "\n";
-  ctx.save_raw(fmt::format("kmsg.it{}.log", ctx.iteration()), text);
-  for (auto& r : results)
+// Replay: the guests' consoles and the kernel log from the capture.
+SweepCapture capture_replay(RunContext& ctx, int nguests, double hold_s, double sweep_timeout_s) {
+  SweepCapture c;
+  for (int g = 0; g < nguests; ++g)
+    c.guests.push_back(
+        obtain_guest_run(ctx, snp_guest_spec(ctx, g == 0 ? hold_s : hold_s + sweep_timeout_s), guest_label(g)));
+  c.kmsg_text = read_capture(ctx, "kmsg", "log");
+  return c;
+}
+
+void run_document(RunContext& ctx) {
+  const int nguests = static_cast<int>(ctx.param_int("guests"));
+  if (nguests < 1) usage_error("parameter guests: at least 1");
+  (void)ctx.param_bytes("guest-mem");
+  const double hold_s = ctx.param_double("hold");
+  const double sweep_timeout_s = ctx.param_double("sweep-timeout");
+  if (ctx.param("firmware").empty() && !ctx.replaying())
+    usage_error("parameter firmware: an SNP-capable OVMF is required (--set firmware=/path/OVMF.fd)");
+
+  SweepCapture c = ctx.replaying() ? capture_replay(ctx, nguests, hold_s, sweep_timeout_s)
+                                   : capture_live(ctx, nguests, hold_s, sweep_timeout_s);
+
+  ctx.save_raw(fmt::format("kmsg.it{}.log", ctx.iteration()), c.kmsg_text);
+  for (auto& r : c.guests)
     if (!r.ok()) throw std::runtime_error("SNP guest failed: " + r.reason + "\n" + r.console_tail);
-  auto parsed = parsers::parse_kernel_log(text);
+  auto parsed = parsers::parse_kernel_log(c.kmsg_text);
   std::size_t sweeps = 0;
   for (Sample s : parsed.samples) {
     s.variant = ctx.param("kernel-variant");

@@ -1,0 +1,101 @@
+#include "suites/common/capture.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "suites/kvmbench/exit.h"
+
+namespace kvmbench::suites {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path per_iteration(const RunContext& ctx, const std::string& stem, const std::string& ext) {
+  return ctx.replay_dir() / fmt::format("{}.it{}.{}", stem, std::max(0, ctx.iteration()), ext);
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) usage_error(fmt::format("replay: cannot read capture {}", p.string()));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+fs::path capture_path(const RunContext& ctx, const std::string& stem, const std::string& ext) {
+  const fs::path it = per_iteration(ctx, stem, ext);
+  const fs::path all = ctx.replay_dir() / fmt::format("{}.{}", stem, ext);
+  std::error_code ec;
+  if (fs::is_regular_file(it, ec)) return it;
+  if (fs::is_regular_file(all, ec)) return all;
+  usage_error(fmt::format("replay: missing capture file {} (or {})", it.string(), all.filename().string()));
+}
+
+std::string read_capture(const RunContext& ctx, const std::string& stem, const std::string& ext) {
+  return slurp(capture_path(ctx, stem, ext));
+}
+
+std::string read_optional_capture(const RunContext& ctx, const std::string& stem, const std::string& ext) {
+  std::error_code ec;
+  const fs::path it = per_iteration(ctx, stem, ext);
+  const fs::path all = ctx.replay_dir() / fmt::format("{}.{}", stem, ext);
+  if (fs::is_regular_file(it, ec)) return slurp(it);
+  if (fs::is_regular_file(all, ec)) return slurp(all);
+  return "";
+}
+
+void parse_meminfo_csv(const std::string& text, const std::string& field, const std::string& origin,
+                       std::vector<double>& t, std::vector<double>& v) {
+  t.clear();
+  v.clear();
+  std::istringstream in(text);
+  std::string line;
+  std::size_t no = 0;
+  bool header = false;
+  const std::string want = "t_s," + field + "_bytes";
+  while (std::getline(in, line)) {
+    ++no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    if (!header) {
+      if (line != want)
+        usage_error(fmt::format("{}: line {}: header '{}', expected '{}' (the meminfo field this preset "
+                                "follows; see --set meminfo-field / confidential)",
+                                origin, no, line, want));
+      header = true;
+      continue;
+    }
+    auto comma = line.find(',');
+    double a = 0, b = 0;
+    bool good = comma != std::string::npos;
+    if (good) {
+      try {
+        std::size_t ua = 0, ub = 0;
+        const std::string sa = line.substr(0, comma), sb = line.substr(comma + 1);
+        a = std::stod(sa, &ua);
+        b = std::stod(sb, &ub);
+        good = ua == sa.size() && ub == sb.size() && std::isfinite(a) && std::isfinite(b);
+      } catch (const std::exception&) {
+        good = false;
+      }
+    }
+    if (!good) usage_error(fmt::format("{}: line {}: expected 't_s,bytes', got '{}'", origin, no, line));
+    t.push_back(a);
+    v.push_back(b);
+  }
+  if (!header) usage_error(fmt::format("{}: no '{}' header", origin, want));
+}
+
+std::string meminfo_csv(const std::string& field, const std::vector<double>& t, const std::vector<double>& v) {
+  std::string out = "t_s," + field + "_bytes\n";
+  for (std::size_t i = 0; i < t.size() && i < v.size(); ++i) out += fmt::format("{},{}\n", t[i], v[i]);
+  return out;
+}
+
+}  // namespace kvmbench::suites

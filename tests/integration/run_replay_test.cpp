@@ -1,0 +1,214 @@
+// `kvmbench run SUITE --preset document --replay DIR` through the real
+// binary: each document preset replays the synthesized captures in
+// tests/data/replay/<suite>/ (kernel log, meminfo series, guest consoles)
+// through the same code as a live run, on any host. The expected figures
+// are the ones built into those files (see their README.md).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "analysis/run_store.h"
+#include "tests/support/run_command.h"
+
+using kvmbench::load_run;
+using StoredRun = kvmbench::Run;
+using kvmbench::Sample;
+using kvmbench::test_support::CommandResult;
+using kvmbench::test_support::run_kvmbench;
+using kvmbench::test_support::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kCaptures = fs::path(KVMBENCH_TEST_DATA) / "replay";
+
+std::vector<std::string> env() { return {"KVMBENCH_STATE_DIR=/tmp/kvmbench-test-state"}; }
+
+std::vector<fs::path> run_dirs(const fs::path& root) {
+  std::vector<fs::path> dirs;
+  for (auto& e : fs::directory_iterator(root))
+    if (e.is_directory()) dirs.push_back(e.path());
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
+CommandResult replay(const std::string& suite, const fs::path& dir, const fs::path& out,
+                     std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"run", suite, "--preset", "document", "--replay", dir.string(), "--out",
+                                   out.string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_kvmbench(args, 120, "", env());
+}
+
+// The one complete replayed run under `out`.
+StoredRun replayed_run(const fs::path& out) {
+  auto dirs = run_dirs(out);
+  EXPECT_EQ(dirs.size(), 1u);
+  if (dirs.empty()) return {};
+  StoredRun run = load_run(dirs.front());
+  EXPECT_EQ(run.status(), "complete") << run.meta.dump(2);
+  EXPECT_EQ(run.meta["source"], "replay");
+  EXPECT_EQ(run.meta["preset"], "document");
+  EXPECT_TRUE(run.meta.contains("replay_dir"));
+  return run;
+}
+
+std::vector<Sample> with_metric(const StoredRun& run, const std::string& metric, const std::string& variant = "*") {
+  std::vector<Sample> out;
+  for (auto& s : run.samples)
+    if (s.metric == metric && (variant == "*" || s.variant == variant)) out.push_back(s);
+  return out;
+}
+
+}  // namespace
+
+TEST(RunReplay, RmpoptDocumentReadsKernelLogAndGuestConsoles) {
+  TempDir tmp;
+  auto r = replay("rmpopt", kCaptures / "rmpopt", tmp.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("replay"), std::string::npos) << r.out;
+  StoredRun run = replayed_run(tmp.path);
+  auto sweeps = with_metric(run, "sweep_time", "all-cpus");
+  ASSERT_EQ(sweeps.size(), 2u);  // two repetitions, one sweep each
+  std::map<int, double> by_it;
+  for (auto& s : sweeps) by_it[s.iteration] = s.value;
+  EXPECT_EQ(by_it[0], 412345678);  // dmesg capture
+  EXPECT_EQ(by_it[1], 398765432);  // /dev/kmsg record capture
+  EXPECT_EQ(sweeps[0].case_name, "range=2T");
+  for (auto& s : with_metric(run, "rmpopt_cycles_largest"))
+    if (s.iteration == 0) EXPECT_EQ(s.value, 90210);
+  auto avg = with_metric(run, "rmpopt_cycles_average");
+  ASSERT_EQ(avg.size(), 2u);
+  // The guests' consoles and the kernel log are kept in the run as live.
+  EXPECT_TRUE(fs::exists(run.dir / "raw" / "kmsg.it1.log"));
+  EXPECT_TRUE(fs::exists(run.dir / "raw" / "snp-guest1.it0.console.log"));
+}
+
+TEST(RunReplay, MakeSharedDocumentReadsWrappedToSharedLines) {
+  TempDir tmp;
+  auto r = replay("make_shared", kCaptures / "make_shared", tmp.path, {"-r", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  StoredRun run = replayed_run(tmp.path);
+  auto ms = with_metric(run, "make_shared_cycles", "kernel");
+  ASSERT_EQ(ms.size(), 15u);  // 5 conversions x 4K, 1G, 4G
+  int pages1g = 0;
+  for (auto& s : ms) pages1g += s.case_name == "nr_pages=262144";
+  EXPECT_EQ(pages1g, 5);
+  // In file order, the first 4K conversion (the sample's iteration is the
+  // repetition's, as in a live run).
+  EXPECT_EQ(ms.front().case_name, "nr_pages=1");
+  EXPECT_EQ(ms.front().value, 900);
+  auto total = with_metric(run, "total_cycles", "kernel");
+  ASSERT_FALSE(total.empty());
+  EXPECT_EQ(total.front().value, 40000);
+  EXPECT_EQ(total.back().value, 26450000000.0);
+  // The user-space timings are not replayed, and the run says so.
+  ASSERT_TRUE(run.meta.contains("skipped_parts"));
+  EXPECT_NE(run.meta["skipped_parts"].dump().find("user-space"), std::string::npos);
+  EXPECT_TRUE(with_metric(run, "to_shared_cycles").empty());
+}
+
+TEST(RunReplay, DirectmapDocumentFitsTheCapturedRamp) {
+  TempDir tmp;
+  auto r = replay("directmap", kCaptures / "directmap", tmp.path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  StoredRun run = replayed_run(tmp.path);
+  auto unpinned = with_metric(run, "host_alloc_rate", "unpinned");
+  auto pinned = with_metric(run, "host_alloc_rate", "pinned-node0");
+  ASSERT_EQ(unpinned.size(), 3u);
+  ASSERT_EQ(pinned.size(), 3u);
+  const std::map<int, double> built = {{0, 12.0}, {1, 12.5}, {2, 13.0}};  // per-iteration CSVs
+  for (auto& s : unpinned) {
+    EXPECT_NEAR(s.value, built.at(s.iteration), 1e-6) << s.iteration;
+    EXPECT_EQ(s.unit, "GB/s");
+    EXPECT_EQ(s.extra["meminfo_field"], "Shmem");
+    EXPECT_NE(s.extra["directmap"].get<std::string>().find("DirectMap1G"), std::string::npos);
+  }
+  for (auto& s : pinned) EXPECT_NEAR(s.value, 8.0, 1e-6);  // one CSV for every iteration
+  // The guest's own rate comes from the console.
+  auto guest = with_metric(run, "faultin_rate", "unpinned");
+  ASSERT_EQ(guest.size(), 3u);
+  EXPECT_DOUBLE_EQ(guest[0].value, 12.9);
+  EXPECT_EQ(with_metric(run, "thread_faultin_rate", "pinned-node0").size(), 3u * 128u);
+  EXPECT_TRUE(fs::exists(run.dir / "raw" / "meminfo-pinned-node0.it2.csv"));
+}
+
+TEST(RunReplay, AsidDocumentReadsFourConsoles) {
+  TempDir tmp;
+  auto r = replay("asid", kCaptures / "asid", tmp.path, {"-r", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  StoredRun run = replayed_run(tmp.path);
+  auto rr = with_metric(run, "transaction_rate", "npt=on");
+  ASSERT_EQ(rr.size(), 2u);
+  EXPECT_EQ(rr[0].value, 41250);
+  EXPECT_EQ(with_metric(run, "throughput", "npt=on").size(), 2u);
+  auto cpuid = with_metric(run, "cpuid_rate", "npt=on");
+  ASSERT_EQ(cpuid.size(), 2u);
+  EXPECT_EQ(cpuid[1].value, 1250000);
+  EXPECT_EQ(cpuid[1].iteration, 1);
+  EXPECT_EQ(with_metric(run, "time_per_round", "npt=on").size(), 2u);
+  EXPECT_EQ(rr[0].extra["replayed"], true);
+}
+
+TEST(RunReplay, AllReplaysEverySuiteFromItsFolder) {
+  TempDir tmp;
+  auto r = run_kvmbench({"run", "all", "--replay", kCaptures.string(), "-r", "1", "--out", tmp.path.string()}, 180,
+                        "", env());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto dirs = run_dirs(tmp.path);
+  ASSERT_EQ(dirs.size(), 4u) << r.err;
+  for (auto& d : dirs) {
+    StoredRun run = load_run(d);
+    EXPECT_EQ(run.status(), "complete") << d;
+    EXPECT_EQ(run.meta["source"], "replay") << d;
+  }
+}
+
+TEST(RunReplay, MissingCaptureFileIsBadInputNamingIt) {
+  TempDir captures, out;
+  // The rmpopt consoles without the kernel log.
+  for (const char* f : {"snp-guest0.console.log", "snp-guest1.console.log"})
+    fs::copy_file(kCaptures / "rmpopt" / f, captures.path / f);
+  auto r = replay("rmpopt", captures.path, out.path);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.signal, 0);
+  EXPECT_NE(r.err.find("kmsg.it0.log"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("kmsg.log"), std::string::npos) << r.err;
+  // The meminfo series missing for directmap.
+  TempDir dm, out2;
+  for (const char* f : {"faultin-unpinned.console.log", "faultin-pinned-node0.console.log"})
+    fs::copy_file(kCaptures / "directmap" / f, dm.path / f);
+  auto d = replay("directmap", dm.path, out2.path, {"-r", "1"});
+  EXPECT_EQ(d.exit_code, 2) << d.err;
+  EXPECT_NE(d.err.find("meminfo-unpinned.it0.csv"), std::string::npos) << d.err;
+}
+
+TEST(RunReplay, FailedConsoleIsAFailureWithTheReason) {
+  TempDir captures, out;
+  for (const char* f : {"kmsg.it0.log", "snp-guest0.console.log"})
+    fs::copy_file(kCaptures / "rmpopt" / f, captures.path / f);
+  {
+    std::ofstream unfinished(captures.path / "snp-guest1.console.log");
+    unfinished << "SYNTHESIZED for kvmbench tests: a console cut short\nKVMBENCH-BEGIN workload=faultin\n";
+  }
+  auto r = replay("rmpopt", captures.path, out.path, {"-r", "1"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("never finished"), std::string::npos) << r.err;
+  auto dirs = run_dirs(out.path);
+  ASSERT_EQ(dirs.size(), 1u);
+  EXPECT_EQ(load_run(dirs.front()).status(), "failed");
+}
+
+TEST(RunReplay, ReplayOnlyFeedsDocumentPresets) {
+  TempDir out;
+  auto r = run_kvmbench({"run", "rmpopt", "--preset", "host", "--replay", (kCaptures / "rmpopt").string(), "--out",
+                         out.path.string()},
+                        60, "", env());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  auto n = run_kvmbench({"run", "rmpopt", "--replay", (out.path / "nosuch").string(), "--out", out.path.string()},
+                        60, "", env());
+  EXPECT_EQ(n.exit_code, 2) << n.err;
+  EXPECT_NE(n.err.find("not a directory"), std::string::npos) << n.err;
+}
