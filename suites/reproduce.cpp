@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -38,7 +39,7 @@ Reproduction make_shared_tables(const fs::path& dir) {
   return r;
 }
 
-Reproduction rmpopt_tables(const fs::path& dir) {
+Reproduction rmpopt_tables(const fs::path& dir, std::optional<double> tsc_ghz) {
   Reproduction r{"rmpopt", "documents/000_d7f8210c34ef167c.txt", {}, {}, {}};
   const fs::path cycles = dir / "rmpopt_cycles.log";
   const fs::path all = dir / "rmpopt_sweep_all_cpus.log";
@@ -60,11 +61,14 @@ Reproduction rmpopt_tables(const fs::path& dir) {
       s.variant = variant;
       samples.push_back(std::move(s));
     }
-  r.tables = rmpopt::report_tables(samples, kReplay, "all-cpus");
+  r.tables = rmpopt::report_tables(samples, kReplay, "all-cpus", tsc_ghz);
   r.notes.push_back("all-cpus: on_each_cpu_mask(cpu_online_mask) per 1GB region; leader+primary: the "
                     "current CPU sweeps first, then one thread per core in parallel");
   r.notes.push_back("document: \"~16-20% performance improvement\"; above is what two runs per variant support");
   r.notes.push_back("per-CPU time needs the number of CPUs, which the document does not give");
+  if (!tsc_ghz)
+    r.notes.push_back("the document does not give the TSC rate of its machine, so the cycle stats stay in "
+                      "cycles; --tsc-ghz G adds their wall-clock equivalents (ns = cycles / G)");
   return r;
 }
 
@@ -116,9 +120,11 @@ const std::vector<std::string>& reproducible_suites() {
   return s;
 }
 
-Reproduction reproduce(std::string_view suite, const fs::path& dir) {
+Reproduction reproduce(std::string_view suite, const fs::path& dir, const ReproduceOptions& options) {
+  if (options.tsc_ghz && !(std::isfinite(*options.tsc_ghz) && *options.tsc_ghz > 0))
+    throw std::invalid_argument(fmt::format("--tsc-ghz must be a positive number of GHz, not {}", *options.tsc_ghz));
   if (suite == "make_shared") return make_shared_tables(dir);
-  if (suite == "rmpopt") return rmpopt_tables(dir);
+  if (suite == "rmpopt") return rmpopt_tables(dir, options.tsc_ghz);
   if (suite == "directmap") return directmap_tables(dir);
   if (suite == "asid") return asid_tables(dir);
   throw std::invalid_argument(fmt::format("unknown suite '{}' (rmpopt, directmap, make_shared, asid, all)", suite));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,12 @@ struct Reproduction {
   std::vector<std::string> notes;     // claims of the document, what was derivable
 };
 
+struct ReproduceOptions {
+  // TSC rate (GHz) to express the rmpopt cycle stats as wall time; the
+  // document does not give it. Must be > 0 and finite when set.
+  std::optional<double> tsc_ghz;
+};
+
 // <source dir>/results/reference (KVMBENCH_SOURCE_DIR at build time).
 std::filesystem::path default_reference_dir();
 
@@ -28,6 +35,8 @@ const std::vector<std::string>& reproducible_suites();
 
 // Throws std::invalid_argument for an unknown suite and std::runtime_error
 // ("file:line: reason") for a missing or malformed reference file.
-Reproduction reproduce(std::string_view suite, const std::filesystem::path& reference_dir);
+// Throws std::invalid_argument for a bad option too.
+Reproduction reproduce(std::string_view suite, const std::filesystem::path& reference_dir,
+                       const ReproduceOptions& options = {});
 
 }  // namespace kvmbench::suites

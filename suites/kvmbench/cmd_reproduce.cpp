@@ -1,8 +1,10 @@
 // kvmbench reproduce [rmpopt|directmap|make_shared|asid|all] [--reference DIR] [--format F]
+//                   [--tsc-ghz G]
 // Regenerates the documents' tables from results/reference/ (source: replay).
 #include <fmt/format.h>
 
 #include <memory>
+#include <optional>
 
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
@@ -14,6 +16,7 @@ namespace kvmbench::cli {
 void add_reproduce_command(CLI::App& app) {
   struct Opts {
     std::string what = "all", reference, format = "text";
+    std::optional<double> tsc_ghz;
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("reproduce", "Regenerate the documents' tables from results/reference/ (source: replay)");
@@ -21,6 +24,8 @@ void add_reproduce_command(CLI::App& app) {
   cmd->add_option("--reference", o->reference, "directory of the transcribed raw data")
       ->default_str(suites::default_reference_dir().string());
   cmd->add_option("--format", o->format, "text, md, csv or json")->capture_default_str();
+  cmd->add_option("--tsc-ghz", o->tsc_ghz,
+                  "TSC rate in GHz of the machine that printed the RMPOPT cycles: adds their wall time in ns");
   cmd->callback([o] {
     const Format f = parse_table_format(o->format);
     const std::filesystem::path dir = o->reference.empty() ? suites::default_reference_dir() : std::filesystem::path(o->reference);
@@ -31,7 +36,7 @@ void add_reproduce_command(CLI::App& app) {
     std::vector<suites::Reproduction> done;
     for (auto& s : which) {
       try {
-        done.push_back(suites::reproduce(s, dir));
+        done.push_back(suites::reproduce(s, dir, {o->tsc_ghz}));
       } catch (const std::exception& e) {
         usage_error(e.what());  // unknown suite, missing or malformed reference data
       }

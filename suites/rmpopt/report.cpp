@@ -71,10 +71,33 @@ Table cycle_table(const Ordered<std::string>& cases, const std::map<std::string,
   return t;
 }
 
+// The same stats as wall time: ns = cycles / GHz (the mean of several
+// prints of one stat converts as the mean does).
+Table cycle_time_table(const Ordered<std::string>& cases,
+                       const std::map<std::string, std::map<std::string, std::vector<double>>>& v,
+                       std::string_view source, double tsc_ghz) {
+  Table t;
+  t.title = fmt::format("RMPOPT time per instruction at a {} GHz TSC, ns", format_sig(tsc_ghz));
+  t.source = std::string(source);
+  t.columns.push_back({"", Align::left});
+  for (auto& c : cases.order) t.columns.push_back({c, Align::right});
+  for (const char* stat : {"largest", "smallest", "average"}) {
+    std::vector<std::string> row = {stat};
+    for (auto& c : cases.order) {
+      auto it = v.at(c).find(stat);
+      row.push_back(it == v.at(c).end() ? "-" : fmt::format("{:.1f}", stats::summarize(it->second).mean / tsc_ghz));
+    }
+    t.add_row(std::move(row));
+  }
+  t.notes.push_back(fmt::format("ns = cycles / {} (the TSC rate given with --tsc-ghz, not from the document)",
+                                format_sig(tsc_ghz)));
+  return t;
+}
+
 }  // namespace
 
 std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source,
-                                 std::string_view base_variant) {
+                                 std::string_view base_variant, std::optional<double> tsc_ghz) {
   std::vector<Table> tables;
 
   // Cycle stats: one column per case (group), one row per stat.
@@ -90,7 +113,10 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
       sweep_variants.add(s.variant, &s);
     }
   }
-  if (!cycle_cases.order.empty()) tables.push_back(cycle_table(cycle_cases, cycles, source));
+  if (!cycle_cases.order.empty()) {
+    tables.push_back(cycle_table(cycle_cases, cycles, source));
+    if (tsc_ghz) tables.push_back(cycle_time_table(cycle_cases, cycles, source, *tsc_ghz));
+  }
   if (sweep_variants.order.empty()) return tables;
 
   // Sweep wall time per variant.

@@ -7,6 +7,7 @@
 // "sweep_time" with extra range_start/range_end).
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -17,8 +18,11 @@ namespace kvmbench::suites::rmpopt {
 
 // Empty when the samples hold no RMPOPT cycle stats and no sweep times.
 // `base_variant` is the variant the others are compared against; the first
-// variant seen when it is absent.
+// variant seen when it is absent. With `tsc_ghz` (the TSC rate of the
+// machine that printed the cycles, in GHz), a second cycle table gives the
+// wall-clock equivalents, ns = cycles / tsc_ghz.
 std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source,
-                                 std::string_view base_variant = "all-cpus");
+                                 std::string_view base_variant = "all-cpus",
+                                 std::optional<double> tsc_ghz = std::nullopt);
 
 }  // namespace kvmbench::suites::rmpopt

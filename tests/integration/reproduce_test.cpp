@@ -48,3 +48,26 @@ TEST(ReproduceCommand, BadInputIsExitTwo) {
   r = run_kvmbench({"reproduce", "all", "--format", "html"});
   EXPECT_EQ(r.exit_code, 2);
 }
+
+// --tsc-ghz: the cycle stats as wall time (ns = cycles / GHz); without it,
+// the output says the document does not give the TSC rate.
+// By hand at 2.4 GHz: 1143020 / 2.4 = 476258.33 ns, 83680 / 2.4 = 34866.67 ns.
+TEST(ReproduceCommand, RmpoptTscGhzGivesWallTime) {
+  auto r = run_kvmbench({"reproduce", "rmpopt", "--tsc-ghz", "2.4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("at a 2.4 GHz TSC, ns"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("476258.3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("34866.7"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("does not give the TSC rate"), std::string::npos) << r.out;
+
+  r = run_kvmbench({"reproduce", "rmpopt"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("does not give the TSC rate"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("GHz TSC, ns"), std::string::npos) << r.out;
+
+  for (const char* bad : {"0", "-1", "inf", "nan", "abc"}) {
+    r = run_kvmbench({"reproduce", "rmpopt", "--tsc-ghz", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad << r.out;
+    EXPECT_NE(r.err.find("tsc-ghz"), std::string::npos) << bad << r.err;
+  }
+}

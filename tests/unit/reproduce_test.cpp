@@ -128,6 +128,27 @@ TEST(Reproduce, MakeSharedNoiseWithOneConversionSaysSo) {
   EXPECT_EQ(tables[2].notes.back(), "nr_pages=8: one conversion, no run-to-run noise to compare");
 }
 
+// Wall-clock equivalents of the cycle stats at a given TSC rate, by hand:
+// 1143020 / 2.4 = 476258.33, 60 / 2.4 = 25, 5226 / 2.4 = 2177.5 (boot);
+// 83680 / 2.4 = 34866.67, 5658 / 2.4 = 2357.5 (after shutdown).
+TEST(Reproduce, RmpoptCyclesAsWallTimeWithTscGhz) {
+  auto r = reproduce("rmpopt", kRef, {2.4});
+  const Table& t = find_table(r, "GHz TSC, ns");
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[0], (std::vector<std::string>{"largest", "476258.3", "34866.7"}));
+  EXPECT_EQ(t.rows[1], (std::vector<std::string>{"smallest", "25.0", "25.0"}));
+  EXPECT_EQ(t.rows[2], (std::vector<std::string>{"average", "2177.5", "2357.5"}));
+  for (auto& n : r.notes) EXPECT_EQ(n.find("does not give the TSC rate"), std::string::npos) << n;
+
+  auto plain = reproduce("rmpopt", kRef);
+  for (auto& tab : plain.tables) EXPECT_EQ(tab.title.find("GHz"), std::string::npos) << tab.title;
+  bool says = false;
+  for (auto& n : plain.notes) says |= n.find("does not give the TSC rate") != std::string::npos;
+  EXPECT_TRUE(says);
+  EXPECT_THROW(reproduce("rmpopt", kRef, {0.0}), std::invalid_argument);
+  EXPECT_THROW(reproduce("rmpopt", kRef, {std::nan("")}), std::invalid_argument);
+}
+
 TEST(Reproduce, RmpoptSweepAndChange) {
   auto r = reproduce("rmpopt", kRef);
   const Table& c = find_table(r, "cycles");
