@@ -71,3 +71,15 @@ TEST(ReproduceCommand, RmpoptTscGhzGivesWallTime) {
     EXPECT_NE(r.err.find("tsc-ghz"), std::string::npos) << bad << r.err;
   }
 }
+
+TEST(ReproduceCommand, AsidPrintsTheMatrixAndSaysThereAreNoNumbers) {
+  auto r = run_kvmbench({"reproduce", "asid"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* want : {"measurement matrix", "5 iterations", "FLUSHBYASID", "unpatched", "patched",
+                           "netperf TCP_RR", "netperf TCP_STREAM", "cpuid_rate", "mmap/munmap 100M x100",
+                           "gives no numbers", "160 runs"})
+    EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+  std::size_t rows = 0;
+  for (std::size_t p = 0; (p = r.out.find("no data  ", p)) != std::string::npos; ++p) ++rows;
+  EXPECT_EQ(rows, 16u) << r.out;
+}

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <set>
 
 #include "analysis/table.h"
 #include "suites/directmap/report.h"
@@ -199,11 +200,28 @@ TEST(Reproduce, DirectmapTableAndWelch) {
   EXPECT_EQ(w.rows[0][2], fmt::format("{:+.0f}%", 100 * (12.9 / 8.0 - 1)));
 }
 
-TEST(Reproduce, AsidHasNoData) {
+TEST(Reproduce, AsidHasNoDataButTheMatrix) {
   auto r = reproduce("asid", kRef);
-  EXPECT_TRUE(r.tables.empty());
+  ASSERT_EQ(r.tables.size(), 1u);
+  const Table& t = r.tables[0];
+  EXPECT_EQ(t.source, "replay");
+  // 4 benchmarks x NPT on/off x FLUSHBYASID on/off rows; unpatched/patched columns.
+  ASSERT_EQ(t.rows.size(), 16u);
+  ASSERT_EQ(t.columns.size(), 5u);
+  EXPECT_EQ(t.columns[3].header, "unpatched");
+  EXPECT_EQ(t.columns[4].header, "patched");
+  EXPECT_EQ(t.rows[0], (std::vector<std::string>{"netperf TCP_RR", "on", "on", "no data", "no data"}));
+  EXPECT_EQ(t.rows[15], (std::vector<std::string>{"mmap/munmap 100M x100", "off", "off", "no data", "no data"}));
+  std::set<std::string> combos;
+  for (auto& row : t.rows) combos.insert(row[0] + "/" + row[1] + "/" + row[2]);
+  EXPECT_EQ(combos.size(), 16u);
+  EXPECT_NE(t.title.find("5 iterations"), std::string::npos);
+  EXPECT_EQ(t.notes[0], "4 benchmarks x NPT x FLUSHBYASID x unpatched/patched = 32 cells;");
+  EXPECT_EQ(t.notes[1], "  5 iterations each = 160 runs");
+  for (auto& n : t.notes) EXPECT_LE(n.size(), 80u) << n;
   ASSERT_FALSE(r.notes.empty());
   EXPECT_NE(r.notes[0].find("no raw data"), std::string::npos);
+  EXPECT_NE(r.notes[0].find("gives no numbers"), std::string::npos);
 }
 
 TEST(Reproduce, UnknownSuiteAndMissingDirectoryAreErrors) {
