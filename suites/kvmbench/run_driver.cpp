@@ -133,8 +133,10 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
   RunWriter writer = RunWriter::create_in(req.out_root, meta);
   fmt::print(stderr, "kvmbench: {} / {} [source: {}] -> {}\n", t.suite->name, preset.name,
              to_string(source), writer.dir().string());
-  for (const auto& w : adaptive::host_noise_warnings(meta))
-    fmt::print(stderr, "kvmbench: warning: {}\n", w);
+  // A replay measures nothing here: this host's noise does not matter.
+  if (t.replay_dir.empty())
+    for (const auto& w : adaptive::host_noise_warnings(meta))
+      fmt::print(stderr, "kvmbench: warning: {}\n", w);
 
   std::vector<Sample> collected;
   suites::RunContext ctx(caps, params, reps, writer.dir(), [&](const Sample& s) {
