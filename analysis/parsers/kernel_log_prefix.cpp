@@ -79,11 +79,20 @@ static bool strip_one(std::string_view& s, KernelLogLine& out) {
   static const std::regex syslog(R"(^([A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d(\.\d+)?) \S+ kernel: )");
   // journalctl -o short-iso / short-precise: "2026-03-05T11:22:33+0000 host kernel: "
   static const std::regex iso(R"(^(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*) \S+ kernel: )");
+  // Cheap first-character tests decide which regex can match at all:
+  // std::regex is slow, and most lines of a capture (every line after its
+  // printk time is stripped) match none of them.
+  auto digit = [&](std::size_t i) { return i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); };
+  const bool may_kmsg = digit(0) && s.find(';') != std::string_view::npos;
+  const bool may_syslog = s.size() > 16 && std::isupper(static_cast<unsigned char>(s[0])) &&
+                          std::islower(static_cast<unsigned char>(s[1])) && s[3] == ' ';
+  const bool may_iso = digit(0) && digit(1) && digit(2) && digit(3) && s.size() > 4 && s[4] == '-';
+  if (!may_kmsg && !may_syslog && !may_iso) return false;
   const std::string str(s.substr(0, 96));  // prefixes are short; avoid copying long lines
   std::smatch m;
-  if (std::regex_search(str, m, kmsg)) {
+  if (may_kmsg && std::regex_search(str, m, kmsg)) {
     out.uptime_s = std::stod(m[3].str()) / 1e6;
-  } else if (std::regex_search(str, m, syslog) || std::regex_search(str, m, iso)) {
+  } else if ((may_syslog && std::regex_search(str, m, syslog)) || (may_iso && std::regex_search(str, m, iso))) {
     out.wallclock = m[1].str();
   } else {
     return false;

@@ -1,0 +1,128 @@
+// Throughput of the kernel log parser (the hot path of `kvmbench ingest`:
+// a lab keeps months of kernel logs) on a synthetic dmesg capture.
+//
+//   build-parsers/bench/kvmbench_ingest_bench                    # 200 MB
+//   KVMBENCH_BENCH_MB=20 build-parsers/bench/kvmbench_ingest_bench
+//   KVMBENCH_BENCH_RECORD_EVERY=1000 ...      # sparser records (default 50)
+//   KVMBENCH_BENCH_WRITE=/tmp/kernel.log ...  # also write the log there,
+//     to time `kvmbench ingest` and an awk one-liner on the same bytes
+//
+// The log: "[ uptime] " prefixed lines, about 3 in 50 a record of the
+// documents' instrumentation (to_shared, a few of them mail-wrapped as in
+// the make_shared document; RMPOPT cycle stats; RMPOPT sweep times), the
+// rest ordinary dmesg noise of varied length. Generated deterministically.
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "analysis/parsers/kernel_log.h"
+
+namespace {
+
+struct Lcg {
+  std::uint64_t s = 0x9e3779b97f4a7c15ull;
+  std::uint64_t next() {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return s >> 33;
+  }
+  std::uint64_t below(std::uint64_t n) { return next() % n; }
+};
+
+constexpr const char* kNoise[] = {
+    "usb 1-1: new high-speed USB device number {} using xhci_hcd",
+    "EXT4-fs (nvme0n1p{}): mounted filesystem with ordered data mode. Quota mode: none.",
+    "kvm_amd: SVM: kvm [{}]: vcpu0, guest rIP: 0xffffffff81c0e2d4 Unhandled WRMSR(0xc0010115) = 0x0",
+    "audit: type=1400 audit({}.123:42): apparmor=\"STATUS\" operation=\"profile_load\" name=\"lsb_release\"",
+    "SEV-SNP: RMP table physical range [0x00000000{:x} - 0x000000002dffffff]",
+    "perf: interrupt took too long ({} > 2500), lowering kernel.perf_event_max_sample_rate to 79750",
+    "tun: Universal TUN/TAP device driver, 1.6 (instance {})",
+    "virbr0: port {}(vnet0) entered forwarding state",
+    "guest_memfd: bound {} pages",
+    "x86/split lock detection: #AC: crashing the kernel on kernel split_locks and warning on user-space",
+};
+
+// One line in N is a record (KVMBENCH_BENCH_RECORD_EVERY, default 50).
+std::uint64_t record_every() {
+  const char* e = std::getenv("KVMBENCH_BENCH_RECORD_EVERY");
+  const long n = e ? std::atol(e) : 50;
+  return n >= 3 ? static_cast<std::uint64_t>(n) : 50;
+}
+
+std::string make_log(std::size_t bytes) {
+  std::string out;
+  out.reserve(bytes + 256);
+  Lcg r;
+  double uptime = 1.0;
+  static const char* stats[] = {"largest", "smallest", "average"};
+  static const std::uint64_t pages[] = {1, 262144, 1048576};
+  while (out.size() < bytes) {
+    uptime += 1e-6 * static_cast<double>(r.below(5000000));
+    const std::string prefix = fmt::format("[{:12.6f}] ", uptime);
+    const std::uint64_t pick = r.below(record_every());
+    if (pick == 0) {
+      const std::uint64_t np = pages[r.below(3)];
+      const std::uint64_t total = np * 25000 + r.below(1000000) + 1000;
+      const std::uint64_t ms = total / 400 + r.below(1000);
+      if (r.below(4) == 0)  // mail-wrapped, as in the make_shared document
+        out += fmt::format("{}guest_memfd to_shared: nr_pages={}, make_shared={}\ncycles, total={} cycles\n", prefix,
+                           np, ms, total);
+      else
+        out += fmt::format("{}guest_memfd to_shared: nr_pages={}, make_shared={} cycles, total={} cycles\n", prefix,
+                           np, ms, total);
+    } else if (pick == 1) {
+      for (const char* st : stats) out += fmt::format("{}SEV-SNP: RMPOPT {} cycles {}\n", prefix, st, 60 + r.below(2000000));
+    } else if (pick == 2) {
+      out += fmt::format(
+          "{}SEV-SNP: RMPOPT execution time {} ns for physical address range 0x0000000000000000 - 0x0000020000000000 "
+          "on all cpus\n",
+          prefix, 300000000 + r.below(200000000));
+    } else {
+      out += prefix;
+      out += fmt::format(fmt::runtime(kNoise[r.below(std::size(kNoise))]), r.below(100000));
+      out += '\n';
+    }
+  }
+  return out;
+}
+
+std::size_t log_bytes() {
+  const char* mb = std::getenv("KVMBENCH_BENCH_MB");
+  const double m = mb ? std::atof(mb) : 200.0;
+  return static_cast<std::size_t>((m > 0 ? m : 200.0) * 1024 * 1024);
+}
+
+const std::string& the_log() {
+  static const std::string log = [] {
+    std::string l = make_log(log_bytes());
+    if (const char* path = std::getenv("KVMBENCH_BENCH_WRITE")) {
+      std::ofstream f(path, std::ios::binary);
+      f << l;
+      if (!f) std::fprintf(stderr, "cannot write %s\n", path);
+    }
+    return l;
+  }();
+  return log;
+}
+
+void BM_ParseKernelLog(benchmark::State& state) {
+  const std::string& log = the_log();
+  std::size_t records = 0;
+  for (auto _ : state) {
+    auto res = kvmbench::parsers::parse_kernel_log(log);
+    records = res.records;
+    benchmark::DoNotOptimize(res.samples.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * log.size()));
+  state.counters["MB"] = static_cast<double>(log.size()) / (1024.0 * 1024.0);
+  state.counters["records"] = static_cast<double>(records);
+}
+BENCHMARK(BM_ParseKernelLog)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+}  // namespace
+
+BENCHMARK_MAIN();
