@@ -192,6 +192,12 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
     progress.finish();
     writer.update_meta({{"skipped_parts", ctx.skips()}});
     writer.finish("failed");
+    // A bad parameter is found before anything is measured: then leave no
+    // run directory behind (nothing half-written).
+    if (writer.samples_written() == 0) {
+      std::error_code ec;
+      fs::remove_all(writer.dir(), ec);
+    }
     throw;
   } catch (const std::exception& e) {
     error = e.what();

@@ -61,6 +61,12 @@ TEST(RunCli, UnknownSuiteParameterOrPresetIsUsageError) {
   EXPECT_EQ(c.exit_code, 2) << c.err;
   auto d = run_kvmbench({"run", "rmpopt", "-r", "zero", "--out", tmp.path.string()}, 60, "", env());
   EXPECT_EQ(d.exit_code, 2) << d.err;
+  // A malformed parameter value is found inside the preset, after the run
+  // directory was made: it must not stay behind.
+  auto e = run_kvmbench({"run", "directmap", "--preset", "host", "-b", "1Q", "--out", tmp.path.string()},
+                        60, "", env());
+  EXPECT_EQ(e.exit_code, 2) << e.err;
+  EXPECT_NE(e.err.find("is not a size"), std::string::npos) << e.err;
   // Nothing was measured, so nothing was written.
   EXPECT_TRUE(fs::is_empty(tmp.path));
 }
