@@ -20,7 +20,17 @@ std::string_view trim(std::string_view s) {
 std::string quoted(std::string_view s) {
   constexpr std::size_t kMax = 40;
   std::string out = "'";
-  out += s.substr(0, kMax);
+  // Binary input must not reach the terminal raw: non-printable bytes as \xNN.
+  for (unsigned char c : s.substr(0, kMax)) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      static const char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
   if (s.size() > kMax) out += "...";
   out += "'";
   return out;

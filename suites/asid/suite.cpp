@@ -146,7 +146,7 @@ Suite make_asid_suite() {
   host.source = Source::hardware;
   host.default_repetitions = 5;
   host.params = params("2", "100M", "100", "1G", "120");
-  host.unsupported_reason = [](const HostCaps&) { return std::string(); };
+  host.unsupported_reason = runs_anywhere;
   host.run = run_host;
   s.presets.push_back(host);
 
@@ -156,9 +156,7 @@ Suite make_asid_suite() {
   smoke.source = Source::emulated;
   smoke.default_repetitions = 1;
   smoke.params = params("1", "4M", "4", "256M", "120");
-  smoke.unsupported_reason = [](const HostCaps& caps) {
-    return first_reason({require_qemu(caps, "tcg"), require_guest_kernel(caps)});
-  };
+  smoke.unsupported_reason = require_tcg_guest;
   smoke.run = run_smoke;
   s.presets.push_back(smoke);
   return s;

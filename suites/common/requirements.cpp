@@ -44,6 +44,12 @@ std::string require_vm_type(const HostCaps& caps, const std::string& type) {
   return "";
 }
 
+std::string runs_anywhere(const HostCaps&) { return ""; }
+
+std::string require_tcg_guest(const HostCaps& caps) {
+  return first_reason({require_qemu(caps, "tcg"), require_guest_kernel(caps)});
+}
+
 std::string first_reason(std::initializer_list<std::string> reasons) {
   for (const auto& r : reasons)
     if (!r.empty()) return r;

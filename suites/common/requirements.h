@@ -17,6 +17,11 @@ std::string require_guest_kernel(const HostCaps& caps);
 std::string require_guest_memfd(const HostCaps& caps);
 std::string require_vm_type(const HostCaps& caps, const std::string& type);
 
+// Host-side presets: any Linux host.
+std::string runs_anywhere(const HostCaps& caps);
+// Smoke presets: QEMU with TCG and a guest kernel.
+std::string require_tcg_guest(const HostCaps& caps);
+
 // The first non-empty reason, or "".
 std::string first_reason(std::initializer_list<std::string> reasons);
 

@@ -161,8 +161,23 @@ void run_host(RunContext& ctx) {
     for (auto& sk : outcome.skipped) ctx.note_skip(sk.case_name, sk.reason);
 }
 
-// The document's 1 TB / 128 vCPUs, or what this host has.
-std::string default_vcpus() { return "128"; }
+// The parameters of a guest fault-in (document and smoke presets differ only
+// in their defaults). The document's defaults (1T, 128 vCPUs, 5G each) are
+// not scaled to the host: override them on smaller machines.
+std::vector<Param> guest_params(const std::string& mem, const std::string& vcpus, const std::string& bytes,
+                                const std::string& timeout) {
+  return {
+      {"guest-mem", mem, "guest memory"},
+      {"vcpus", vcpus, "vCPUs = faultin threads"},
+      {"bytes", bytes, "bytes each thread faults in (stress --vm-bytes)"},
+      {"backing", "memfd", "guest RAM backend: memfd, anonymous, hugetlbfs"},
+      {"confidential", "none", "none or snp (guest_memfd; rate from FileHugePages)"},
+      {"firmware", "", "SNP-capable OVMF (confidential=snp)"},
+      {"meminfo-field", "Shmem", "meminfo field that grows with guest memory (non-SNP)"},
+      {"sample-hz", "10", "meminfo sampling rate"},
+      {"timeout", timeout, "seconds before the guest is killed"},
+  };
+}
 
 }  // namespace
 
@@ -176,17 +191,7 @@ Suite make_directmap_suite() {
   doc.description = "1 guest, N vCPUs x B bytes faultin; host allocation rate from meminfo";
   doc.source = Source::hardware;
   doc.default_repetitions = 3;
-  doc.params = {
-      {"guest-mem", "1T", "guest memory (scale down to what the host has)"},
-      {"vcpus", default_vcpus(), "vCPUs = faultin threads"},
-      {"bytes", "5G", "bytes each thread faults in (stress --vm-bytes)"},
-      {"backing", "memfd", "guest RAM backend: memfd, anonymous, hugetlbfs"},
-      {"confidential", "none", "none or snp (guest_memfd; rate from FileHugePages)"},
-      {"firmware", "", "SNP-capable OVMF (confidential=snp)"},
-      {"meminfo-field", "Shmem", "meminfo field that grows with guest memory (non-SNP)"},
-      {"sample-hz", "10", "meminfo sampling rate"},
-      {"timeout", "1800", "seconds before the guest is killed"},
-  };
+  doc.params = guest_params("1T", "128", "5G", "1800");
   doc.unsupported_reason = document_unsupported;
   doc.run = run_document;
   doc.primary_metrics = {"host_alloc_rate"};
@@ -203,7 +208,7 @@ Suite make_directmap_suite() {
       {"backings", "", "anon-4k,thp,hugetlb-2m,hugetlb-1g,memfd,guest_memfd (empty: all)"},
       {"write-bandwidth", "1", "also measure write bandwidth of faulted memory (1/0)"},
   };
-  host.unsupported_reason = [](const HostCaps&) { return std::string(); };
+  host.unsupported_reason = runs_anywhere;
   host.run = run_host;
   host.primary_metrics = {"faultin_rate"};
   s.presets.push_back(host);
@@ -213,20 +218,8 @@ Suite make_directmap_suite() {
   smoke.description = "the document's pipeline in a tiny TCG guest (functional only)";
   smoke.source = Source::emulated;
   smoke.default_repetitions = 1;
-  smoke.params = {
-      {"guest-mem", "320M", "guest memory"},
-      {"vcpus", "1", "vCPUs = faultin threads"},
-      {"bytes", "32M", "bytes each thread faults in"},
-      {"backing", "memfd", "guest RAM backend: memfd, anonymous"},
-      {"confidential", "none", "none"},
-      {"firmware", "", "unused under TCG"},
-      {"meminfo-field", "Shmem", "meminfo field that grows with guest memory"},
-      {"sample-hz", "10", "meminfo sampling rate"},
-      {"timeout", "120", "seconds before the guest is killed"},
-  };
-  smoke.unsupported_reason = [](const HostCaps& caps) {
-    return first_reason({require_qemu(caps, "tcg"), require_guest_kernel(caps)});
-  };
+  smoke.params = guest_params("320M", "1", "32M", "120");
+  smoke.unsupported_reason = require_tcg_guest;
   smoke.run = run_smoke;
   s.presets.push_back(smoke);
   return s;

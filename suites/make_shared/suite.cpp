@@ -166,7 +166,7 @@ Suite make_make_shared_suite() {
   host.default_repetitions = 2;
   host.params = common_params("");
   host.params[0].default_value = "4K,64M,256M";
-  host.unsupported_reason = [](const HostCaps& caps) { return require_guest_memfd(caps); };
+  host.unsupported_reason = require_guest_memfd;
   host.run = run_host;
   host.primary_metrics = {"to_shared_cycles", "gmem_fallocate_rate"};
   s.presets.push_back(host);

@@ -191,7 +191,7 @@ Suite make_rmpopt_suite() {
       {"cpus", "all", "CPU list, the first is the leader"},
       {"dirty-fraction", "0.125", "share of regions the dirty-regions sweep revisits"},
   };
-  host.unsupported_reason = [](const HostCaps&) { return std::string(); };
+  host.unsupported_reason = runs_anywhere;
   host.run = run_host;
   host.primary_metrics = {"emulated_sweep_wall"};
   s.presets.push_back(host);

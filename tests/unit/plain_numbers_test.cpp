@@ -52,5 +52,15 @@ TEST(PlainNumbers, RejectsGarbageWithLineNumber) {
   expect_error_at("1 # trailing comment\n", 1);
 }
 
+TEST(PlainNumbers, BinaryBytesAreEscapedInTheMessage) {
+  try {
+    parse_plain_numbers(std::string("1\n\x01\xff\x7f") + "ab\n");
+    FAIL() << "binary line accepted";
+  } catch (const PlainNumbersError& e) {
+    EXPECT_EQ(e.line, 2u);
+    EXPECT_NE(std::string(e.what()).find("'\\x01\\xff\\x7fab'"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace kvmbench
