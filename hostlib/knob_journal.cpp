@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hostlib/module_reload.h"
 #include "hostlib/state_dir.h"
 
 namespace kvmbench::host {
@@ -128,6 +129,29 @@ std::uint64_t journal_knob_change(const std::string& path, const std::string& ol
   return id;
 }
 
+std::uint64_t journal_module_reload(const std::string& module_dir, const std::map<std::string, std::string>& old,
+                                    const std::map<std::string, std::string>& all) {
+  ensure_state_dir();
+  JournalLock lock;
+  if (!lock.ok())
+    throw std::runtime_error(fmt::format("cannot lock knob journal {}.lock: {}", knob_journal_path().string(),
+                                         std::strerror(errno)));
+  std::uint64_t id = g_next_id++;
+  long pid = ::getpid();
+  nlohmann::json j = {{"op", "set"},
+                      {"kind", "module_reload"},
+                      {"pid", pid},
+                      {"start", process_start_ticks(pid)},
+                      {"boot", current_boot_id()},
+                      {"id", id},
+                      {"path", module_dir},
+                      {"old", format_module_params(old)},
+                      {"params", old},
+                      {"all", all}};
+  append_line(j.dump());
+  return id;
+}
+
 void journal_knob_restored(std::uint64_t id) {
   try {
     JournalLock lock;
@@ -201,7 +225,17 @@ KnobRestoreReport restore_dead_knob_changes() {
       r.path = p.line.value("path", std::string());
       r.value = p.line.value("old", std::string());
       r.pid = owner.first;
-      r.error = write_value(r.path, r.value);
+      if (p.line.value("kind", std::string()) == "module_reload") {
+        // A module reload: modprobe, not a file write.
+        ModuleParams old;
+        if (p.line.contains("params") && p.line["params"].is_object())
+          for (auto& [k, v] : p.line["params"].items())
+            if (v.is_string()) old[k] = v.get<std::string>();
+        r.error = old.empty() ? std::string("journal line without parameters")
+                              : restore_module_params(default_modprobe_command(), r.path, old);
+      } else {
+        r.error = write_value(r.path, r.value);
+      }
       r.ok = r.error.empty();
       if (!r.ok) keep.push_back(p.line.dump());  // try again next time (e.g. as root)
       rep.restored.push_back(r);

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,16 @@ std::filesystem::path knob_journal_path();  // <state dir>/knobs.journal
 // std::runtime_error when the journal cannot be written (then the caller
 // must not make the change).
 std::uint64_t journal_knob_change(const std::string& path, const std::string& old_value);
+// Appends a "set" line for a module reload (knobs.h KnobSet::reload_module):
+// path is the module's sysfs directory, `old` the parameters to load it with
+// again (the ones being changed), `all` every parameter as read before (kept
+// for the record), text the old values as "npt=Y" for messages. A restore
+// reloads the module with `old` (module_reload.h), with $KVMBENCH_MODPROBE
+// as it is when the restore runs. Throws like journal_knob_change.
+//   {"op":"set","kind":"module_reload",...,"path":"/sys/module/kvm_amd","old":"npt=Y",
+//    "params":{"npt":"Y"},"all":{...}}
+std::uint64_t journal_module_reload(const std::string& module_dir, const std::map<std::string, std::string>& old,
+                                    const std::map<std::string, std::string>& all);
 // Appends a "done" line. Errors are ignored (the worst case is a redundant
 // restore later, which writes the same value again).
 void journal_knob_restored(std::uint64_t id);

@@ -17,6 +17,7 @@
 
 #include "hostlib/interrupt.h"
 #include "hostlib/knob_journal.h"
+#include "hostlib/module_reload.h"
 #include <algorithm>
 
 namespace kvmbench::host {
@@ -119,7 +120,7 @@ std::string knob_value_from_text(std::string_view text) {
   return std::string(text);
 }
 
-KnobSet::KnobSet(std::filesystem::path root) : root_(std::move(root)) {}
+KnobSet::KnobSet(std::filesystem::path root) : root_(std::move(root)), modprobe_(default_modprobe_command()) {}
 
 KnobSet::~KnobSet() {
   for (auto& e : restore()) fmt::print(stderr, "kvmbench: warning: {}\n", e);
@@ -188,6 +189,52 @@ std::string KnobSet::set_kvm_param(std::string_view module, std::string_view nam
   return set(path, value);
 }
 
+std::map<std::string, std::string> KnobSet::reload_module(std::string_view module_name,
+                                                          const std::map<std::string, std::string>& params) {
+  const std::string module(module_name);
+  const std::filesystem::path dir = full("/sys/module/" + module);
+  const ModuleState before = read_module_state(dir);
+  if (auto why = module_reload_refusal(dir, before); !why.empty()) throw std::runtime_error(why);
+  ModuleParams old;
+  bool same = true;
+  for (auto& [k, v] : params) {
+    auto it = before.params.find(k);
+    if (it == before.params.end())
+      throw std::runtime_error(fmt::format("{} has no parameter {} ({} missing)", module, k,
+                                           (dir / "parameters" / k).string()));
+    old[k] = it->second;
+    same = same && module_param_equal(it->second, v);
+  }
+  if (same) return before.params;
+  install_emergency_restore();  // for the other knobs; a reload is the journal's
+  // Journal first, as for any knob: a crash from here on is put back by
+  // the next start or `kvmbench restore`.
+  const auto id = journal_module_reload(dir.string(), old, before.params);
+  try {
+    host::reload_module(modprobe_, dir, params);
+  } catch (const std::exception& e) {
+    // Put it back as it was, if it is not already.
+    std::string back = restore_module_params(modprobe_, dir, old);
+    if (back.empty()) {
+      journal_knob_restored(id);
+      throw std::runtime_error(fmt::format("{} (the module was loaded again with {})", e.what(),
+                                           format_module_params(old)));
+    }
+    // The journal line stays: the next start tries again.
+    throw std::runtime_error(fmt::format("{}; and then {}", e.what(), back));
+  }
+  changes_.push_back({dir.string(), format_module_params(old), format_module_params(params), id, true, old});
+  slots_.push_back(-1);
+  const ModuleState after = read_module_state(dir);
+  for (auto& [k, v] : params) {
+    auto it = after.params.find(k);
+    if (it == after.params.end() || !module_param_equal(it->second, v))
+      throw std::runtime_error(fmt::format("{} reloaded with {}={} but reads {}", module, k, v,
+                                           it == after.params.end() ? std::string("nothing") : it->second));
+  }
+  return after.params;
+}
+
 void KnobSet::set_governor(std::string_view governor, const std::vector<int>& cpus_in) {
   std::vector<int> cpus = cpus_in;
   if (cpus.empty()) {
@@ -218,9 +265,12 @@ std::vector<std::string> KnobSet::restore() {
     int slot = slots_.back();
     changes_.pop_back();
     slots_.pop_back();
-    if (auto err = write_text(c.path, c.old_value); !err.empty()) {
+    std::string err = c.module_reload ? restore_module_params(modprobe_, c.path, c.module_old_params)
+                                      : write_text(c.path, c.old_value);
+    if (!err.empty()) {
       // Leave the journal line: `kvmbench restore` (as root) can try again.
-      errors.push_back(fmt::format("could not put back '{}' in {}: {}", c.old_value, c.path, err));
+      errors.push_back(c.module_reload ? err + " (the knob journal keeps it: `kvmbench restore` tries again)"
+                                       : fmt::format("could not put back '{}' in {}: {}", c.old_value, c.path, err));
       release_slot(slot);
       continue;
     }

@@ -1,25 +1,32 @@
 // Scoped changes of host knobs that are always put back: THP mode, hugepage
 // pools (per size, per node), writable KVM module parameters, the CPU
-// frequency governor, and any other sysfs/procfs file; drop_caches is a
-// write-only action with nothing to restore.
+// frequency governor, any other sysfs/procfs file, and parameters fixed at
+// module load (kvm_amd's npt) by reloading the module (module_reload.h);
+// drop_caches is a write-only action with nothing to restore.
 //
 // Put back:
 //  - at scope exit (the KnobSet destructor, newest change first);
 //  - on SIGINT/SIGTERM: the first signal makes loops stop (interrupt.h) and
 //    the stack unwinds to the destructor; a second signal, or exit() with a
 //    KnobSet still alive, writes the old values from a pre-formatted table
-//    with async-signal-safe calls only;
+//    with async-signal-safe calls only. A module reload cannot be undone
+//    there (fork+exec of modprobe is not safe in a signal handler): after a
+//    second signal or an exit() it stays until the journal restore of the
+//    next kvmbench start or `kvmbench restore`;
 //  - after a crash or SIGKILL: each change is journaled on disk before it is
 //    made (knob_journal.h); the next kvmbench start and `kvmbench restore`
 //    put back what the dead process left.
 //
 // All paths are relative to a root, "/" normally; $KVMBENCH_SYSFS_ROOT (or
 // the constructor argument) points it at a fake tree for tests. The journal
-// records the full path, so a restore does not need to know the root.
+// records the full path, so a restore does not need to know the root. The
+// modprobe program is $KVMBENCH_MODPROBE, else modprobe (or
+// set_modprobe_command()).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +46,10 @@ struct KnobChange {
   std::string old_value;
   std::string new_value;  // as requested
   std::uint64_t journal_id = 0;
+  // A module reload: path is /sys/module/<m>, old_value/new_value read
+  // "npt=Y"; the old values of the parameters changed, to load it with again.
+  bool module_reload = false;
+  std::map<std::string, std::string> module_old_params;
 };
 
 class KnobSet {
@@ -63,6 +74,21 @@ class KnobSet {
   // /sys/module/<module>/parameters/<name>; refuses read-only parameters
   // (those fixed at module load, like kvm_amd's npt) with a clear message.
   std::string set_kvm_param(std::string_view module, std::string_view name, std::string_view value);
+  // Reloads <module> (modprobe -r, then modprobe <module> k=v ...) so that
+  // its parameters have the given values, for parameters fixed at load time
+  // such as kvm_amd's npt. The old values of every readable parameter are
+  // journaled first; restore() reloads it with the old values of those
+  // changed. Nothing happens (no reload, no change recorded) when the values
+  // are already these. Returns the parameters read back after the reload.
+  // Throws std::runtime_error with the reason when the module is not loaded,
+  // built in, in use (refcnt > 0: VMs running), has no such parameter, when
+  // modprobe fails (then it tries to load the module back with its old
+  // values, and says whether that worked), or when the values read back are
+  // not the ones asked for (the change is then recorded and undone later).
+  std::map<std::string, std::string> reload_module(std::string_view module,
+                                                   const std::map<std::string, std::string>& params);
+  void set_modprobe_command(std::string cmd) { modprobe_ = std::move(cmd); }
+
   // scaling_governor of the given CPUs (all CPUs with cpufreq when empty).
   // Throws when no CPU has cpufreq.
   void set_governor(std::string_view governor, const std::vector<int>& cpus = {});
@@ -77,6 +103,7 @@ class KnobSet {
  private:
   std::string full(std::string_view path) const;
   std::filesystem::path root_;
+  std::string modprobe_;
   std::vector<KnobChange> changes_;
   std::vector<int> slots_;  // emergency-table slots, parallel to changes_
 };

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analysis/series_table.h"
+#include "suites/asid/report.h"
 #include "suites/directmap/report.h"
 #include "suites/make_shared/report.h"
 #include "suites/rmpopt/report.h"
@@ -17,6 +18,7 @@ std::vector<Table> suite_layout_tables(std::string_view suite, const std::vector
   if (suite == "make_shared") return make_shared::report_tables(samples, source);
   if (suite == "rmpopt") return rmpopt::report_tables(samples, source);
   if (suite == "directmap") return directmap::report_tables(samples, source);
+  if (suite == "asid") return asid::report_tables(samples, source);
   return {};
 }
 

@@ -2,11 +2,28 @@
 // style tcp_rr / tcp_stream, cpuid_rate and mmap_churn (mmap, touch, munmap
 // 100M x 100) in a guest, 5 iterations each; the patched and unpatched
 // kernels are two runs put side by side with `kvmbench compare`.
-//   document: in a KVM guest on an SVM host; NPT as the kvm_amd module has
-//             it now (recorded in meta.json: a reload with npt=0 is a second
-//             run); FLUSHBYASID cannot be hidden from the host's KVM.
+//   document: the workloads natively on the host (variant "native") and in a
+//             KVM guest per NPT setting (parameter npt: "on,off" by default,
+//             variants "npt=on" / "npt=off"; "as-loaded" keeps the module as
+//             it is). kvm_amd's npt is fixed at load time: a setting other
+//             than the loaded one reloads kvm_amd through a journaled host
+//             knob (hostlib/knobs.h reload_module), put back at the end of
+//             each repetition, on Ctrl-C, or by the next kvmbench start /
+//             `kvmbench restore` after a crash. A reload that is refused
+//             (VMs running, module not loaded or built in, modprobe failing)
+//             skips that variant with the reason. FLUSHBYASID off cannot be
+//             had on a CPU that has it (the host's KVM always uses it): that
+//             part is skipped, and whether the CPU has it is recorded (skip
+//             reason in meta.json, sample extra "flushbyasid", report note).
+//             The report shows every guest figure as a ratio to native.
 //   host:     the same workloads natively on the host, the baseline.
-//   smoke:    all four in a tiny TCG guest (functional only).
+//   smoke:    all four natively and in a tiny TCG guest (variant "tcg";
+//             functional only: its ratio is not a performance figure).
+// Replay captures (tests/data/replay/asid/README.md): per NPT setting S,
+// consoles <workload>.npt-S[.it<N>].console.log and the state read back
+// npt-S[.it<N>].txt (optional); native output <workload>[.it<N>].native.log
+// (optional); flushbyasid[.it<N>].txt (optional, Y/N); npt=as-loaded reads
+// the older layout <workload>.console.log and npt.txt.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,6 +31,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "hostlib/knobs.h"
 #include "suites/common/capture.h"
 #include "suites/common/guest_glue.h"
 #include "suites/common/requirements.h"
@@ -52,30 +70,72 @@ std::vector<WorkloadArgs> workloads(RunContext& ctx, bool native) {
   return out;
 }
 
+bool yes(const std::string& v) { return v == "Y" || v == "y" || v == "1" || v == "on"; }
+bool no(const std::string& v) { return v == "N" || v == "n" || v == "0" || v == "off"; }
+
 std::string npt_state() {
-  std::ifstream in("/sys/module/kvm_amd/parameters/npt");
+  std::ifstream in(host::default_knob_root() / "sys/module/kvm_amd/parameters/npt");
   std::string v;
   if (!(in >> v)) return "unknown";
-  return (v == "Y" || v == "1") ? "on" : "off";
+  return yes(v) ? "on" : "off";
 }
 
-// Under replay the NPT state is the captured host's: DIR/npt[.it<N>].txt
-// holding the kvm_amd parameter as read there (Y/N, 1/0), else unknown.
-std::string replayed_npt_state(const RunContext& ctx) {
-  std::istringstream in(read_optional_capture(ctx, "npt", "txt"));
+// The first line of an optional capture that is not a # comment, trimmed.
+std::string capture_value(const RunContext& ctx, const std::string& stem) {
+  std::istringstream in(read_optional_capture(ctx, stem, "txt"));
   std::string line, v;
-  while (std::getline(in, line))  // the first line that is not a # comment
+  while (std::getline(in, line))
     if (!line.empty() && line[0] != '#') {
       v = line;
       break;
     }
   while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.pop_back();
-  if (v == "Y" || v == "1" || v == "on") return "on";
-  if (v == "N" || v == "0" || v == "off") return "off";
-  return "unknown";
+  return v;
 }
 
-void run_in_guests(RunContext& ctx, host::Accel accel, const std::string& variant) {
+// Under replay the NPT state is the captured host's: DIR/<stem>[.it<N>].txt
+// holding the kvm_amd parameter as read there (Y/N, 1/0), else unknown.
+std::string replayed_npt_state(const RunContext& ctx, const std::string& stem) {
+  const std::string v = capture_value(ctx, stem);
+  return yes(v) ? "on" : no(v) ? "off" : "unknown";
+}
+
+// Whether the CPU has FLUSHBYASID: "yes", "no" or "unknown" (a replay
+// without flushbyasid.txt).
+std::string flushbyasid_state(const RunContext& ctx) {
+  if (ctx.replaying()) {
+    const std::string v = capture_value(ctx, "flushbyasid");
+    return yes(v) ? "yes" : no(v) ? "no" : "unknown";
+  }
+  return ctx.host().has_feature("flushbyasid") ? "yes" : "no";
+}
+
+// A skip noted once per run, not once per repetition.
+void note_skip_once(RunContext& ctx, const std::string& part, const std::string& reason) {
+  for (const auto& s : ctx.skips())
+    if (s.value("part", "") == part) return;
+  ctx.note_skip(part, reason);
+}
+
+// The NPT settings asked for: "on", "off" in the order given, or the single
+// "as-loaded".
+std::vector<std::string> npt_settings(const RunContext& ctx) {
+  std::vector<std::string> out;
+  for (const auto& v : split_list(ctx.param("npt"))) {
+    if (v != "on" && v != "off" && v != "as-loaded")
+      usage_error(fmt::format("parameter npt: '{}' is not on, off or as-loaded (e.g. npt=on,off)", v));
+    if (std::find(out.begin(), out.end(), v) != out.end())
+      usage_error(fmt::format("parameter npt: '{}' given twice", v));
+    out.push_back(v);
+  }
+  if (out.empty()) usage_error("parameter npt: empty (on, off, on,off or as-loaded)");
+  if (out.size() > 1 && std::find(out.begin(), out.end(), "as-loaded") != out.end())
+    usage_error("parameter npt: as-loaded cannot be combined with on or off");
+  return out;
+}
+
+void run_in_guests(RunContext& ctx, host::Accel accel, const std::string& variant, const std::string& label_suffix,
+                   const std::string& flushbyasid) {
   for (auto& w : workloads(ctx, false)) {
     if (ctx.interrupted()) return;
     host::GuestSpec spec;
@@ -85,26 +145,83 @@ void run_in_guests(RunContext& ctx, host::Accel accel, const std::string& varian
     spec.vcpus = static_cast<int>(ctx.param_int("vcpus"));
     spec.memory_mib = ctx.param_bytes("guest-mem") >> 20;
     spec.timeout_s = ctx.param_double("timeout");
-    run_guest_and_emit(ctx, spec, w.name, variant);
+    host::GuestRunResult r = obtain_guest_run(ctx, spec, w.name + label_suffix);
+    if (!flushbyasid.empty())
+      for (auto& s : r.samples) s.extra["flushbyasid"] = flushbyasid;
+    emit_guest_result(ctx, r, w.name + label_suffix, variant);
   }
 }
 
-void run_document(RunContext& ctx) {
-  if (ctx.iteration() <= 0)
-    ctx.note_skip("flushbyasid=off",
-                  "the host's KVM uses FLUSHBYASID whenever the CPU has it; there is no knob to hide it "
-                  "(run on a CPU without it, or a kernel that ignores it, and compare the runs)");
-  run_in_guests(ctx, host::Accel::kvm, "npt=" + (ctx.replaying() ? replayed_npt_state(ctx) : npt_state()));
-}
-
-void run_smoke(RunContext& ctx) { run_in_guests(ctx, host::Accel::tcg, ""); }
-
-void run_host(RunContext& ctx) {
+void run_natively(RunContext& ctx) {
   for (auto& w : workloads(ctx, true)) {
     if (ctx.interrupted()) return;
     run_native_workload(ctx, w.name, w.args, w.name);
   }
 }
+
+// One NPT setting in a guest. Live: kvm_amd reloaded through `knobs` when
+// its npt differs; a refusal skips the setting with the reason.
+void run_npt_setting(RunContext& ctx, host::KnobSet& knobs, const std::string& setting,
+                     const std::string& flushbyasid) {
+  if (setting == "as-loaded") {
+    const std::string state = ctx.replaying() ? replayed_npt_state(ctx, "npt") : npt_state();
+    run_in_guests(ctx, host::Accel::kvm, "npt=" + state, "", flushbyasid);
+    return;
+  }
+  const std::string variant = "npt=" + setting;
+  if (ctx.replaying()) {
+    // The captured host's npt after its reload for this setting, if it says.
+    const std::string state = replayed_npt_state(ctx, "npt-" + setting);
+    if (state != "unknown" && state != setting)
+      usage_error(fmt::format("replay: npt-{}.txt in {} says npt was {}", setting, ctx.replay_dir().string(), state));
+  } else {
+    try {
+      knobs.reload_module("kvm_amd", {{"npt", setting == "on" ? "1" : "0"}});
+    } catch (const std::exception& e) {
+      note_skip_once(ctx, variant, fmt::format("cannot reload kvm_amd with npt={}: {}", setting, e.what()));
+      return;
+    }
+    if (npt_state() != setting) {
+      note_skip_once(ctx, variant, fmt::format("kvm_amd reads npt={} after the reload", npt_state()));
+      return;
+    }
+  }
+  run_in_guests(ctx, host::Accel::kvm, variant, ".npt-" + setting, flushbyasid);
+}
+
+void run_document(RunContext& ctx) {
+  const auto settings = npt_settings(ctx);
+  const std::string flushbyasid = flushbyasid_state(ctx);
+  note_skip_once(
+      ctx, "flushbyasid=off",
+      flushbyasid == "yes"
+          ? "this CPU has FLUSHBYASID (CPUID 0x8000000A EDX[6]) and the host's KVM uses it whenever the CPU has it; "
+            "there is no knob to hide it (run on a CPU without it, or a kernel that ignores it, and compare the runs)"
+      : flushbyasid == "no"
+          ? "this CPU has no FLUSHBYASID (CPUID 0x8000000A EDX[6]): every guest figure of this run is already the "
+            "without-FLUSHBYASID case; with it needs another CPU (compare the runs)"
+          : "the capture does not say whether the CPU had FLUSHBYASID (no flushbyasid.txt); there is no knob to "
+            "hide it from the host's KVM");
+  run_natively(ctx);
+  // Put back at the end of each repetition (and on Ctrl-C, by unwinding):
+  // between repetitions the host is as the operator left it.
+  host::KnobSet knobs;
+  // Odd repetitions take the settings in reverse: one reload fewer, and
+  // neither setting always runs first.
+  std::vector<std::string> order = settings;
+  if (ctx.iteration() % 2 != 0) std::reverse(order.begin(), order.end());
+  for (const auto& setting : order) {
+    if (ctx.interrupted()) return;
+    run_npt_setting(ctx, knobs, setting, flushbyasid);
+  }
+}
+
+void run_smoke(RunContext& ctx) {
+  run_natively(ctx);
+  run_in_guests(ctx, host::Accel::tcg, "tcg", "", "");
+}
+
+void run_host(RunContext& ctx) { run_natively(ctx); }
 
 std::vector<Param> params(const std::string& seconds, const std::string& bytes, const std::string& rounds,
                           const std::string& mem, const std::string& timeout) {
@@ -119,6 +236,13 @@ std::vector<Param> params(const std::string& seconds, const std::string& bytes, 
   };
 }
 
+std::vector<Param> document_params() {
+  auto p = params("10", "100M", "100", "1G", "300");
+  p.push_back({"npt", "on,off",
+               "kvm_amd npt settings, each a variant: on, off, on,off, or as-loaded (no module reload)"});
+  return p;
+}
+
 }  // namespace
 
 Suite make_asid_suite() {
@@ -128,10 +252,11 @@ Suite make_asid_suite() {
 
   Preset doc;
   doc.name = "document";
-  doc.description = "the four workloads in a KVM guest, 5 iterations; NPT as loaded";
+  doc.description = "the four workloads natively and in a KVM guest with NPT on and off (kvm_amd reloaded), "
+                    "5 iterations; guest/native ratios";
   doc.source = Source::hardware;
   doc.default_repetitions = 5;
-  doc.params = params("10", "100M", "100", "1G", "300");
+  doc.params = document_params();
   doc.unsupported_reason = [](const HostCaps& caps) {
     return first_reason({require_cpu_feature(caps, "svm", "AMD SVM host"), require_kvm_runs_guests(caps),
                          require_qemu(caps, "kvm"), require_guest_kernel(caps)});
@@ -152,7 +277,7 @@ Suite make_asid_suite() {
 
   Preset smoke;
   smoke.name = "smoke";
-  smoke.description = "the four workloads in a tiny TCG guest (functional only)";
+  smoke.description = "the four workloads natively and in a tiny TCG guest (functional only)";
   smoke.source = Source::emulated;
   smoke.default_repetitions = 1;
   smoke.params = params("1", "4M", "4", "256M", "120");

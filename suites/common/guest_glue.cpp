@@ -106,6 +106,28 @@ host::GuestRunResult run_guest_and_emit(RunContext& ctx, const host::GuestSpec& 
 
 void run_native_workload(RunContext& ctx, const std::string& workload, const std::vector<std::string>& args,
                          const std::string& label, double timeout_s) {
+  if (ctx.replaying()) {
+    // The workload's output as a live run keeps it (raw/<label>.it<N>.native.log,
+    // exit status 0) read from the capture directory; optional.
+    const std::string text = read_optional_capture(ctx, label, "native.log");
+    if (text.empty()) {
+      ctx.note_skip(label + " (native)", fmt::format("no capture {0}.it{1}.native.log or {0}.native.log in {2}",
+                                                     label, ctx.iteration(), ctx.replay_dir().string()));
+      return;
+    }
+    ctx.progress(fmt::format("{}: replaying its native output", label));
+    ctx.save_raw(fmt::format("{}.it{}.native.log", label, ctx.iteration()), text);
+    auto out = parsers::parse_guest_output(
+        fmt::format("KVMBENCH-BEGIN workload={}\n{}\nKVMBENCH-END workload={} status=0\n", workload, text, workload));
+    if (!out.ok())
+      throw std::runtime_error(fmt::format("{}: native {} capture: {}", label, workload, out.failure()));
+    for (Sample s : out.result.samples) {
+      s.variant = s.variant.empty() ? "native" : "native/" + s.variant;
+      s.extra["replayed"] = true;
+      ctx.emit(s);
+    }
+    return;
+  }
   const fs::path bin = host::guest_bin_dir() / ("kvmbench-" + workload);
   if (!fs::exists(bin)) {
     ctx.note_skip(label, fmt::format("workload binary {} not built", bin.string()));

@@ -32,7 +32,9 @@ void emit_guest_result(RunContext& ctx, const host::GuestRunResult& r, const std
 // Runs a workload program natively (build/guests/bin/kvmbench-<workload>)
 // with `args`, under a timeout, parses its KVMBENCH-* output like a guest's
 // console, emits the samples with variant "native" and keeps the output as
-// raw/<label>.native.log. Throws with the reason when it fails.
+// raw/<label>.it<N>.native.log. Throws with the reason when it fails. Under
+// replay it reads that output from the capture <label>.it<N>.native.log
+// (else <label>.native.log) instead, and records a skip when neither exists.
 void run_native_workload(RunContext& ctx, const std::string& workload, const std::vector<std::string>& args,
                          const std::string& label, double timeout_s = 120);
 

@@ -1,0 +1,109 @@
+#include "suites/asid/report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <tuple>
+
+#include "analysis/series_table.h"
+
+namespace kvmbench::suites::asid {
+
+std::string_view workload_of(std::string_view metric) {
+  if (metric == "transaction_rate" || metric == "latency") return "tcp_rr";
+  if (metric == "throughput") return "tcp_stream";
+  if (metric == "cpuid_rate") return "cpuid_rate";
+  if (metric == "time_per_round" || metric == "total_time") return "mmap_churn";
+  return "";
+}
+
+Ratio guest_to_native(const stats::Summary& guest, const stats::Summary& native) {
+  // relative_change(base, cand) is (cand/base - 1) in percent with Fieller's
+  // CI of the ratio cand/base: back to the ratio itself.
+  const auto c = stats::relative_change(native, guest);
+  return {1 + c.pct / 100, 1 + c.ci95_low / 100, 1 + c.ci95_high / 100};
+}
+
+namespace {
+
+using Key = std::pair<std::string, std::string>;  // case, metric
+
+std::string fixed3(double x) { return std::isnan(x) ? "n/a" : fmt::format("{:.3f}", x); }
+
+}  // namespace
+
+std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source) {
+  std::vector<Key> order;
+  std::vector<std::string> variants;
+  std::map<Key, std::string> units;
+  std::map<Key, std::map<std::string, std::vector<double>>> values;  // key -> variant -> values
+  std::string flushbyasid;
+  for (const auto& s : samples) {
+    if (s.warmup || workload_of(s.metric).empty()) continue;
+    Key k{s.case_name, s.metric};
+    values[k][s.variant].push_back(s.value);
+    units[k] = s.unit;
+    if (s.variant == kNative) continue;
+    if (std::find(order.begin(), order.end(), k) == order.end()) order.push_back(k);
+    if (std::find(variants.begin(), variants.end(), s.variant) == variants.end()) variants.push_back(s.variant);
+    if (s.extra.contains("flushbyasid") && s.extra["flushbyasid"].is_string())
+      flushbyasid = s.extra["flushbyasid"].get<std::string>();
+  }
+  // Only a run with both sides is a guest-vs-native run.
+  bool any_native = false;
+  for (const auto& k : order) any_native = any_native || values[k].count(std::string(kNative));
+  if (!any_native) return {};
+
+  std::vector<Table> tables;
+  for (const auto& k : order) {
+    Table t;
+    t.title = fmt::format("# {} {} ({}): guest vs native", workload_of(k.second), k.second, units[k]);
+    t.source = std::string(source);
+    t.columns = {{"variant", Align::left}, {"n"}, {"guest"}, {"native"}, {"guest/native"}, {"95% CI"}};
+    auto& by_variant = values[k];
+    auto native_it = by_variant.find(std::string(kNative));
+    std::optional<stats::Summary> native;
+    if (native_it != by_variant.end()) native = stats::summarize(native_it->second);
+    for (const auto& v : variants) {
+      auto g = by_variant.find(v);
+      if (g == by_variant.end()) continue;
+      const auto gs = stats::summarize(g->second);
+      std::string label = v.empty() ? "guest" : v;
+      if (!native) {
+        t.add_row({label, fmt::format("{}/0", gs.n), format_sig(gs.mean), "-", "n/a", "n/a"});
+        continue;
+      }
+      const Ratio r = guest_to_native(gs, *native);
+      std::string ci;
+      if (gs.n < 2 || native->n < 2)
+        ci = "n/a (n < 2)";
+      else if (std::isnan(r.ci95_low))
+        ci = "unbounded";
+      else
+        ci = fmt::format("[{}, {}]", fixed3(r.ci95_low), fixed3(r.ci95_high));
+      t.add_row({label, fmt::format("{}/{}", gs.n, native->n), format_sig(gs.mean), format_sig(native->mean),
+                 fixed3(r.ratio), ci});
+    }
+    if (!k.first.empty()) t.notes.push_back("case: " + k.first);
+    if (workload_of(k.second).starts_with("tcp_"))
+      t.notes.push_back("native: peer on loopback; guest: peer on the host, through the virtual NIC");
+    if (!t.rows.empty()) tables.push_back(std::move(t));
+  }
+  if (tables.empty()) return tables;
+  auto& notes = tables.back().notes;
+  notes.push_back("guest/native = guest mean / native mean (same run, same host); n = guest/native");
+  notes.push_back("runs; 95% CI of the ratio by Fieller's theorem (Welch df)");
+  if (source == "emulated") {
+    notes.push_back("EMULATED: the guest ran under QEMU TCG; a functional check of the");
+    notes.push_back("guest/native path, not a performance figure");
+  }
+  if (!flushbyasid.empty())
+    notes.push_back(fmt::format("FLUSHBYASID (CPUID 0x8000000A EDX[6]) on the CPU: {}; off not measured",
+                                flushbyasid));
+  return tables;
+}
+
+}  // namespace kvmbench::suites::asid

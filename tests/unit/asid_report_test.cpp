@@ -1,0 +1,130 @@
+// The asid layout: guest figures beside native ones, ratio guest/native
+// with a 95% CI, on synthetic samples whose ratios are computed by hand.
+#include "suites/asid/report.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "analysis/table.h"
+#include "suites/run_report.h"
+
+using namespace kvmbench;
+using namespace kvmbench::suites;
+
+namespace {
+
+Sample sample(const std::string& c, const std::string& variant, const std::string& metric, const std::string& unit,
+              double v, int it) {
+  Sample s;
+  s.case_name = c;
+  s.variant = variant;
+  s.metric = metric;
+  s.unit = unit;
+  s.value = v;
+  s.iteration = it;
+  return s;
+}
+
+void add(std::vector<Sample>& out, const std::string& c, const std::string& variant, const std::string& metric,
+         const std::string& unit, std::vector<double> values) {
+  for (std::size_t i = 0; i < values.size(); ++i)
+    out.push_back(sample(c, variant, metric, unit, values[i], static_cast<int>(i)));
+}
+
+const std::vector<std::string>* row(const Table& t, const std::string& first) {
+  for (auto& r : t.rows)
+    if (!r.empty() && r[0] == first) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(AsidReport, WorkloadOfMetric) {
+  EXPECT_EQ(asid::workload_of("transaction_rate"), "tcp_rr");
+  EXPECT_EQ(asid::workload_of("throughput"), "tcp_stream");
+  EXPECT_EQ(asid::workload_of("cpuid_rate"), "cpuid_rate");
+  EXPECT_EQ(asid::workload_of("time_per_round"), "mmap_churn");
+  EXPECT_EQ(asid::workload_of("faultin_rate"), "");
+}
+
+TEST(AsidReport, RatioWithExactNativeIsTheGuestCiOverTheNativeMean) {
+  // native 20, 20, 20 (no spread) and guest 9, 10, 11: mean 10, sd 1,
+  // se 1/sqrt(3) = 0.577350; with no spread in the denominator Fieller's
+  // interval is the guest's t interval divided by 20, df = 2,
+  // t(0.975, 2) = 4.302653: 10 +- 2.484138 -> [7.515862, 12.484138] / 20
+  // = [0.375793, 0.624207]; ratio 10 / 20 = 0.5.
+  auto r = asid::guest_to_native(stats::summarize(std::vector<double>{9, 10, 11}),
+                                 stats::summarize(std::vector<double>{20, 20, 20}));
+  EXPECT_NEAR(r.ratio, 0.5, 1e-12);
+  EXPECT_NEAR(r.ci95_low, 0.375793, 1e-6);
+  EXPECT_NEAR(r.ci95_high, 0.624207, 1e-6);
+}
+
+TEST(AsidReport, TablePerMetricWithGuestNativeAndRatio) {
+  std::vector<Sample> s;
+  const std::string rr = "request=1,response=1";
+  add(s, rr, "native", "transaction_rate", "transactions/s", {20, 20, 20});
+  add(s, rr, "npt=on", "transaction_rate", "transactions/s", {9, 10, 11});
+  add(s, rr, "npt=off", "transaction_rate", "transactions/s", {8, 8, 8});  // 8 / 20 = 0.4, exact: CI [0.4, 0.4]
+  add(s, "leaf=0", "npt=on", "cpuid_rate", "ops/s", {1e6, 1e6});  // no native: no ratio
+  for (auto& x : s)
+    if (x.variant != "native") x.extra["flushbyasid"] = "yes";
+  Sample warm = sample(rr, "npt=on", "transaction_rate", "transactions/s", 1000, 0);
+  warm.warmup = true;  // not counted
+  s.push_back(warm);
+
+  auto tables = asid::report_tables(s, "replay");
+  ASSERT_EQ(tables.size(), 2u);
+  const Table& t = tables[0];
+  EXPECT_EQ(t.title, "# tcp_rr transaction_rate (transactions/s): guest vs native");
+  EXPECT_EQ(t.notes.at(0), "case: request=1,response=1");
+  EXPECT_EQ(t.source, "replay");
+  auto* on = row(t, "npt=on");
+  ASSERT_NE(on, nullptr);
+  EXPECT_EQ(*on, (std::vector<std::string>{"npt=on", "3/3", "10", "20", "0.500", "[0.376, 0.624]"}));
+  auto* off = row(t, "npt=off");
+  ASSERT_NE(off, nullptr);
+  EXPECT_EQ(*off, (std::vector<std::string>{"npt=off", "3/3", "8", "20", "0.400", "[0.400, 0.400]"}));
+  EXPECT_EQ(row(t, "native"), nullptr);  // native is a column, not a row
+
+  auto* cpuid = row(tables[1], "npt=on");
+  ASSERT_NE(cpuid, nullptr);
+  EXPECT_EQ((*cpuid)[3], "-");
+  EXPECT_EQ((*cpuid)[4], "n/a");
+
+  std::string text;
+  for (auto& tb : tables) text += render_text(tb);
+  EXPECT_NE(text.find("source: replay"), std::string::npos) << text;
+  EXPECT_NE(text.find("FLUSHBYASID (CPUID 0x8000000A EDX[6]) on the CPU: yes"), std::string::npos) << text;
+  EXPECT_EQ(text.find("EMULATED"), std::string::npos);
+  std::size_t start = 0;
+  for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
+    EXPECT_LE(nl - start, 80u) << text.substr(start, nl - start);
+  // The registry finds the layout by suite name.
+  EXPECT_EQ(suite_layout_tables("asid", s, "replay").size(), 2u);
+}
+
+TEST(AsidReport, SmallSamplesAndEmulatedAreLabelled) {
+  std::vector<Sample> s;
+  add(s, "leaf=0", "native", "cpuid_rate", "ops/s", {4e6});
+  add(s, "leaf=0", "tcg", "cpuid_rate", "ops/s", {1e5});  // 1e5 / 4e6 = 0.025
+  auto tables = asid::report_tables(s, "emulated");
+  ASSERT_EQ(tables.size(), 1u);
+  auto* r = row(tables[0], "tcg");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ((*r)[4], "0.025");
+  EXPECT_EQ((*r)[5], "n/a (n < 2)");
+  std::string notes;
+  for (auto& n : tables[0].notes) notes += n + "\n";
+  EXPECT_NE(notes.find("EMULATED"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("not a performance figure"), std::string::npos) << notes;
+}
+
+TEST(AsidReport, NoNativeNoLayout) {
+  std::vector<Sample> s;
+  add(s, "leaf=0", "npt=on", "cpuid_rate", "ops/s", {1e6, 1e6});
+  EXPECT_TRUE(asid::report_tables(s, "hardware").empty());
+  add(s, "x", "native", "faultin_rate", "GB/s", {1, 2});
+  EXPECT_TRUE(asid::report_tables(s, "hardware").empty());
+}
