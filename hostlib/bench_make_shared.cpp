@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -51,13 +52,6 @@ std::uint64_t tsc() {
   return t;
 }
 
-int vm_type_from_name(const std::string& name) {
-  for (std::uint32_t t = 0; t < 6; ++t)
-    if (vm_type_name(t) == name) return static_cast<int>(t);
-  throw std::invalid_argument(fmt::format(
-      "unknown VM type '{}' (known: default, sw_protected, sev, sev_es, snp, tdx)", name));
-}
-
 void fallocate_or_throw(int fd, int mode, std::uint64_t size, const char* what) {
   if (::fallocate(fd, mode, 0, static_cast<off_t>(size)) != 0)
     throw std::runtime_error(fmt::format("fallocate({}) of {} bytes on the guest_memfd failed: {}",
@@ -66,39 +60,14 @@ void fallocate_or_throw(int fd, int mode, std::uint64_t size, const char* what) 
 
 }  // namespace
 
-int make_shared_vm_type(const std::string& wanted, std::string& why) {
+int make_shared_vm_type(const std::string& wanted, std::string& why, const std::vector<std::uint32_t>& order) {
+  std::optional<std::uint32_t> forced = parse_vm_type(wanted);
   Kvm kvm = Kvm::open();
-  auto mask = static_cast<std::uint64_t>(kvm.check_extension(KVM_CAP_VM_TYPES));
-  if (mask == 0) mask = 1;
-  auto system_attrs = static_cast<std::uint64_t>(kvm.check_extension(KVM_CAP_MEMORY_ATTRIBUTES));
-  std::vector<int> candidates;
-  if (!wanted.empty())
-    candidates.push_back(vm_type_from_name(wanted));
-  else
-    candidates = {KVM_X86_SW_PROTECTED_VM, KVM_X86_DEFAULT_VM};
-  std::vector<std::string> notes;
-  for (int t : candidates) {
-    if (!(mask & (1ULL << t))) {
-      notes.push_back(fmt::format("{} is not an offered VM type", vm_type_name(t)));
-      continue;
-    }
-    try {
-      Vm vm = Vm::create(kvm, static_cast<std::uint32_t>(t));
-      auto attrs = static_cast<std::uint64_t>(vm.check_extension(KVM_CAP_MEMORY_ATTRIBUTES));
-      if (attrs & KVM_MEMORY_ATTRIBUTE_PRIVATE) return t;
-      notes.push_back(fmt::format("a {} VM reports KVM_CAP_MEMORY_ATTRIBUTES = {:#x} (no PRIVATE)",
-                                  vm_type_name(t), attrs));
-    } catch (const KvmError& e) {
-      notes.push_back(e.what());
-    }
-  }
-  std::vector<std::string> offered;
-  for (std::uint32_t t = 0; t < 64; ++t)
-    if (mask & (1ULL << t)) offered.push_back(vm_type_name(t));
-  why = fmt::format(
-      "no private guest memory here: KVM_CAP_MEMORY_ATTRIBUTES = {:#x} on /dev/kvm (0x8 = "
-      "PRIVATE needed), VM types offered: {}; {}",
-      system_attrs, fmt::join(offered, ", "), fmt::join(notes, "; "));
+  VmTypeChoice choice = choose_private_vm_type(probe_vm_type_offer(kvm), order, forced);
+  if (choice.type >= 0) return choice.type;
+  std::vector<std::string> tried;
+  for (std::uint32_t t : forced ? std::vector<std::uint32_t>{*forced} : order) tried.push_back(vm_type_name(t));
+  why = fmt::format("no private-memory VM type here (tried {}): {}", fmt::join(tried, ", "), choice.reason());
   return -1;
 }
 
@@ -124,7 +93,7 @@ BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
 
   std::string no_private;
   int vm_type = -1;
-  if (no_gmem.empty() && params.conversions) vm_type = make_shared_vm_type(params.vm_type, no_private);
+  if (no_gmem.empty() && params.conversions) vm_type = make_shared_vm_type(params.vm_type, no_private, params.vm_type_order);
 
   std::vector<BenchCase> cases;
   for (std::uint64_t requested : params.sizes) {
@@ -189,13 +158,20 @@ BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
     c.extra = extra;
     c.extra["populated"] = params.populate;
     c.extra["vm_type"] = c.variant;
+    if (vm_type == KVM_X86_SNP_VM || vm_type == KVM_X86_TDX_VM)
+      c.extra["vm_init"] = vm_type == KVM_X86_SNP_VM
+                               ? fmt::format("KVM_SEV_INIT2, KVM_SEV_SNP_LAUNCH_START(policy={:#x})",
+                                             snp_guest_policy(host_smt_active()))
+                               : std::string("KVM_TDX_CAPABILITIES, KVM_TDX_INIT_VM(attributes=0)");
     int conversions = params.conversions_per_build;
     bool populate = params.populate;
     auto type = static_cast<std::uint32_t>(vm_type);
     c.body = [size, conversions, populate, type](benchmark::State& st) {
       using clock = std::chrono::steady_clock;
       Kvm kvm = Kvm::open();
-      Vm vm = Vm::create(kvm, type);
+      // SNP / TDX init as the selftests do (UNTESTED ON HARDWARE).
+      PrivateVm pvm = create_private_vm(kvm, type);
+      Vm& vm = pvm.vm;
       UniqueFd gmem = vm.create_guest_memfd(size, 0);
       // The shared half of the slot: ordinary anonymous memory, never touched.
       void* shared = ::mmap(nullptr, size, PROT_READ | PROT_WRITE,

@@ -8,6 +8,7 @@
 
 #include <linux/kvm.h>
 
+#include <cstddef>
 #include <cstdint>
 
 // Capabilities (KVM_CHECK_EXTENSION).
@@ -119,3 +120,134 @@ inline constexpr unsigned long kCreateGuestMemfd = _IOWR(KVMIO, 0xd4, CreateGues
 inline constexpr unsigned long kPreFaultMemory = _IOWR(KVMIO, 0xd5, PreFaultMemory);
 
 }  // namespace kvmbench::host::uapi
+
+// ---- Confidential VM initialisation (KVM_MEMORY_ENCRYPT_OP) ---------------
+// SEV-SNP (arch/x86/include/uapi/asm/kvm.h, enum sev_cmd_id) and TDX (enum
+// kvm_tdx_cmd_id) sub-commands. Debian's 6.1 header has the SEV enum up to
+// KVM_SEV_SEND_CANCEL only, so the newer ids are spelled out here under
+// kvmbench names (the enum constants of a newer header would clash).
+namespace kvmbench::host::uapi {
+
+inline constexpr std::uint32_t kSevInit2 = 22;             // KVM_SEV_INIT2
+inline constexpr std::uint32_t kSevSnpLaunchStart = 100;   // KVM_SEV_SNP_LAUNCH_START
+inline constexpr std::uint32_t kSevSnpLaunchUpdate = 101;  // KVM_SEV_SNP_LAUNCH_UPDATE
+inline constexpr std::uint32_t kSevSnpLaunchFinish = 102;  // KVM_SEV_SNP_LAUNCH_FINISH
+
+inline constexpr std::uint32_t kTdxCapabilities = 0;  // KVM_TDX_CAPABILITIES
+inline constexpr std::uint32_t kTdxInitVm = 1;        // KVM_TDX_INIT_VM
+inline constexpr std::uint32_t kTdxInitVcpu = 2;      // KVM_TDX_INIT_VCPU
+inline constexpr std::uint32_t kTdxInitMemRegion = 3; // KVM_TDX_INIT_MEM_REGION
+inline constexpr std::uint32_t kTdxFinalizeVm = 4;    // KVM_TDX_FINALIZE_VM
+
+// struct kvm_sev_cmd: the KVM_MEMORY_ENCRYPT_OP argument for SEV. `error`
+// comes back with the SEV firmware's status code; `sev_fd` is an open
+// /dev/sev, which the kernel uses to authorise firmware commands.
+struct SevCmd {
+  std::uint32_t id;
+  std::uint32_t pad0;
+  std::uint64_t data;  // user pointer to the sub-command's struct
+  std::uint32_t error;
+  std::uint32_t sev_fd;
+};
+static_assert(sizeof(SevCmd) == 24);
+static_assert(offsetof(SevCmd, data) == 8 && offsetof(SevCmd, error) == 16 && offsetof(SevCmd, sev_fd) == 20);
+
+// struct kvm_sev_init (KVM_SEV_INIT2): all zero asks for KVM's defaults
+// (no extra VMSA features; GHCB protocol version 2 for SNP).
+struct SevInit {
+  std::uint64_t vmsa_features;
+  std::uint32_t flags;
+  std::uint16_t ghcb_version;
+  std::uint16_t pad1;
+  std::uint32_t pad2[8];
+};
+static_assert(sizeof(SevInit) == 48);
+static_assert(offsetof(SevInit, flags) == 8 && offsetof(SevInit, ghcb_version) == 12);
+
+// struct kvm_sev_snp_launch_start.
+struct SevSnpLaunchStart {
+  std::uint64_t policy;
+  std::uint8_t gosvw[16];  // guest OS-visible workarounds, for the firmware
+  std::uint16_t flags;     // must be 0
+  std::uint8_t pad0[6];
+  std::uint64_t pad1[4];
+};
+static_assert(sizeof(SevSnpLaunchStart) == 64);
+static_assert(offsetof(SevSnpLaunchStart, gosvw) == 8 && offsetof(SevSnpLaunchStart, flags) == 24);
+
+// SNP guest policy bits (SEV-SNP firmware ABI, "GUEST_POLICY"; the KVM
+// selftests use the same: SMT, the reserved-must-be-one bit 17, DEBUG).
+inline constexpr std::uint64_t kSnpPolicyAbiMinorMask = 0xffULL;    // bits 7:0
+inline constexpr std::uint64_t kSnpPolicyAbiMajorMask = 0xff00ULL;  // bits 15:8
+inline constexpr std::uint64_t kSnpPolicySmt = 1ULL << 16;          // SMT allowed
+inline constexpr std::uint64_t kSnpPolicyRsvdMbo = 1ULL << 17;      // must be one
+inline constexpr std::uint64_t kSnpPolicyMigrateMa = 1ULL << 18;
+inline constexpr std::uint64_t kSnpPolicyDebug = 1ULL << 19;
+inline constexpr std::uint64_t kSnpPolicySingleSocket = 1ULL << 20;
+
+// struct kvm_tdx_cmd: the KVM_MEMORY_ENCRYPT_OP argument for TDX.
+// `hw_error` comes back with the TDX module's SEAMCALL status.
+struct TdxCmd {
+  std::uint32_t id;
+  std::uint32_t flags;  // per sub-command; 0 for CAPABILITIES and INIT_VM
+  std::uint64_t data;   // user pointer to the sub-command's struct
+  std::uint64_t hw_error;
+};
+static_assert(sizeof(TdxCmd) == 24);
+
+// struct kvm_cpuid_entry2 / the header of struct kvm_cpuid2 (nent, padding,
+// then nent entries), as they appear inside the TDX structs below.
+struct CpuidEntry2 {
+  std::uint32_t function;
+  std::uint32_t index;
+  std::uint32_t flags;
+  std::uint32_t eax, ebx, ecx, edx;
+  std::uint32_t padding[3];
+};
+static_assert(sizeof(CpuidEntry2) == 40);
+static_assert(sizeof(CpuidEntry2) == sizeof(kvm_cpuid_entry2));
+struct Cpuid2Header {
+  std::uint32_t nent;
+  std::uint32_t padding;
+};
+static_assert(sizeof(Cpuid2Header) == 8);
+
+// struct kvm_tdx_capabilities, without its trailing CPUID entries (the
+// "configurable" CPUID bits: a guest's CPUID may set only these).
+struct TdxCapabilities {
+  std::uint64_t supported_attrs;
+  std::uint64_t supported_xfam;
+  std::uint64_t kernel_tdvmcallinfo_1_r11;
+  std::uint64_t user_tdvmcallinfo_1_r11;
+  std::uint64_t kernel_tdvmcallinfo_1_r12;
+  std::uint64_t user_tdvmcallinfo_1_r12;
+  std::uint64_t reserved[250];
+  Cpuid2Header cpuid;  // followed by cpuid.nent CpuidEntry2
+};
+static_assert(sizeof(TdxCapabilities) == 2056);
+static_assert(offsetof(TdxCapabilities, cpuid) == 2048);
+
+// struct kvm_tdx_init_vm, without its trailing CPUID entries (TD_PARAMS is
+// 256 bytes before them).
+struct TdxInitVm {
+  std::uint64_t attributes;
+  std::uint64_t xfam;
+  std::uint64_t mrconfigid[6];     // SHA-384 digests; zero: none
+  std::uint64_t mrowner[6];
+  std::uint64_t mrownerconfig[6];
+  std::uint64_t reserved[12];
+  Cpuid2Header cpuid;  // followed by cpuid.nent CpuidEntry2
+};
+static_assert(sizeof(TdxInitVm) == 264);
+static_assert(offsetof(TdxInitVm, cpuid) == 256);
+
+// KVM_MEMORY_ENCRYPT_OP takes a pointer although the header declares
+// `unsigned long`; the number is the kernel's (_IOWR(KVMIO, 0xba, unsigned long)).
+inline constexpr unsigned long kMemoryEncryptOp = _IOWR(KVMIO, 0xba, unsigned long);
+static_assert(kMemoryEncryptOp == KVM_MEMORY_ENCRYPT_OP);
+
+}  // namespace kvmbench::host::uapi
+
+// The SEV ids that follow KVM_SEV_SEND_CANCEL in the kernel's enum: checked
+// against whatever header is installed, so a renumbering cannot slip by.
+static_assert(kvmbench::host::uapi::kSevInit2 == KVM_SEV_SEND_CANCEL + 1);

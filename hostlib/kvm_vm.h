@@ -16,13 +16,18 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "hostlib/kvm_uapi.h"
 
 namespace kvmbench::host {
 
 struct KvmError : std::runtime_error {
   std::string ioctl_name;
   int error_number;  // errno of the failed call
-  KvmError(std::string ioctl, int err, const std::string& args);
+  // `detail`, when not empty, follows the errno after "; " (for instance the
+  // SEV firmware status or the TDX module status of a KVM_MEMORY_ENCRYPT_OP).
+  KvmError(std::string ioctl, int err, const std::string& args, const std::string& detail = "");
 };
 
 // Owns one file descriptor; closes it on destruction.
@@ -59,12 +64,23 @@ class Kvm {
   // capability's value (a bitmask for VM_TYPES, GUEST_MEMFD_FLAGS, ...).
   long check_extension(unsigned cap) const;
   std::size_t vcpu_mmap_size() const;       // KVM_GET_VCPU_MMAP_SIZE
+  // KVM_GET_SUPPORTED_CPUID: the CPUID leaves KVM can give a guest (asked
+  // with a growing buffer until it fits).
+  std::vector<uapi::CpuidEntry2> supported_cpuid() const;
 
  private:
   UniqueFd fd_;
 };
 
 class Vcpu;
+
+// What KVM_TDX_CAPABILITIES reports: the TD attributes and XFAM bits the TDX
+// module supports, and the CPUID bits a TD may configure.
+struct TdxCapabilities {
+  std::uint64_t supported_attrs = 0;
+  std::uint64_t supported_xfam = 0;
+  std::vector<uapi::CpuidEntry2> configurable_cpuid;
+};
 
 // One VM (KVM_CREATE_VM); its fd closes with it.
 class Vm {
@@ -89,6 +105,24 @@ class Vm {
   // KVM_SET_MEMORY_ATTRIBUTES over [gpa, gpa+size); attributes 0 = shared,
   // KVM_MEMORY_ATTRIBUTE_PRIVATE = private.
   void set_memory_attributes(std::uint64_t gpa, std::uint64_t size, std::uint64_t attributes);
+
+  // ---- Confidential VM initialisation, through KVM_MEMORY_ENCRYPT_OP on the
+  // VM fd, in the order the KVM selftests use (lib/x86/sev.c, tdx_util.c).
+  // UNTESTED ON HARDWARE: this host has neither SEV-SNP nor TDX; the unit
+  // tests check the argument layouts and that a refusal is a clear KvmError.
+  // A refusal names the sub-command, errno and, when the firmware or TDX
+  // module answered, its status code.
+
+  // KVM_SEV_INIT2 for an SEV, SEV-ES or SNP VM type; `sev_fd` is an open
+  // /dev/sev. All-zero `init` asks for KVM's defaults.
+  void sev_init2(int sev_fd, const uapi::SevInit& init = {});
+  // KVM_SEV_SNP_LAUNCH_START with the guest `policy` (see snp_guest_policy()).
+  void snp_launch_start(int sev_fd, std::uint64_t policy);
+  // KVM_TDX_CAPABILITIES (asked with a growing CPUID buffer until it fits).
+  TdxCapabilities tdx_capabilities();
+  // KVM_TDX_INIT_VM with the TD `attributes` and the guest's CPUID (which
+  // must be within the capabilities' configurable bits: tdx_guest_cpuid()).
+  void tdx_init_vm(std::uint64_t attributes, const std::vector<uapi::CpuidEntry2>& cpuid);
 
   Vcpu create_vcpu(const Kvm& kvm, unsigned id = 0);
 
@@ -141,5 +175,21 @@ class Vcpu {
 std::string exit_reason_name(std::uint32_t reason);
 // "EINVAL (Invalid argument)".
 std::string errno_description(int err);
+
+// The SNP guest policy the KVM selftests launch with: the reserved bit 17
+// (must be one), SMT allowed when the host runs with SMT on (the firmware
+// refuses a policy without it then), DEBUG only when asked. ABI version 0.0.
+std::uint64_t snp_guest_policy(bool host_smt_active, bool debug = false);
+// /sys/devices/system/cpu/smt/active is "1".
+bool host_smt_active();
+
+// A TD's CPUID, as the selftests build it: each leaf KVM supports that the
+// TDX module lists as configurable, its registers ANDed with the
+// configurable bits; leaves the module does not list are dropped.
+std::vector<uapi::CpuidEntry2> tdx_guest_cpuid(const std::vector<uapi::CpuidEntry2>& supported,
+                                               const std::vector<uapi::CpuidEntry2>& configurable);
+
+// "INVALID_GUEST_STATE" for an SEV firmware status code, "status N" otherwise.
+std::string sev_firmware_status_name(std::uint32_t code);
 
 }  // namespace kvmbench::host

@@ -1,0 +1,91 @@
+// A VM whose memory can be private (guest_memfd + KVM_SET_MEMORY_ATTRIBUTES),
+// for the make_shared conversions: which VM type to use, why each other type
+// is unavailable, and creating it ready for conversions, as the KVM
+// selftests do (a software-protected VM needs nothing more; an SNP VM needs
+// KVM_SEV_INIT2 and KVM_SEV_SNP_LAUNCH_START; a TDX VM needs
+// KVM_TDX_CAPABILITIES and KVM_TDX_INIT_VM).
+//
+// UNTESTED ON HARDWARE: the SNP and TDX paths were written on a host with
+// neither (only the default VM type is offered there). What is tested there:
+// the selection given injected capabilities, the arguments built for the
+// ioctls, and that each init ioctl refused by KVM is a clear KvmError.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hostlib/kvm_probe.h"
+#include "hostlib/kvm_vm.h"
+
+namespace kvmbench::host {
+
+// What the host offers, per VM type: gathered live (probe_vm_type_offer),
+// from the probe's KvmStatus (vm_type_offer_from), or written by a test.
+struct VmTypeOffer {
+  std::uint64_t offered_mask = 1;   // KVM_CAP_VM_TYPES (1 << type); default only without the cap
+  std::uint64_t private_mask = 0;   // types whose VM fd reports KVM_MEMORY_ATTRIBUTE_PRIVATE
+  std::vector<std::string> create_errors;  // "type: why" for offered types KVM_CREATE_VM refused
+  std::string sev_device_error;     // why /dev/sev cannot be opened ("" when it can)
+};
+
+// The order in which types are tried when none is forced.
+//  host preset:     sw_protected, snp, tdx: the software-protected VM needs no
+//                   firmware, so it measures KVM's own conversion cost; the
+//                   confidential types follow where they are the only ones.
+//  document preset: snp, tdx: the document measures the arch make_shared
+//                   callback, which only a confidential VM type has (the
+//                   document's runs were TDX; a host has one of the two).
+inline const std::vector<std::uint32_t> kHostVmTypeOrder = {KVM_X86_SW_PROTECTED_VM, KVM_X86_SNP_VM, KVM_X86_TDX_VM};
+inline const std::vector<std::uint32_t> kDocumentVmTypeOrder = {KVM_X86_SNP_VM, KVM_X86_TDX_VM};
+
+struct VmTypeChoice {
+  int type = -1;                          // KVM_CREATE_VM argument, -1: none usable
+  std::vector<std::string> unavailable;   // "snp: not offered by KVM (...)", one per type passed over
+  // "sw_protected" etc., or "" when none.
+  std::string name() const;
+  // One sentence listing why each type in the order is unavailable.
+  std::string reason() const;
+};
+
+// Picks the first type of `order` (or only `forced`, which may be any
+// type) that KVM offers, whose VM reports private memory, and, for SNP,
+// whose /dev/sev is usable. Pure: no host access.
+VmTypeChoice choose_private_vm_type(const VmTypeOffer& offer, const std::vector<std::uint32_t>& order,
+                                    std::optional<std::uint32_t> forced = std::nullopt);
+
+// "sw_protected" -> 1, ... (also "sw-protected"); throws std::invalid_argument
+// naming the known types for anything else. "" -> nullopt.
+std::optional<std::uint32_t> parse_vm_type(const std::string& name);
+
+// From the probe's answers (no VM is created); checks /dev/sev.
+VmTypeOffer vm_type_offer_from(const KvmStatus& status);
+// Live: asks KVM and creates one VM per offered type.
+VmTypeOffer probe_vm_type_offer(const Kvm& kvm);
+// Why /dev/sev cannot be opened read-write, or "".
+std::string sev_device_error(const char* path = "/dev/sev");
+
+// A VM ready for guest_memfd conversions; for SNP it keeps /dev/sev open.
+struct PrivateVm {
+  Vm vm;
+  UniqueFd sev_fd;
+  std::vector<std::string> init_steps;  // "KVM_SEV_INIT2", "KVM_SEV_SNP_LAUNCH_START(policy=0x30000)", ...
+};
+
+struct PrivateVmOptions {
+  std::uint64_t tdx_attributes = 0;  // TD attributes (0: none, as the selftests' default)
+  bool snp_debug = false;            // SNP policy DEBUG bit
+  const char* sev_device = "/dev/sev";
+};
+
+// KVM_CREATE_VM(type) and, for SNP and TDX, the init ioctls above. Throws
+// KvmError naming the step that failed (UNTESTED ON HARDWARE for SNP/TDX).
+PrivateVm create_private_vm(const Kvm& kvm, std::uint32_t type, const PrivateVmOptions& options = {});
+
+// The init steps alone, on a VM already created (exposed so that tests can
+// run them against a VM of the wrong type and check the refusal).
+void init_snp_vm(Vm& vm, int sev_fd, std::uint64_t policy, std::vector<std::string>& steps);
+void init_tdx_vm(const Kvm& kvm, Vm& vm, std::uint64_t attributes, std::vector<std::string>& steps);
+
+}  // namespace kvmbench::host
