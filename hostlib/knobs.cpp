@@ -193,7 +193,13 @@ std::map<std::string, std::string> KnobSet::reload_module(std::string_view modul
                                                           const std::map<std::string, std::string>& params) {
   const std::string module(module_name);
   const std::filesystem::path dir = full("/sys/module/" + module);
-  const ModuleState before = read_module_state(dir);
+  ModuleState before = read_module_state(dir);
+  // A guest that has just exited may still be dropping its hold on the
+  // module: give refcnt a second to reach 0 before refusing.
+  for (int i = 0; i < 10 && before.loadable && before.refcnt != 0 && !interrupted(); ++i) {
+    ::usleep(100 * 1000);
+    before = read_module_state(dir);
+  }
   if (auto why = module_reload_refusal(dir, before); !why.empty()) throw std::runtime_error(why);
   ModuleParams old;
   bool same = true;

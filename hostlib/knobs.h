@@ -81,10 +81,11 @@ class KnobSet {
   // changed. Nothing happens (no reload, no change recorded) when the values
   // are already these. Returns the parameters read back after the reload.
   // Throws std::runtime_error with the reason when the module is not loaded,
-  // built in, in use (refcnt > 0: VMs running), has no such parameter, when
-  // modprobe fails (then it tries to load the module back with its old
-  // values, and says whether that worked), or when the values read back are
-  // not the ones asked for (the change is then recorded and undone later).
+  // built in, in use (refcnt > 0 for a second: VMs running), has no such
+  // parameter, when modprobe fails (then it tries to load the module back
+  // with its old values, and says whether that worked), or when the values
+  // read back are not the ones asked for (the change is then recorded and
+  // undone later).
   std::map<std::string, std::string> reload_module(std::string_view module,
                                                    const std::map<std::string, std::string>& params);
   void set_modprobe_command(std::string cmd) { modprobe_ = std::move(cmd); }
