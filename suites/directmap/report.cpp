@@ -1,10 +1,13 @@
 #include "suites/directmap/report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include <cmath>
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <map>
+#include <stdexcept>
 
 namespace kvmbench::suites::directmap {
 
@@ -98,26 +101,183 @@ std::vector<Table> tables_from_cells(const std::vector<Cell>& cells, std::string
   return tables;
 }
 
-std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source) {
+std::string directmap_setup(std::string_view lines) {
+  // "DirectMap4k:     2097152 kB" etc.; sizes in kB.
+  bool have_4k = false, have_2m = false;
+  unsigned long long large_kb = 0;
+  std::size_t pos = 0;
+  while (pos < lines.size()) {
+    std::size_t end = lines.find('\n', pos);
+    if (end == std::string_view::npos) end = lines.size();
+    std::string_view line = lines.substr(pos, end - pos);
+    pos = end + 1;
+    if (!line.starts_with("DirectMap")) continue;
+    std::size_t colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    std::string_view key = line.substr(9, colon - 9);
+    unsigned long long kb = 0;
+    std::string_view rest = line.substr(colon + 1);
+    while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+    auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), kb);
+    if (ec != std::errc()) continue;
+    if (key == "4k") have_4k = true;
+    if (key == "2M") have_2m = true;
+    if (key == "2M" || key == "4M" || key == "1G") large_kb += kb;
+  }
+  if (!have_4k && !have_2m) return "";
+  return std::string(large_kb == 0 ? kCandidate : kBase);
+}
+
+namespace {
+
+struct MetricCells {
+  std::string metric, unit, field;  // field: the meminfo field host_alloc_rate came from
+  std::vector<Cell> cells;
+  std::size_t n_max = 0;
+};
+
+bool has_metric(const std::vector<Sample>& samples, std::string_view metric) {
+  return std::any_of(samples.begin(), samples.end(),
+                     [&](const Sample& s) { return !s.warmup && s.metric == metric; });
+}
+
+// The run's directmap setup, from the first DirectMap lines any sample carries.
+std::string run_setup(const std::vector<Sample>& samples) {
+  for (const auto& s : samples)
+    if (s.extra.is_object() && s.extra.contains("directmap") && s.extra["directmap"].is_string())
+      if (auto setup = directmap_setup(s.extra["directmap"].get<std::string>()); !setup.empty()) return setup;
+  return "";
+}
+
+// Cells of `metric`, one per (case, variant); rows named `row` when given
+// and the run has a single case (a document run has one), else the case.
+MetricCells cells_of(const std::vector<Sample>& samples, std::string_view metric, const std::string& row) {
+  MetricCells m;
+  m.metric = std::string(metric);
   std::vector<std::pair<std::string, std::string>> order;
   std::map<std::pair<std::string, std::string>, std::vector<double>> values;
-  std::string unit;
+  std::vector<std::string> cases;
   for (const auto& s : samples) {
-    if (s.warmup || s.metric != kMetric) continue;
+    if (s.warmup || s.metric != metric) continue;
     auto key = std::make_pair(s.case_name, s.variant);
     if (!values.count(key)) order.push_back(key);
     values[key].push_back(s.value);
-    unit = s.unit;
+    add_once(cases, s.case_name);
+    m.unit = s.unit;
+    if (m.field.empty() && s.extra.is_object() && s.extra.contains("meminfo_field") &&
+        s.extra["meminfo_field"].is_string())
+      m.field = s.extra["meminfo_field"].get<std::string>();
   }
-  if (order.empty()) return {};
-  std::vector<Cell> cells;
-  std::size_t n_max = 0;
+  const bool rename = !row.empty() && cases.size() == 1;
   for (auto& k : order) {
-    cells.push_back({k.first, k.second, stats::summarize(values[k])});
-    n_max = std::max(n_max, values[k].size());
+    m.cells.push_back({rename ? row : k.first, k.second, stats::summarize(values[k])});
+    m.n_max = std::max(m.n_max, values[k].size());
   }
-  return tables_from_cells(cells, unit, source,
-                           fmt::format("# Average fault-in rate across {} runs, measured in {}", n_max, unit));
+  return m;
+}
+
+std::string title_for(const MetricCells& m) {
+  if (m.metric == kHostMetric)
+    return fmt::format("# Average fault-in rate across {} runs, measured in {}", m.n_max, m.unit);
+  return fmt::format("# Average guest fault-in rate across {} runs, measured in {}", m.n_max, m.unit);
+}
+
+// What the figure is, under the first table (each note line <= 80 columns).
+void add_metric_notes(Table& t, const std::string& metric, const std::vector<std::string>& fields) {
+  if (metric == kHostMetric) {
+    std::string f = fields.empty() ? std::string("a meminfo field") : fmt::format("{}", fmt::join(fields, "/"));
+    t.notes.push_back("rate: host allocation rate of guest memory (host_alloc_rate), fitted over");
+    t.notes.push_back(f == "FileHugePages"
+                          ? "the ramp of FileHugePages in /proc/meminfo, as in the document"
+                          : fmt::format("the ramp of {} in /proc/meminfo (the document: FileHugePages)", f));
+  } else {
+    t.notes.push_back("no host allocation rate (host_alloc_rate) in this run: this is the guest's");
+    t.notes.push_back("own faultin_rate, not the document's figure");
+  }
+}
+
+}  // namespace
+
+std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source) {
+  std::string_view metric = has_metric(samples, kHostMetric) ? kHostMetric
+                            : has_metric(samples, kMetric)   ? kMetric
+                                                             : std::string_view();
+  if (metric.empty()) return {};
+  const std::string setup = run_setup(samples);
+  MetricCells m = cells_of(samples, metric, setup);
+  auto tables = tables_from_cells(m.cells, m.unit, source, title_for(m));
+  add_metric_notes(tables.front(), m.metric, m.field.empty() ? std::vector<std::string>{} : std::vector{m.field});
+  if (!setup.empty() && m.cells.front().case_name == setup) {
+    tables.front().notes.push_back("row: this kernel's directmap setup, from its DirectMap lines (4k only:");
+    tables.front().notes.push_back("DirectMap4K; 2M/1G mappings: DirectMap2M+split); two kernels side by");
+    tables.front().notes.push_back("side: kvmbench report RUN_A RUN_B");
+  }
+  return tables;
+}
+
+std::vector<Table> document_tables(const std::vector<NamedRun>& runs) {
+  if (runs.empty()) throw std::invalid_argument("no runs");
+  bool all_host = true;
+  for (const auto& r : runs) {
+    if (!has_metric(r.samples, kHostMetric) && !has_metric(r.samples, kMetric))
+      throw std::invalid_argument(
+          fmt::format("{}: no host_alloc_rate or faultin_rate samples (not a directmap fault-in run)", r.name));
+    all_host = all_host && has_metric(r.samples, kHostMetric);
+  }
+  const std::string_view metric = all_host ? kHostMetric : kMetric;
+
+  // Row names: each run's directmap setup, else its name; a setup shared by
+  // two runs gets the run's position too ("DirectMap4K (run 2)"), so that no
+  // two runs merge; the notes map rows to runs.
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (runs[i].name == runs[j].name)
+        throw std::invalid_argument(fmt::format("{}: the same run twice", runs[i].name));
+  std::vector<std::string> rows;
+  for (const auto& r : runs) rows.push_back(run_setup(r.samples));
+  const std::vector<std::string> setups = rows;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (rows[i].empty())
+      rows[i] = runs[i].name;
+    else if (std::count(setups.begin(), setups.end(), setups[i]) > 1)
+      rows[i] += fmt::format(" (run {})", i + 1);
+  }
+
+  std::vector<Cell> cells;
+  std::vector<std::string> sources, fields;
+  std::string unit;
+  std::size_t n_max = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    MetricCells m = cells_of(runs[i].samples, metric, rows[i]);
+    for (auto& c : m.cells) {
+      // A run with several cases keeps them apart under its row name.
+      if (c.case_name != rows[i]) c.case_name = rows[i] + " " + c.case_name;
+      cells.push_back(std::move(c));
+    }
+    if (unit.empty()) unit = m.unit;
+    else if (!m.unit.empty() && m.unit != unit)
+      throw std::invalid_argument(fmt::format("{}: {} in {}, the other runs in {}", runs[i].name, metric, m.unit, unit));
+    n_max = std::max(n_max, m.n_max);
+    add_once(sources, runs[i].source);
+    if (!m.field.empty()) add_once(fields, m.field);
+  }
+  MetricCells all{std::string(metric), unit, "", {}, n_max};
+  auto tables = tables_from_cells(cells, unit, fmt::format("{}", fmt::join(sources, " + ")), title_for(all));
+  Table& t = tables.front();
+  if (all_host) {
+    add_metric_notes(t, std::string(metric), fields);
+  } else {
+    t.notes.push_back("not every run has host_alloc_rate: these are the guests' own faultin_rate,");
+    t.notes.push_back("not the document's figure");
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i) t.notes.push_back(fmt::format("{}: {}", rows[i], runs[i].name));
+  const bool pair = std::find(rows.begin(), rows.end(), kBase) != rows.end() &&
+                    std::find(rows.begin(), rows.end(), kCandidate) != rows.end();
+  if (!pair) {
+    t.notes.push_back(fmt::format("no {} vs {} test: the runs' DirectMap lines do not", kCandidate, kBase));
+    t.notes.push_back("show one 4k-only kernel and one with 2M/1G mappings");
+  }
+  return tables;
 }
 
 }  // namespace kvmbench::suites::directmap

@@ -3,8 +3,16 @@
 // column per pinning, fault-in rate in GB/s; then Welch's t-test of
 // DirectMap4K against DirectMap2M+split per column, which also works from
 // published summary statistics alone (the document gives only mean, sd, n).
-// Sample names: case "DirectMap4K" / "DirectMap2M+split", variant
-// "unpinned" / "pinned-node<N>", metric "faultin_rate", unit "GB/s".
+//
+// The document's figure is the HOST allocation rate of guest memory (the
+// slope of FileHugePages in /proc/meminfo while the guest faults its memory
+// in): metric "host_alloc_rate" (unit GB/s, case "vcpus=N/bytes=B", variant
+// "unpinned" / "pinned-node<N>", extra.directmap = the run's DirectMap
+// lines). A run without it (smoke, host preset) falls back to the guest's
+// own "faultin_rate", and the table says so. One run is one kernel, so one
+// directmap setup: its row is named from its DirectMap lines (directmap_setup);
+// `kvmbench report RUN_A RUN_B` puts two runs (a 4K-pre-split kernel and a
+// 2M+split kernel) in one table, as the document does.
 #pragma once
 
 #include <string>
@@ -17,7 +25,8 @@
 
 namespace kvmbench::suites::directmap {
 
-inline constexpr std::string_view kMetric = "faultin_rate";
+inline constexpr std::string_view kHostMetric = "host_alloc_rate";  // the document's figure
+inline constexpr std::string_view kMetric = "faultin_rate";         // the guest's own rate (fallback)
 inline constexpr std::string_view kBase = "DirectMap2M+split";  // today's kernel
 inline constexpr std::string_view kCandidate = "DirectMap4K";   // pre-split
 
@@ -30,8 +39,26 @@ struct Cell {
 // From published summaries (reproduce) or from samples (a run).
 std::vector<Table> tables_from_cells(const std::vector<Cell>& cells, std::string_view unit,
                                      std::string_view source, std::string_view title);
-// Empty when there is no faultin_rate sample.
+// One run: host_alloc_rate in the document's layout, else faultin_rate
+// (labelled as the guest's rate). Empty when the run has neither.
 std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source);
+
+// Several runs in one document table (`kvmbench report RUN_A RUN_B`): one
+// row pair per run, named after its directmap setup (else the run's name).
+// host_alloc_rate when every run has it, else faultin_rate for all (said in
+// a note). Throws std::invalid_argument naming a run that has neither.
+struct NamedRun {
+  std::string name;  // the run directory's name, for rows and messages
+  std::vector<Sample> samples;
+  std::string source;  // "hardware", "replay", ...
+};
+std::vector<Table> document_tables(const std::vector<NamedRun>& runs);
+
+// The directmap setup the DirectMap lines of /proc/meminfo show: kCandidate
+// ("DirectMap4K") when the kernel maps memory with 4k pages only (DirectMap2M
+// and DirectMap1G absent or 0 kB), kBase ("DirectMap2M+split") when it has 2M
+// or 1G mappings, "" when there are no DirectMap4k/2M lines to judge by.
+std::string directmap_setup(std::string_view meminfo_lines);
 
 // "pinned-node0" -> "pinned to NUMA node 0"; others unchanged.
 std::string variant_label(const std::string& variant);

@@ -1,30 +1,86 @@
 // kvmbench report DIR [--format text|md|csv|json|html]
+// kvmbench report RUN_A RUN_B ... (directmap runs: the document's table with
+// one row pair per kernel, suites/directmap/report.h)
 // The tables of a run, recomputed from meta.json + samples.jsonl
 // (suites::report_tables, which an html renderer can reuse).
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <memory>
+
+#include <fmt/ranges.h>
 
 #include "analysis/html_report.h"
 #include "analysis/run_store.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
+#include "suites/directmap/report.h"
 #include "suites/kvmbench/render_tables.h"
 #include "suites/run_report.h"
 
 namespace kvmbench::cli {
 
+// "results/runs/directmap-X/" -> "directmap-X".
+static std::string run_name(const std::string& dir) {
+  std::filesystem::path p = std::filesystem::path(dir).lexically_normal();
+  if (p.filename().empty()) p = p.parent_path();
+  return p.filename().string();
+}
+
+// Several runs: directmap only (the document's table puts a 4K-pre-split
+// kernel and a 2M+split kernel side by side); other suites compare two runs
+// with `kvmbench compare`.
+static void report_several(const std::vector<std::string>& dirs, const std::string& format, Format f) {
+  if (format == "html") usage_error("report of several runs: --format html takes one run");
+  std::vector<suites::directmap::NamedRun> runs;
+  for (const auto& d : dirs) {
+    Run run;
+    try {
+      run = load_run(d);
+    } catch (const std::exception& e) {
+      usage_error(e.what());
+    }
+    if (run.suite() != "directmap")
+      usage_error(fmt::format("{}: a {} run; several runs in one report are for directmap (use `kvmbench "
+                              "compare BASE CAND` for two runs of another suite)",
+                              d, run.suite().empty() ? std::string("suite-less") : run.suite()));
+    runs.push_back({run_name(d), std::move(run.samples), std::string(to_string(run.source()))});
+  }
+  // Runs are named by their directory's name, or by the path as given when
+  // two share a name (the same run given twice stays a duplicate).
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    for (std::size_t j = 0; j < runs.size(); ++j)
+      if (std::error_code ec; i != j && runs[i].name == run_name(dirs[j]) && !std::filesystem::equivalent(dirs[i], dirs[j], ec))
+        runs[i].name = dirs[i];
+  std::vector<Table> tables;
+  try {
+    tables = suites::directmap::document_tables(runs);
+  } catch (const std::exception& e) {
+    usage_error(e.what());
+  }
+  if (f == Format::json) {
+    fmt::print("{}\n", nlohmann::json{{"runs", dirs}, {"suite", "directmap"}, {"tables", tables_json(tables)}}.dump(2));
+    return;
+  }
+  if (f == Format::text) fmt::print("runs:\n  {}\nsuite: directmap\n\n", fmt::join(dirs, "\n  "));
+  fmt::print("{}", render_tables(tables, f));
+}
+
 void add_report_command(CLI::App& app) {
   struct Opts {
+    std::vector<std::string> dirs;
     std::string dir, format = "text";
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("report", "Tables of a run, recomputed from its meta.json and samples.jsonl");
-  cmd->add_option("DIR", o->dir, "run directory")->required();
+  cmd->add_option("DIR", o->dirs, "run directory (several: directmap runs, one kernel each, in one table)")
+      ->required();
   cmd->add_option("--format", o->format, "text, md, csv, json or html")->capture_default_str();
   cmd->callback([o] {
     const bool html = o->format == "html";
     const Format f = html ? Format::text : parse_table_format(o->format);
+    if (o->dirs.size() > 1) return report_several(o->dirs, o->format, f);
+    o->dir = o->dirs.front();
     Run run;
     try {
       run = load_run(o->dir);
