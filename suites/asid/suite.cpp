@@ -160,8 +160,9 @@ void run_natively(RunContext& ctx) {
 }
 
 // One NPT setting in a guest. Live: kvm_amd reloaded through `knobs` when
-// its npt differs; a refusal skips the setting with the reason.
-void run_npt_setting(RunContext& ctx, host::KnobSet& knobs, const std::string& setting,
+// its npt differs (back to `as_left`, the operator's setting, by undoing the
+// earlier reload); a refusal skips the setting with the reason.
+void run_npt_setting(RunContext& ctx, host::KnobSet& knobs, const std::string& setting, const std::string& as_left,
                      const std::string& flushbyasid) {
   if (setting == "as-loaded") {
     const std::string state = ctx.replaying() ? replayed_npt_state(ctx, "npt") : npt_state();
@@ -175,11 +176,20 @@ void run_npt_setting(RunContext& ctx, host::KnobSet& knobs, const std::string& s
     if (state != "unknown" && state != setting)
       usage_error(fmt::format("replay: npt-{}.txt in {} says npt was {}", setting, ctx.replay_dir().string(), state));
   } else {
-    try {
-      knobs.reload_module("kvm_amd", {{"npt", setting == "on" ? "1" : "0"}});
-    } catch (const std::exception& e) {
-      note_skip_once(ctx, variant, fmt::format("cannot reload kvm_amd with npt={}: {}", setting, e.what()));
-      return;
+    if (setting == as_left) {
+      // Undo rather than reload once more: the journal then holds nothing.
+      auto errors = knobs.restore();
+      if (!errors.empty()) {
+        note_skip_once(ctx, variant, "cannot put kvm_amd back: " + errors.front());
+        return;
+      }
+    } else {
+      try {
+        knobs.reload_module("kvm_amd", {{"npt", setting == "on" ? "1" : "0"}});
+      } catch (const std::exception& e) {
+        note_skip_once(ctx, variant, fmt::format("cannot reload kvm_amd with npt={}: {}", setting, e.what()));
+        return;
+      }
     }
     if (npt_state() != setting) {
       note_skip_once(ctx, variant, fmt::format("kvm_amd reads npt={} after the reload", npt_state()));
@@ -206,13 +216,14 @@ void run_document(RunContext& ctx) {
   // Put back at the end of each repetition (and on Ctrl-C, by unwinding):
   // between repetitions the host is as the operator left it.
   host::KnobSet knobs;
-  // Odd repetitions take the settings in reverse: one reload fewer, and
-  // neither setting always runs first.
+  const std::string as_left = ctx.replaying() ? std::string() : npt_state();
+  // Odd repetitions take the settings in reverse, so that neither always
+  // runs first (still two reloads per repetition for on,off).
   std::vector<std::string> order = settings;
   if (ctx.iteration() % 2 != 0) std::reverse(order.begin(), order.end());
   for (const auto& setting : order) {
     if (ctx.interrupted()) return;
-    run_npt_setting(ctx, knobs, setting, flushbyasid);
+    run_npt_setting(ctx, knobs, setting, as_left, flushbyasid);
   }
 }
 
