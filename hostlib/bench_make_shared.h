@@ -16,11 +16,15 @@
 //    iteration = build * conversions_per_build + conversion (extra.repetition
 //    = VM build, extra.conversion). Skipped with the reason when no VM type
 //    offers KVM_MEMORY_ATTRIBUTE_PRIVATE (see make_shared_vm_type()).
-//    Population is fallocate only: the pages are not faulted into the
-//    guest's page tables (KVM_PRE_FAULT_MEMORY is refused on SNP/TDX before
-//    launch finish / finalize, which need vCPU state not built here), so on
-//    SNP the pages were never assigned in the RMP and the arch make_shared
-//    callback has less to undo than in the document's runs.
+//    Before each conversion a vCPU pre-faults the private memory into the
+//    guest's page tables (KVM_PRE_FAULT_MEMORY, untimed; extra.prefaulted =
+//    1), as the document's guest faulted it in. Where KVM refuses that (no
+//    KVM_CAP_PRE_FAULT_MEMORY; SNP and TDX before launch finish / finalize,
+//    which need vCPU state not built here) the conversions run on fallocated
+//    memory (prefaulted = 0) and a skip entry says why: on SNP the pages were
+//    then never assigned in the RMP, so the arch make_shared callback has
+//    less to undo than in the document's runs. UNTESTED here (this host
+//    offers no VM type with private memory).
 // Sizes larger than the memory limit are scaled down to the largest power
 // of two that fits (extra.requested_bytes keeps what was asked).
 #pragma once
@@ -40,6 +44,7 @@ struct MakeSharedHostParams {
   int vm_builds = 2;               // repetitions, a fresh VM each
   int conversions_per_build = 5;   // as in the document
   bool populate = true;            // fallocate the guest_memfd before converting
+  bool prefault = true;            // KVM_PRE_FAULT_MEMORY before each conversion, where KVM allows it
   std::uint64_t memory_limit = 0;  // bytes one case may allocate; 0: half of MemAvailable
   std::string vm_type;             // "" = the first usable type of vm_type_order; else forced
   // Tried in this order when vm_type is empty (private_vm.h says why each).
@@ -55,6 +60,11 @@ struct MakeSharedHostParams {
 // an unknown `wanted`.
 int make_shared_vm_type(const std::string& wanted, std::string& why,
                         const std::vector<std::uint32_t>& order = kHostVmTypeOrder);
+
+// Why KVM_PRE_FAULT_MEMORY cannot populate `vm`'s private memory, or "".
+// SNP and TDX VMs refuse it before launch finish / finalize (which need
+// vCPU state kvmbench does not build).
+std::string prefault_refusal(const Vm& vm);
 
 BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
                                              const SampleSink& sink);

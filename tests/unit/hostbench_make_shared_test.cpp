@@ -7,6 +7,7 @@
 #include <map>
 
 #include "hostlib/bench_make_shared.h"
+#include "hostlib/kvm_uapi.h"
 #include "hostlib/kvm_vm.h"
 
 using namespace kvmbench;
@@ -70,4 +71,32 @@ TEST(HostbenchMakeShared, BadParametersAreRejected) {
   EXPECT_THROW(run_make_shared_host_benchmarks(p, [](const Sample&) {}), std::invalid_argument);
   std::string why;
   EXPECT_THROW(make_shared_vm_type("bogus", why), std::exception);
+}
+
+// Pre-faulting (the document's "fault them in") needs KVM_PRE_FAULT_MEMORY:
+// either this VM offers it, or the reason names the capability; a refused
+// KVM_PRE_FAULT_MEMORY is a KvmError naming it, never a crash.
+TEST(HostbenchMakeShared, PreFaultIsOfferedOrExplained) {
+  try {
+    Kvm::open();
+  } catch (const KvmError&) {
+    GTEST_SKIP() << "/dev/kvm cannot be opened here";
+  }
+  Kvm kvm = Kvm::open();
+  Vm vm = Vm::create(kvm, KVM_X86_DEFAULT_VM);
+  const std::string why = prefault_refusal(vm);
+  if (vm.check_extension(KVM_CAP_PRE_FAULT_MEMORY) > 0) {
+    EXPECT_EQ(why, "");
+    return;
+  }
+  EXPECT_EQ(why, "KVM_CAP_PRE_FAULT_MEMORY is 0 on this VM");
+  // Where KVM lacks it, the ioctl itself is refused with a clear error.
+  Vcpu vcpu = vm.create_vcpu(kvm);
+  try {
+    vcpu.pre_fault_memory(1ULL << 32, 4096);
+    ADD_FAILURE() << "KVM_PRE_FAULT_MEMORY succeeded without KVM_CAP_PRE_FAULT_MEMORY";
+  } catch (const KvmError& e) {
+    EXPECT_EQ(e.ioctl_name, "KVM_PRE_FAULT_MEMORY");
+    EXPECT_NE(std::string(e.what()).find("gpa=0x100000000, size=0x1000"), std::string::npos) << e.what();
+  }
 }
