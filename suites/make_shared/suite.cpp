@@ -149,11 +149,12 @@ std::string document_unsupported(const HostCaps& caps) {
   return "needs an SNP or TDX VM with private memory (tried snp, then tdx): " + c.reason();
 }
 
-std::vector<Param> common_params(const std::string& vm_type) {
+// `order`: the VM types the preset tries, in order, when vm-type is empty.
+std::vector<Param> common_params(const std::string& order) {
   return {
       {"sizes", "4K,1G,4G", "slot sizes converted (scaled down when memory-limit is smaller)"},
       {"conversions", "5", "to-shared conversions per VM build"},
-      {"vm-type", vm_type, "force a VM type: sw_protected, snp, tdx (empty: the preset's order)"},
+      {"vm-type", "", "force a VM type: sw_protected, snp or tdx (empty: the first usable of " + order + ")"},
       {"memory-limit", "0", "bytes one case may allocate (0: half of MemAvailable)"},
   };
 }
@@ -170,7 +171,7 @@ Suite make_make_shared_suite() {
   doc.description = "SNP/TDX VM, 4K/1G/4G private slots, 5 to-shared conversions per build";
   doc.source = Source::hardware;
   doc.default_repetitions = 2;
-  doc.params = common_params("");
+  doc.params = common_params("snp, tdx");
   doc.unsupported_reason = document_unsupported;
   doc.run = run_document;
   doc.primary_metrics = {"to_shared_cycles"};
@@ -181,7 +182,7 @@ Suite make_make_shared_suite() {
   host.description = "guest_memfd ops and conversions on the VM types this host offers";
   host.source = Source::hardware;
   host.default_repetitions = 2;
-  host.params = common_params("");
+  host.params = common_params("sw_protected, snp, tdx");
   host.params[0].default_value = "4K,64M,256M";
   host.unsupported_reason = require_guest_memfd;
   host.run = run_host;
