@@ -92,8 +92,11 @@ std::string sev_device_error(const char* path) {
 VmTypeOffer vm_type_offer_from(const KvmStatus& status) {
   VmTypeOffer o;
   o.offered_mask = status.vm_types_mask ? status.vm_types_mask : 1;
+  // The probe names types with vm_type_name(), "type<N>" for ones kvmbench
+  // does not know: match them the same way, never throw.
   for (const auto& name : status.private_memory_vm_types)
-    if (auto t = parse_vm_type(name)) o.private_mask |= 1ULL << *t;
+    for (std::uint32_t t = 0; t < 64; ++t)
+      if (vm_type_name(t) == name) o.private_mask |= 1ULL << t;
   o.create_errors = status.vm_type_errors;
   if (o.offered_mask & (1ULL << KVM_X86_SNP_VM)) o.sev_device_error = sev_device_error();
   return o;

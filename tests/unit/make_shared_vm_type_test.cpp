@@ -112,9 +112,11 @@ TEST(MakeSharedVmType, OfferFromTheProbe) {
   s.vm_types_mask = bit(KVM_X86_DEFAULT_VM) | bit(KVM_X86_SW_PROTECTED_VM) | bit(KVM_X86_TDX_VM);
   s.private_memory_vm_types = {"sw_protected", "tdx"};
   s.vm_type_errors = {"tdx: boom"};
+  s.private_memory_vm_types.push_back("type9");  // a type kvmbench has no name for
+  s.vm_types_mask |= bit(9);
   auto o = vm_type_offer_from(s);
   EXPECT_EQ(o.offered_mask, s.vm_types_mask);
-  EXPECT_EQ(o.private_mask, bit(KVM_X86_SW_PROTECTED_VM) | bit(KVM_X86_TDX_VM));
+  EXPECT_EQ(o.private_mask, bit(KVM_X86_SW_PROTECTED_VM) | bit(KVM_X86_TDX_VM) | bit(9));
   EXPECT_EQ(o.create_errors, s.vm_type_errors);
   EXPECT_TRUE(o.sev_device_error.empty());  // SNP is not offered: /dev/sev is not asked
   auto c = choose_private_vm_type(o, kDocumentVmTypeOrder);
