@@ -24,7 +24,18 @@ void add_once(std::vector<T>& v, const T& x) {
   if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
 }
 
-std::string one_decimal(double x) { return std::isnan(x) ? "n/a" : fmt::format("{:.1f}", x); }
+std::string fixed(double x, int decimals) { return std::isnan(x) ? "n/a" : fmt::format("{:.{}f}", x, decimals); }
+
+// The document's one decimal; when every mean is below 1 (a small or
+// emulated guest), enough decimals for two significant digits of the
+// largest, so that a real rate never reads as 0.0.
+int decimals_for(const std::vector<Cell>& cells) {
+  double largest = 0;
+  for (const auto& c : cells)
+    if (std::isfinite(c.summary.mean)) largest = std::max(largest, std::fabs(c.summary.mean));
+  if (largest >= 1 || largest == 0) return 1;
+  return std::min(6, 1 - static_cast<int>(std::floor(std::log10(largest))));
+}
 std::string signed_pct(double x) { return std::isnan(x) ? "unbounded" : fmt::format("{:+.0f}%", x); }
 
 }  // namespace
@@ -48,6 +59,7 @@ std::vector<Table> tables_from_cells(const std::vector<Cell>& cells, std::string
     if (k) t.columns.push_back({"|", Align::left});
     t.columns.push_back({variant_label(variants[k]), k ? Align::left : Align::right});
   }
+  const int decimals = decimals_for(cells);
   for (const auto& c : cases) {
     std::vector<std::string> mean_row = {c}, sd_row = {"  stddev"};
     for (std::size_t k = 0; k < variants.size(); ++k) {
@@ -59,7 +71,7 @@ std::vector<Table> tables_from_cells(const std::vector<Cell>& cells, std::string
       bool have = it != at.end();
       // Right-align the numbers of left-aligned columns by hand (width 4: "12.9").
       auto cell = [&](double x) {
-        std::string s = have ? one_decimal(x) : "-";
+        std::string s = have ? fixed(x, decimals) : "-";
         return k ? fmt::format("{:>4}", s) : s;
       };
       mean_row.push_back(cell(have ? it->second.mean : NAN));

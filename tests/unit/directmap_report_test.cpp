@@ -92,7 +92,7 @@ TEST(DirectmapReport, RunWithoutHostRateFallsBackToTheGuestsRateAndSaysSo) {
   ASSERT_FALSE(tables.empty());
   const std::string text = render_text(tables.front());
   EXPECT_TRUE(has_line(text, "# Average guest fault-in rate across 2 runs, measured in GB/s")) << text;
-  EXPECT_TRUE(has_line(text, "threads=1,bytes=33554432       0.6")) << text;  // warm-up left out
+  EXPECT_TRUE(has_line(text, "threads=1,bytes=33554432      0.60")) << text;  // warm-up left out
   EXPECT_TRUE(has_line(text, "own faultin_rate, not the document's figure")) << text;
   EXPECT_TRUE(dm::report_tables({}, "hardware").empty());
 }
@@ -150,4 +150,13 @@ TEST(DirectmapReport, RunsWithoutRatesOrTwiceAreBadInput) {
   }
   auto a = document_run(kLines2m, {1, 2}, {1, 2});
   EXPECT_THROW(dm::document_tables({{"same", a, "hardware"}, {"same", a, "hardware"}}), std::invalid_argument);
+}
+
+// A tiny (TCG smoke) guest allocates at a few MB/s: the table keeps two
+// significant digits instead of printing 0.0.
+TEST(DirectmapReport, SmallRatesKeepTwoSignificantDigits) {
+  auto samples = document_run(kLines2m, {0.019, 0.021}, {0.018, 0.018});
+  const std::string text = render_text(dm::report_tables(samples, "emulated").front());
+  EXPECT_TRUE(has_line(text, "\nDirectMap2M+split     0.020  |  0.018\n")) << text;
+  EXPECT_TRUE(has_line(text, "\n  stddev              0.001  |  0.000\n")) << text;
 }
