@@ -37,7 +37,9 @@ struct Sample {
   double value = 0;
   int iteration = 0;       // 0-based repetition index
   bool warmup = false;     // warm-up samples are stored but not summarised
-  nlohmann::json extra = nlohmann::json::object();  // anything else worth keeping
+  // Anything else worth keeping: null (none; costs no allocation, which
+  // matters for the millions of samples of a long log) or an object.
+  nlohmann::json extra;
 
   // The key that groups samples into one series.
   std::string series_key() const;

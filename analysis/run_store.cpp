@@ -6,6 +6,8 @@
 
 #include <sys/stat.h>
 
+#include "analysis/sample_jsonl.h"
+
 #include <cerrno>
 #include <cstring>
 #include <chrono>
@@ -18,7 +20,7 @@ namespace kvmbench {
 
 namespace fs = std::filesystem;
 
-void write_file_atomic(const fs::path& path, std::string_view text) {
+void write_file_atomic(const fs::path& path, std::string_view text, bool durable) {
   fs::path tmp = path;
   tmp += fmt::format(".tmp.{}", ::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -35,7 +37,7 @@ void write_file_atomic(const fs::path& path, std::string_view text) {
     }
     off += static_cast<std::size_t>(n);
   }
-  ::fsync(fd);
+  if (durable) ::fsync(fd);
   ::close(fd);
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     int e = errno;
@@ -44,13 +46,34 @@ void write_file_atomic(const fs::path& path, std::string_view text) {
   }
 }
 
+// One read(2) into a buffer of the file's size where the size is known (a
+// 200 MB log: a stream copy through ostringstream took half a second),
+// then more reads for files that grow or report no size (/proc, pipes).
 std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw std::runtime_error(fmt::format("{}: read error", path.string()));
-  return ss.str();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
+  struct stat st {};
+  std::string out;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    out.resize(static_cast<std::size_t>(st.st_size) + 1);  // +1: a read that returns 0 proves the end
+  else
+    out.resize(64 * 1024);
+  std::size_t used = 0;
+  while (true) {
+    if (used == out.size()) out.resize(out.size() * 2);
+    const ssize_t n = ::read(fd, out.data() + used, out.size() - used);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int e = errno;
+      ::close(fd);
+      throw std::runtime_error(fmt::format("{}: read error: {}", path.string(), std::strerror(e)));
+    }
+    if (n == 0) break;
+    used += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  out.resize(used);
+  return out;
 }
 
 static std::string utc_format(const char* f) {
@@ -133,18 +156,25 @@ RunWriter::~RunWriter() {
 }
 
 void RunWriter::append(const Sample& s) {
-  if (!samples_) throw std::logic_error("RunWriter::append after finish");
-  std::string line = to_json(s).dump() + "\n";
-  if (std::fwrite(line.data(), 1, line.size(), samples_) != line.size() || std::fflush(samples_) != 0)
-    throw std::runtime_error(fmt::format("cannot append to {}: {}", (dir_ / "samples.jsonl").string(),
-                                         std::strerror(errno)));
-  ++n_samples_;
+  std::string line;
+  append_sample_line(line, s);
+  append_lines(line, 1);
 }
 
-void RunWriter::write_raw(const std::string& name, std::string_view text) {
+void RunWriter::append_lines(std::string_view lines, std::size_t n) {
+  if (!samples_) throw std::logic_error("RunWriter::append after finish");
+  if (!lines.empty() && lines.back() != '\n')
+    throw std::logic_error("RunWriter::append_lines: the text must end in a newline");
+  if (std::fwrite(lines.data(), 1, lines.size(), samples_) != lines.size() || std::fflush(samples_) != 0)
+    throw std::runtime_error(fmt::format("cannot append to {}: {}", (dir_ / "samples.jsonl").string(),
+                                         std::strerror(errno)));
+  n_samples_ += n;
+}
+
+void RunWriter::write_raw(const std::string& name, std::string_view text, bool durable) const {
   if (name.empty() || name.find('/') != std::string::npos || name[0] == '.')
     throw std::invalid_argument("raw file name must be a plain file name: '" + name + "'");
-  write_file_atomic(dir_ / "raw" / name, text);
+  write_file_atomic(dir_ / "raw" / name, text, durable);
 }
 
 void RunWriter::update_meta(const nlohmann::json& patch) {
@@ -210,6 +240,27 @@ Run load_run(const fs::path& dir) {
     }
   }
   return run;
+}
+
+std::vector<std::string> check_raw_copies(const Run& run) {
+  std::vector<std::string> out;
+  if (!run.meta.contains("inputs") || !run.meta["inputs"].is_array()) return out;
+  for (const auto& in : run.meta["inputs"]) {
+    if (!in.is_object() || !in.contains("raw") || !in["raw"].is_string() || !in.contains("raw_bytes") ||
+        !in["raw_bytes"].is_number_unsigned())
+      continue;
+    const fs::path p = run.dir / in["raw"].get<std::string>();
+    const auto want = in["raw_bytes"].get<std::uintmax_t>();
+    std::error_code ec;
+    const auto have = fs::file_size(p, ec);
+    if (ec)
+      out.push_back(fmt::format("{}: missing ({}); the samples do not depend on it", p.string(), ec.message()));
+    else if (have != want)
+      out.push_back(fmt::format("{}: {} bytes, {} were stored (cut short by a crash?); the samples do not depend "
+                                "on it",
+                                p.string(), have, want));
+  }
+  return out;
 }
 
 }  // namespace kvmbench

@@ -20,7 +20,10 @@ namespace kvmbench {
 
 // Writes `text` to `path` through a temporary file in the same directory and
 // rename(2), so readers see the old or the new file, never half of one.
-void write_file_atomic(const std::filesystem::path& path, std::string_view text);
+// With `durable`, the data reaches the disk (fsync) before the rename;
+// without, a crash soon after may leave the file short or empty (callers
+// record the size to detect that).
+void write_file_atomic(const std::filesystem::path& path, std::string_view text, bool durable = true);
 
 // Reads a whole file; throws std::runtime_error naming the file on failure.
 std::string read_file(const std::filesystem::path& path);
@@ -46,8 +49,14 @@ class RunWriter {
 
   // Appends one sample and flushes it to the kernel before returning.
   void append(const Sample& s);
-  // Stores raw text under raw/<name> (atomic).
-  void write_raw(const std::string& name, std::string_view text);
+  // Appends `n` samples already formatted as samples.jsonl lines (each
+  // ending in a newline, see sample_jsonl.h) with one write and one flush:
+  // the bulk path of ingest.
+  void append_lines(std::string_view lines, std::size_t n);
+  // Stores raw text under raw/<name> (atomic; durable unless told not to,
+  // see write_file_atomic). Touches nothing but raw/, so it may run on
+  // another thread while samples are appended.
+  void write_raw(const std::string& name, std::string_view text, bool durable = true) const;
   // Adds or replaces keys in meta.json (written atomically at once).
   void update_meta(const nlohmann::json& patch);
   // Records end time and status and closes the samples file.
@@ -81,5 +90,10 @@ struct Run {
 // for a missing meta.json, malformed JSON or a malformed sample line. A last
 // line without its newline (a run killed mid-write) is reported, not loaded.
 Run load_run(const std::filesystem::path& dir);
+
+// For each meta.json "inputs" entry with "raw" and "raw_bytes" (what ingest
+// stores), a message when that copy is missing or not of that size (a crash
+// before it reached the disk: the samples are intact, the copy is not).
+std::vector<std::string> check_raw_copies(const Run& run);
 
 }  // namespace kvmbench

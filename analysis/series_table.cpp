@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "analysis/statistics.h"
 
@@ -39,24 +40,90 @@ struct CaseSeries {
   std::vector<SeriesValues> series;
 };
 
-std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples) {
-  std::vector<CaseSeries> cases;
-  std::map<std::string, std::size_t> case_index;
-  std::map<std::string, std::pair<std::size_t, std::size_t>> series_index;
-  for (const auto& s : samples) {
+// The family of a case: its key before '=' ("group=12" -> "group"), or ""
+// for names without one.
+std::string_view case_family(std::string_view name) {
+  const std::size_t eq = name.find('=');
+  return eq == std::string_view::npos ? std::string_view() : name.substr(0, eq);
+}
+
+struct SeriesKey {
+  std::size_t table;
+  std::string_view variant, metric;
+  bool operator==(const SeriesKey&) const = default;
+};
+struct SeriesKeyHash {
+  std::size_t operator()(const SeriesKey& k) const {
+    const std::hash<std::string_view> h;
+    return (k.table * 0x9e3779b97f4a7c15ull) ^ h(k.variant) ^ (h(k.metric) * 31);
+  }
+};
+
+// The samples' series grouped by case, in first-seen order. When there are
+// more than `max_cases` cases, each family larger than that is pooled into
+// one (a long kernel log makes a "group=N" case per group of prints: a table
+// per case would print tens of thousands of tables of one print each);
+// `pooled` tells which. Keys are views into the samples, and every lookup is
+// hashed: a long log has hundreds of thousands of samples.
+std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::size_t max_cases,
+                                      std::vector<bool>& pooled) {
+  // 1. The distinct cases, and the case of each sample.
+  std::unordered_map<std::string_view, std::size_t> case_index;
+  std::vector<std::string_view> names;
+  std::vector<std::size_t> case_of(samples.size());
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    if (samples[i].warmup) continue;
+    auto [it, fresh] = case_index.try_emplace(samples[i].case_name, names.size());
+    if (fresh) names.push_back(samples[i].case_name);
+    case_of[i] = it->second;
+  }
+  // 2. The table each case goes to: its own, or its family's pooled one.
+  std::unordered_map<std::string_view, std::size_t> family_size;
+  const bool may_pool = max_cases > 0 && names.size() > max_cases;
+  if (may_pool)
+    for (auto n : names) ++family_size[case_family(n)];
+  std::vector<CaseSeries> out;
+  std::vector<std::size_t> table_of(names.size());
+  std::unordered_map<std::string_view, std::size_t> family_table;
+  std::vector<std::string_view> last_of_family;  // per pooled table
+  pooled.clear();
+  for (std::size_t c = 0; c < names.size(); ++c) {
+    const std::string_view fam = case_family(names[c]);
+    if (!may_pool || family_size[fam] <= max_cases) {
+      table_of[c] = out.size();
+      out.push_back({std::string(names[c]), {}});
+      pooled.push_back(false);
+      last_of_family.emplace_back();
+      continue;
+    }
+    auto [it, fresh] = family_table.try_emplace(fam, out.size());
+    if (fresh) {
+      out.push_back({fmt::format("all {} {} cases pooled (from {}", family_size[fam],
+                                 fam.empty() ? std::string("unkeyed") : std::string(fam) + "=*", names[c]),
+                     {}});
+      pooled.push_back(true);
+      last_of_family.emplace_back();
+    }
+    table_of[c] = it->second;
+    last_of_family[it->second] = names[c];
+  }
+  for (std::size_t t = 0; t < out.size(); ++t)
+    if (pooled[t]) out[t].case_name += fmt::format(" to {})", last_of_family[t]);
+  // 3. The values of each series, in sample order.
+  std::unordered_map<SeriesKey, std::size_t, SeriesKeyHash> series_index;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const Sample& s = samples[i];
     if (s.warmup) continue;
-    auto [cit, new_case] = case_index.try_emplace(s.case_name, cases.size());
-    if (new_case) cases.push_back({s.case_name, {}});
-    CaseSeries& c = cases[cit->second];
-    const std::string key = s.series_key();
-    auto [sit, new_series] = series_index.try_emplace(key, cit->second, c.series.size());
-    if (new_series) c.series.push_back({s.variant, s.metric, s.unit, {}});
-    SeriesValues& sv = cases[sit->second.first].series[sit->second.second];
+    const std::size_t t = table_of[case_of[i]];
+    CaseSeries& c = out[t];
+    auto [it, fresh] = series_index.try_emplace(SeriesKey{t, s.variant, s.metric}, c.series.size());
+    if (fresh) c.series.push_back({s.variant, s.metric, s.unit, {}});
+    SeriesValues& sv = c.series[it->second];
     if (sv.unit != s.unit)
-      throw std::runtime_error(fmt::format("series {} mixes units '{}' and '{}'", key, sv.unit, s.unit));
+      throw std::runtime_error(fmt::format("series {} mixes units '{}' and '{}'", s.series_key(), sv.unit, s.unit));
     sv.values.push_back(s.value);
   }
-  return cases;
+  return out;
 }
 
 std::vector<std::string> statistic_cells(const SeriesValues& sv) {
@@ -73,12 +140,17 @@ const std::vector<std::string>& statistic_names() {
   return names;
 }
 
+
 }  // namespace
 
 std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std::string_view source,
-                                         std::size_t max_width) {
+                                         std::size_t max_width, std::size_t max_cases) {
   std::vector<Table> tables;
-  for (const auto& c : group_by_case(samples)) {
+  std::vector<bool> is_pooled;
+  const std::vector<CaseSeries> cases = group_by_case(samples, max_cases, is_pooled);
+  for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+    const CaseSeries& c = cases[ci];
+    const bool pooled = is_pooled[ci];
     std::vector<std::string> headers;
     std::vector<std::vector<std::string>> columns;
     for (const auto& sv : c.series) {
@@ -109,6 +181,10 @@ std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std
         for (std::size_t k = start; k < end; ++k) row.push_back(columns[k][r]);
         t.add_row(std::move(row));
       }
+      if (pooled)
+        t.notes.push_back(fmt::format("more than {} cases of this kind: statistics over all of them; each sample, with its "
+                                      "case, is in samples.jsonl",
+                                      max_cases));
       tables.push_back(std::move(t));
       start = end;
     }

@@ -17,8 +17,11 @@ namespace kvmbench {
 
 // Tables in first-seen case order; `source` goes into every table header.
 // Throws std::runtime_error when one series mixes units.
+// When there are more than `max_cases` cases (0: no limit), each family of
+// cases (the key before '=': "group" of "group=12") larger than that is
+// pooled into one case, titled "all N group=* cases pooled (from A to B)".
 std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std::string_view source,
-                                         std::size_t max_width = 80);
+                                         std::size_t max_width = 80, std::size_t max_cases = 24);
 
 // A number for a table cell: about `sig` significant digits, fixed notation
 // for ordinary magnitudes, integers without decimals, "n/a" for NaN.

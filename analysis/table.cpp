@@ -23,6 +23,28 @@ Format parse_format(std::string_view name) {
   throw std::invalid_argument(fmt::format("unknown format '{}' (text, md, csv, json, html)", name));
 }
 
+namespace {
+
+// The rows text and Markdown print: all, or the head and tail around a gap
+// of `omitted` rows (which the caller reports where the gap is).
+struct ShownRows {
+  std::size_t head, tail, omitted;
+};
+
+ShownRows shown_rows(const Table& t) {
+  const std::size_t n = t.rows.size();
+  if (t.max_text_rows == 0 || n <= t.max_text_rows) return {n, 0, 0};
+  const std::size_t tail = std::min<std::size_t>(5, t.max_text_rows / 4);
+  const std::size_t head = t.max_text_rows - tail;
+  return {head, tail, n - head - tail};
+}
+
+std::string omitted_line(std::size_t omitted) {
+  return fmt::format("... {} more rows (--format csv or json lists them all) ...", omitted);
+}
+
+}  // namespace
+
 // Display width in columns: counts UTF-8 code points, not bytes.
 static std::size_t width(std::string_view s) {
   std::size_t w = 0;
@@ -38,10 +60,13 @@ static std::string pad(std::string_view s, std::size_t w, Align a) {
 }
 
 std::string render_text(const Table& t) {
+  const ShownRows shown = shown_rows(t);
+  auto is_shown = [&](std::size_t r) { return r < shown.head || r >= t.rows.size() - shown.tail; };
   std::vector<std::size_t> w(t.columns.size(), 0);
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
     w[c] = width(t.columns[c].header);
-    for (auto& r : t.rows) w[c] = std::max(w[c], width(r[c]));
+    for (std::size_t r = 0; r < t.rows.size(); ++r)
+      if (is_shown(r)) w[c] = std::max(w[c], width(t.rows[r][c]));
   }
   std::string out;
   if (!t.title.empty()) out += t.title + "\n";
@@ -66,7 +91,10 @@ std::string render_text(const Table& t) {
     }
     out += l + "\n";
   }
-  for (auto& r : t.rows) line(r, false);
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    if (shown.omitted && r == shown.head) out += omitted_line(shown.omitted) + "\n";
+    if (is_shown(r)) line(t.rows[r], false);
+  }
   for (auto& n : t.notes) out += n + "\n";
   return out;
 }
@@ -89,9 +117,16 @@ std::string render_markdown(const Table& t) {
   out += "\n|";
   for (auto& c : t.columns) out += c.align == Align::right ? "---:|" : ":---|";
   out += "\n";
-  for (auto& r : t.rows) {
+  const ShownRows shown = shown_rows(t);
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    if (shown.omitted && r == shown.head) {
+      out += "| " + md_escape(omitted_line(shown.omitted)) + " |";
+      for (std::size_t c = 1; c < t.columns.size(); ++c) out += " |";
+      out += "\n";
+    }
+    if (r >= shown.head && r < t.rows.size() - shown.tail) continue;
     out += "|";
-    for (auto& cell : r) out += " " + md_escape(cell) + " |";
+    for (auto& cell : t.rows[r]) out += " " + md_escape(cell) + " |";
     out += "\n";
   }
   if (!t.notes.empty()) {

@@ -27,6 +27,11 @@ struct Table {
   // make_shared document) unless false.
   bool rule_under_header = true;
   std::string column_gap = "  ";
+  // Text and Markdown print at most this many rows (0: all): the first ones,
+  // a line saying how many were left out, and the last few, so that a
+  // listing of a months-long log still reads as a table. CSV and JSON
+  // always hold every row.
+  std::size_t max_text_rows = 40;
 
   void add_row(std::vector<std::string> cells);
 };

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/parsers/gbench_json.h"
+#include "analysis/parsers/kernel_log.h"
 #include "analysis/parsers/parse_result.h"
 
 namespace kvmbench::parsers {
@@ -31,12 +32,16 @@ struct ParsedInput {
   ParseResult result;
   std::vector<GbenchAggregate> aggregates;  // gbench only
   nlohmann::json context;                   // gbench only: its "context" object
+  // kernel log with Provenance::by_record only: the records, and the record
+  // of each sample (see kernel_log.h).
+  std::vector<KernelRecord> kernel_records;
+  std::vector<std::uint32_t> kernel_sample_record;
 };
 
 // Recognises and parses. Throws ParseError (with the line) for empty or
 // unrecognised text and for malformed input of a recognised format, and
 // when a recognised file yields no sample at all.
 // Plain numbers become case "values", metric "value", no unit.
-ParsedInput parse_any(std::string_view text);
+ParsedInput parse_any(std::string_view text, Provenance kernel_provenance = Provenance::in_extra);
 
 }  // namespace kvmbench::parsers

@@ -1,17 +1,26 @@
 #include "analysis/parsers/kernel_log.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <array>
-#include <map>
+#include <unordered_map>
 #include <cctype>
 #include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <set>
+#include <exception>
+#include <iterator>
+#include <thread>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <tuple>
 
 #include "analysis/parsers/kernel_log_prefix.h"
+#include "analysis/parsers/multi_find.h"
+#include "analysis/sample_jsonl.h"
 #include "analysis/units.h"
 
 namespace kvmbench::parsers {
@@ -20,14 +29,12 @@ namespace {
 
 constexpr std::array<std::string_view, 2> kAnchors = {"SEV-SNP: RMPOPT", "guest_memfd to_shared:"};
 
-std::size_t find_from(std::string_view text, std::string_view needle, std::size_t from);
-
 // Position of the first record anchor in `s`, or npos.
-std::size_t find_anchor(std::string_view s) {
-  std::size_t best = std::string_view::npos;
-  for (auto a : kAnchors) best = std::min(best, s.find(a));
-  return best;
+const MultiFinder& anchor_finder() {
+  static const MultiFinder finder(kAnchors);
+  return finder;
 }
+std::size_t find_anchor(std::string_view s) { return anchor_finder().find(s).pos; }
 
 // Outcome of reading one record from text that starts at an anchor.
 enum class Match { ok, incomplete, unknown };
@@ -213,9 +220,7 @@ Match match_record(std::string_view text, std::size_t line, KernelRecord& r) {
 bool mentions_kernel_record(std::string_view text) {
   // No anchor spans a line break, so searching the whole text is the same
   // as searching line by line.
-  for (auto a : kAnchors)
-    if (find_from(text, a, 0) != std::string_view::npos) return true;
-  return false;
+  return find_anchor(text) != std::string_view::npos;
 }
 
 namespace {
@@ -234,44 +239,78 @@ struct LineCursor {
   }
 };
 
-// Next occurrence of `needle` at or after `from` (glibc's memmem is much
-// faster than a per-line search for a needle whose first letter is common).
-std::size_t find_from(std::string_view text, std::string_view needle, std::size_t from) {
-  if (from >= text.size()) return std::string_view::npos;
-  const void* p = ::memmem(text.data() + from, text.size() - from, needle.data(), needle.size());
-  return p ? static_cast<const char*>(p) - text.data() : std::string_view::npos;
-}
-
 // A line without an anchor is blank or unrelated. Its message can only be
 // empty when the line ends like a capture prefix (']', ';', "kernel:"), so
 // only then is the (slower) prefix stripping needed to tell which.
 bool is_blank_line(std::string_view line) {
+  // Quick answer for nearly every line of a log: one that ends in a
+  // character no blank line ends in (after blanks: ']' ';' ':' of a
+  // prefix, '>' of a bare quote) has text.
+  std::size_t end = line.size();
+  while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r')) --end;
+  if (end == 0) return true;
+  const char last = line[end - 1];
+  if (last != ']' && last != ';' && last != ':' && last != '>') return false;
   std::string_view t = strip_quote_markers(line);
   return t.empty() ||
          ((t.back() == ']' || t.back() == ';' || t.back() == ':') && strip_capture_prefix(line).message.empty());
 }
 
+struct UnrelatedLines {
+  std::size_t lines = 0, non_blank = 0;
+};
+
+// Counts the lines of a stretch without records, and those with text: most
+// of a months-long log, so it runs over newline bit masks 16 bytes at a time
+// instead of a call per line. Only a line that ends like a blank one might
+// (']' ';' ':' '>' or a blank) gets the full is_blank_line test.
+UnrelatedLines count_unrelated_lines(std::string_view span) {
+  UnrelatedLines u;
+  std::size_t line_start = 0;
+  auto one_line = [&](std::size_t end) {  // the line [line_start, end)
+    ++u.lines;
+    const char last = end > line_start ? span[end - 1] : ' ';
+    const bool maybe_blank = last == ']' || last == ';' || last == ':' || last == '>' || last == ' ' ||
+                             last == '\t' || last == '\r';
+    if (!maybe_blank || !is_blank_line(span.substr(line_start, end - line_start))) ++u.non_blank;
+    line_start = end + 1;
+  };
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n');
+  for (; i + 16 <= span.size(); i += 16) {
+    unsigned m = static_cast<unsigned>(_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(span.data() + i)), nl)));
+    while (m) {
+      one_line(i + static_cast<std::size_t>(__builtin_ctz(m)));
+      m &= m - 1;
+    }
+  }
+#endif
+  for (; i < span.size(); ++i)
+    if (span[i] == '\n') one_line(i);
+  if (line_start < span.size()) one_line(span.size());  // a last line without its newline
+  return u;
+}
+
 }  // namespace
 
-KernelLogParse parse_kernel_log_records(std::string_view text) {
-  KernelLogParse out;
-  ParseResult& res = out.result;
-  res.format = "kernel-log";
+namespace {
 
+// Parses the records of `text`, whose first line is line `first_line` of
+// the file, into out.records (groups numbered from 1) and out.result's
+// counts and warnings; no samples.
+void parse_records_into(std::string_view text, std::size_t first_line, KernelLogParse& out) {
+  ParseResult& res = out.result;
   int group = 0;
   bool broken = true;  // a blank or unrelated line since the last record
   std::optional<KernelRecordKind> last_kind;
-  std::set<std::string> stats_in_group;
+  unsigned stats_in_group = 0;  // bit per cycle stat (largest, smallest, average)
 
   LineCursor cur{text};
-  std::size_t line_no = 0;  // lines consumed so far
-  std::array<std::size_t, kAnchors.size()> next{};
-  for (std::size_t k = 0; k < kAnchors.size(); ++k) next[k] = find_from(text, kAnchors[k], 0);
-
+  std::size_t line_no = first_line - 1;  // lines consumed so far
   while (!cur.done()) {
-    for (std::size_t k = 0; k < kAnchors.size(); ++k)
-      if (next[k] != std::string_view::npos && next[k] < cur.pos) next[k] = find_from(text, kAnchors[k], cur.pos);
-    const std::size_t anchor = *std::min_element(next.begin(), next.end());
+    const std::size_t anchor = anchor_finder().find(text, cur.pos).pos;
     // Start of the line holding the next anchor (or the end of the text).
     std::size_t anchor_line = text.size();
     if (anchor != std::string_view::npos) {
@@ -279,12 +318,12 @@ KernelLogParse parse_kernel_log_records(std::string_view text) {
       while (anchor_line > cur.pos && text[anchor_line - 1] != '\n') --anchor_line;
     }
     // The lines before it are blank or unrelated.
-    while (cur.pos < anchor_line) {
-      auto [line, after] = cur.line_at(cur.pos);
-      if (!is_blank_line(line)) ++res.lines_ignored;
+    if (cur.pos < anchor_line) {
+      const UnrelatedLines u = count_unrelated_lines(text.substr(cur.pos, anchor_line - cur.pos));
+      res.lines_ignored += u.non_blank;
+      line_no += u.lines;
       broken = true;
-      ++line_no;
-      cur.pos = after;
+      cur.pos = anchor_line;
     }
     if (cur.done()) break;
 
@@ -302,10 +341,13 @@ KernelLogParse parse_kernel_log_records(std::string_view text) {
     r.line = line_no;
     r.uptime_s = ll.uptime_s;
     r.wallclock = ll.wallclock;
-    std::string joined(ll.message.substr(a));
+    // Nearly every record is whole on its line: match the line itself, and
+    // build a joined copy only for a record that a mail client wrapped.
+    std::string joined;
     std::size_t used = 1;
     std::size_t next_pos = after;
-    Match m = match_record(joined, r.line, r);
+    Match m = match_record(ll.message.substr(a), r.line, r);
+    if (m == Match::incomplete) joined = std::string(ll.message.substr(a));
     while (m == Match::incomplete && used <= 3 && next_pos < text.size()) {
       auto [next_line, next_after] = cur.line_at(next_pos);
       std::string_view cont = strip_quote_markers(next_line);
@@ -327,75 +369,182 @@ KernelLogParse parse_kernel_log_records(std::string_view text) {
     r.line_count = used;
     line_no += used - 1;
     cur.pos = next_pos;
-    const bool repeat_stat = r.kind == KernelRecordKind::rmpopt_cycles && stats_in_group.count(r.stat);
-    if (broken || !last_kind || *last_kind != r.kind || repeat_stat) {
+    const unsigned stat_bit =
+        r.kind != KernelRecordKind::rmpopt_cycles ? 0u : r.stat == "largest" ? 1u : r.stat == "smallest" ? 2u : 4u;
+    if (broken || !last_kind || *last_kind != r.kind || (stats_in_group & stat_bit)) {
       ++group;
-      stats_in_group.clear();
+      stats_in_group = 0;
     }
-    if (r.kind == KernelRecordKind::rmpopt_cycles) stats_in_group.insert(r.stat);
+    stats_in_group |= stat_bit;
     r.group = group;
     last_kind = r.kind;
     broken = false;
     out.records.push_back(std::move(r));
     ++res.records;
   }
-  res.lines_read = line_no;
-  res.samples = samples_from_records(out.records);
+  res.lines_read = line_no - (first_line - 1);
+}
+
+// Where a long log can be cut in two and parsed on two cores with the same
+// result as in one pass: at the start of a line that carries a capture
+// timestamp and no record. Such a line is never the tail of a wrapped
+// record, and (being unrelated) always ends a group, so nothing before it
+// affects how the records after it are read. npos when there is none near
+// the middle (e.g. a capture without timestamps): then one pass.
+std::size_t split_point(std::string_view text) {
+  std::size_t pos = text.find('\n', text.size() / 2);
+  for (int tries = 0; tries < 10000 && pos != std::string_view::npos && pos + 1 < text.size(); ++tries) {
+    const std::size_t start = pos + 1;
+    pos = text.find('\n', start);
+    const std::string_view line = text.substr(start, (pos == std::string_view::npos ? text.size() : pos) - start);
+    if (has_capture_timestamp(line) && find_anchor(line) == std::string_view::npos) return start;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+KernelLogParse parse_kernel_log_records(std::string_view text, Provenance provenance, std::size_t two_threads_from) {
+  KernelLogParse out;
+  out.result.format = "kernel-log";
+  const std::size_t cut = text.size() >= two_threads_from && std::thread::hardware_concurrency() > 1
+                              ? split_point(text)
+                              : std::string_view::npos;
+  if (cut == std::string_view::npos) {
+    parse_records_into(text, 1, out);
+  } else {
+    const std::string_view head = text.substr(0, cut), tail = text.substr(cut);
+    std::size_t tail_first_line = 1;  // memchr: std::count was a tenth of a sparse log's parse
+    for (const char* p = head.data(); (p = static_cast<const char*>(std::memchr(p, '\n', head.data() + head.size() - p)));
+         ++p)
+      ++tail_first_line;
+    KernelLogParse second;
+    std::exception_ptr second_error;
+    std::thread worker([&] {
+      try {
+        parse_records_into(tail, tail_first_line, second);
+      } catch (...) {
+        second_error = std::current_exception();
+      }
+    });
+    try {
+      parse_records_into(head, 1, out);
+    } catch (...) {
+      worker.join();
+      throw;  // the first bad record of the file is in the head
+    }
+    worker.join();
+    if (second_error) std::rethrow_exception(second_error);
+    // The tail's groups continue the head's numbering (its first record
+    // always starts a new group: see split_point).
+    const int groups_before = out.records.empty() ? 0 : out.records.back().group;
+    for (auto& r : second.records) r.group += groups_before;
+    out.records.insert(out.records.end(), std::make_move_iterator(second.records.begin()),
+                       std::make_move_iterator(second.records.end()));
+    ParseResult& res = out.result;
+    res.lines_read += second.result.lines_read;
+    res.records += second.result.records;
+    res.lines_ignored += second.result.lines_ignored;
+    res.warnings.insert(res.warnings.end(), second.result.warnings.begin(), second.result.warnings.end());
+  }
+  out.result.samples =
+      samples_from_records(out.records, provenance == Provenance::in_extra ? nullptr : &out.sample_record);
   return out;
 }
 
 ParseResult parse_kernel_log(std::string_view text) { return parse_kernel_log_records(text).result; }
 
-std::vector<Sample> samples_from_records(const std::vector<KernelRecord>& records) {
+void append_record_provenance(std::string& out, const KernelRecord& r) {
+  fmt::format_to(std::back_inserter(out), FMT_COMPILE("\"line\":{},\"group\":{}"), r.line, r.group);
+  if (r.line_count > 1) fmt::format_to(std::back_inserter(out), FMT_COMPILE(",\"lines\":{}"), r.line_count);
+  if (r.uptime_s) {
+    out += ",\"uptime_s\":";
+    append_json_number(out, *r.uptime_s);
+  }
+  if (!r.wallclock.empty()) {
+    out += ",\"wallclock\":";
+    append_json_string(out, r.wallclock);
+  }
+}
+
+std::vector<Sample> samples_from_records(const std::vector<KernelRecord>& records,
+                                         std::vector<std::uint32_t>* record_of) {
   std::vector<Sample> out;
   out.reserve(records.size() * 3);
-  std::map<std::pair<std::string, int>, int> next_iteration;  // (case, kind) -> count
-  for (const auto& r : records) {
-    // Assigned key by key: nlohmann's initializer-list constructor is several
-    // times slower, and this runs per record of a months-long log.
-    nlohmann::json extra = nlohmann::json::object();
-    extra["line"] = r.line;
-    extra["group"] = r.group;
-    if (r.line_count > 1) extra["lines"] = r.line_count;
-    if (r.uptime_s) extra["uptime_s"] = *r.uptime_s;
-    if (!r.wallclock.empty()) extra["wallclock"] = r.wallclock;
+  if (record_of) {
+    record_of->clear();
+    record_of->reserve(records.size() * 3);
+  }
+  // Iterations count records of the same case and kind (and stat), keyed by
+  // numbers rather than strings: this runs per record of a months-long log.
+  // The case name is made once per key, not per sample.
+  struct Next {
+    int iteration = 0;
+    std::string case_name;
+  };
+  std::unordered_map<std::uint64_t, Next> sweep_next;      // range size
+  std::unordered_map<std::uint64_t, Next> to_shared_next;  // nr_pages
+  std::string group_case;
+  int group_case_of = 0;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const KernelRecord& r = records[i];
+    nlohmann::json extra;  // null: no allocation when a record has none
+    if (!record_of) {
+      // Assigned key by key: nlohmann's initializer-list constructor is
+      // several times slower.
+      extra["line"] = r.line;
+      extra["group"] = r.group;
+      if (r.line_count > 1) extra["lines"] = r.line_count;
+      if (r.uptime_s) extra["uptime_s"] = *r.uptime_s;
+      if (!r.wallclock.empty()) extra["wallclock"] = r.wallclock;
+    }
     // The record's last sample takes `extra` itself instead of a copy.
-    auto add = [&](const std::string& case_name, const char* metric, const char* unit, double value, int iteration,
+    auto add = [&](const std::string& case_name, std::string metric, const char* unit, double value, int iteration,
                    bool last) {
       Sample& s = out.emplace_back();
       s.case_name = case_name;
-      s.metric = metric;
+      s.metric = std::move(metric);
       s.unit = unit;
       s.value = value;
       s.iteration = iteration;
       if (last) s.extra = std::move(extra);
       else s.extra = extra;
+      if (record_of) record_of->push_back(static_cast<std::uint32_t>(i));
     };
     switch (r.kind) {
       case KernelRecordKind::rmpopt_cycles: {
-        std::string c = fmt::format("group={}", r.group);
-        std::string metric = "rmpopt_cycles_" + r.stat;
         // One series per stat: iterate per (case, stat).
-        int it = next_iteration[{c + "/" + metric, 0}]++;
-        add(c, metric.c_str(), "cycles", r.cycles, it, true);
+        // Iteration 0 always: a group holds each stat at most once (a
+        // repeated stat starts the next group), so each (group, stat)
+        // series has one sample.
+        const int it = 0;
+        if (group_case_of != r.group) {
+          group_case = "group=" + std::to_string(r.group);
+          group_case_of = r.group;
+        }
+        add(group_case, "rmpopt_cycles_" + r.stat, "cycles", r.cycles, it, true);
         break;
       }
       case KernelRecordKind::rmpopt_sweep: {
         const std::uint64_t size = r.range_end >= r.range_start ? r.range_end - r.range_start : 0;
-        std::string c = "range=" + format_bytes(size);
-        int it = next_iteration[{c, 1}]++;
+        Next& n = sweep_next[size];
+        if (n.case_name.empty()) n.case_name = "range=" + format_bytes(size);
+        const int it = n.iteration++;
+        // The range is part of what was measured (the report derives the
+        // number of regions from it), not provenance: always in extra.
         extra["range_start"] = r.range_start_text;
         extra["range_end"] = r.range_end_text;
         extra["cpus"] = r.cpus;
-        add(c, "sweep_time", "ns", r.ns, it, true);
+        add(n.case_name, "sweep_time", "ns", r.ns, it, true);
         break;
       }
       case KernelRecordKind::to_shared: {
-        std::string c = fmt::format("nr_pages={}", r.nr_pages);
-        int it = next_iteration[{c, 2}]++;
-        add(c, "make_shared_cycles", "cycles", r.make_shared, it, false);
-        add(c, "total_cycles", "cycles", r.total, it, r.total <= 0);
-        if (r.total > 0) add(c, "make_shared_pct", "%", 100.0 * r.make_shared / r.total, it, true);
+        Next& n = to_shared_next[r.nr_pages];
+        if (n.case_name.empty()) n.case_name = "nr_pages=" + std::to_string(r.nr_pages);
+        const int it = n.iteration++;
+        add(n.case_name, "make_shared_cycles", "cycles", r.make_shared, it, false);
+        add(n.case_name, "total_cycles", "cycles", r.total, it, r.total <= 0);
+        if (r.total > 0) add(n.case_name, "make_shared_pct", "%", 100.0 * r.make_shared / r.total, it, true);
         break;
       }
     }

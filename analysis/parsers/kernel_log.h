@@ -62,7 +62,16 @@ struct KernelRecord {
 struct KernelLogParse {
   std::vector<KernelRecord> records;
   ParseResult result;  // format "kernel-log", samples built from records
+  // With Provenance::by_record: the record of each sample (an index into
+  // records), whose provenance append_record_provenance writes.
+  std::vector<std::uint32_t> sample_record;
 };
+
+// Where a sample's provenance (line, group, lines, uptime_s, wallclock) goes:
+// into Sample::extra, or left in the records for append_record_provenance to
+// write straight into samples.jsonl lines. The second is the bulk path of
+// ingest: a JSON object per sample cost more than parsing the log.
+enum class Provenance { in_extra, by_record };
 
 // Unrelated lines are counted in lines_ignored, incomplete or unknown
 // records (e.g. another RMPOPT print) are reported in warnings. A record
@@ -70,12 +79,27 @@ struct KernelLogParse {
 // ParseError naming its first line: a count that is negative, non-numeric,
 // NaN/inf or beyond 64 bits, make_shared > total, total = 0, or an RMPOPT
 // range whose end is below its start.
-KernelLogParse parse_kernel_log_records(std::string_view text);
+//
+// A text of at least `two_threads_from` bytes is cut in two where that
+// cannot change the result (a timestamped unrelated line near the middle)
+// and parsed on two threads; the result is the same as in one pass,
+// including which bad record is reported (the first in the file).
+inline constexpr std::size_t kTwoThreadsFrom = 16u << 20;
+KernelLogParse parse_kernel_log_records(std::string_view text, Provenance provenance = Provenance::in_extra,
+                                        std::size_t two_threads_from = kTwoThreadsFrom);
 ParseResult parse_kernel_log(std::string_view text);
 
 // True when some line holds the start of one of the records above.
 bool mentions_kernel_record(std::string_view text);
 
-std::vector<Sample> samples_from_records(const std::vector<KernelRecord>& records);
+// The samples of the records in order. With `record_of`, provenance stays
+// out of Sample::extra and record_of receives each sample's record index.
+std::vector<Sample> samples_from_records(const std::vector<KernelRecord>& records,
+                                         std::vector<std::uint32_t>* record_of = nullptr);
+
+// A record's provenance as JSON object members without braces, the same
+// members and values samples_from_records puts into extra:
+//   "line":N,"group":G[,"lines":L][,"uptime_s":U][,"wallclock":"W"]
+void append_record_provenance(std::string& out, const KernelRecord& r);
 
 }  // namespace kvmbench::parsers

@@ -1,18 +1,25 @@
 // kvmbench ingest FILE... [--out DIR] [--suite NAME] [--variant-per-file] [--format F]
 // Recognises each file (kernel log lines, Google Benchmark JSON, plain
 // numbers), parses it, stores everything as one run (source: replay, the
-// raw text under raw/) and prints the run's tables, recomputed from disk.
+// raw text under raw/) and prints the run's tables.
 // Every file is read and parsed before the run directory is created, so a
 // rejected input leaves nothing behind.
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <future>
 #include <map>
 #include <memory>
+#include <iterator>
 #include <set>
+#include <span>
+#include <unordered_map>
 
+#include "analysis/file_bytes.h"
 #include "analysis/parsers/format_recognizer.h"
 #include "analysis/run_store.h"
+#include "analysis/sample_jsonl.h"
+#include "analysis/staged_file.h"
 #include "kvmbench_version.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
@@ -27,24 +34,32 @@ namespace {
 
 struct Input {
   fs::path path;
-  std::string text;
+  std::unique_ptr<FileBytes> text;  // on the heap: the staged copy reads it while Inputs move
   parsers::ParsedInput parsed;
   std::string raw_name;
+  std::size_t first_sample = 0;  // where its samples start in the run's list
+  // The raw copy, written while the text is parsed (when the filesystem of
+  // --out can hold a file without a name yet; else written with the run).
+  std::unique_ptr<StagedFile> staged;
+  std::future<void> staged_written;
 };
 
-Input read_and_parse(const fs::path& path) {
+Input read_and_parse(const fs::path& path, const fs::path& out_root) {
   Input in;
   in.path = path;
   std::error_code ec;
   if (!fs::exists(path, ec)) usage_error(fmt::format("{}: no such file", path.string()));
   if (fs::is_directory(path, ec)) usage_error(fmt::format("{}: is a directory, not a file", path.string()));
   try {
-    in.text = read_file(path);
+    in.text = std::make_unique<FileBytes>(FileBytes::read(path));
   } catch (const std::exception& e) {
     usage_error(e.what());
   }
+  in.staged = StagedFile::open_in(out_root);
+  if (in.staged)
+    in.staged_written = std::async(std::launch::async, [&f = *in.staged, bytes = in.text->view()] { f.write_all(bytes); });
   try {
-    in.parsed = parsers::parse_any(in.text);
+    in.parsed = parsers::parse_any(in.text->view(), parsers::Provenance::by_record);
   } catch (const parsers::ParseError& e) {
     usage_error(fmt::format("{}:{}: {}", path.string(), e.line, e.what()));
   } catch (const std::exception& e) {
@@ -61,6 +76,35 @@ std::string raw_name_for(const fs::path& p, std::set<std::string>& used) {
   for (int i = 2; used.count(name); ++i) name = fmt::format("{}-{}", i, base);
   used.insert(name);
   return name;
+}
+
+// Writes an input's samples as samples.jsonl lines, a few MB per write,
+// each with its provenance: the raw file, and for kernel log records the
+// line, group and timestamps taken from the record (not from a JSON object
+// per sample: that cost more than parsing the log).
+void append_samples(RunWriter& w, const Input& in, std::span<const Sample> samples) {
+  constexpr std::size_t kChunk = 4u << 20;
+  std::string file_member = "\"file\":";
+  append_json_string(file_member, in.raw_name);
+  const auto& records = in.parsed.kernel_records;
+  const auto& record_of = in.parsed.kernel_sample_record;
+  std::string chunk, members;
+  std::size_t pending = 0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    members.clear();
+    if (i < record_of.size()) {
+      parsers::append_record_provenance(members, records[record_of[i]]);
+      members += ',';
+    }
+    members += file_member;
+    append_sample_line(chunk, samples[i], members);
+    if (++pending, chunk.size() >= kChunk) {
+      w.append_lines(chunk, pending);
+      chunk.clear();
+      pending = 0;
+    }
+  }
+  if (pending) w.append_lines(chunk, pending);
 }
 
 }  // namespace
@@ -88,12 +132,12 @@ void add_ingest_command(CLI::App& app) {
     std::vector<Input> inputs;
     std::set<std::string> used;
     for (auto& file : o->files) {
-      inputs.push_back(read_and_parse(file));
+      inputs.push_back(read_and_parse(file, o->out));
       inputs.back().raw_name = raw_name_for(file, used);
     }
 
     // 2. Label the samples and keep iterations distinct across files.
-    std::vector<Sample> all;
+    std::size_t n_samples = 0;
     std::map<std::string, int> next_iteration;  // series key -> first free iteration
     nlohmann::json inputs_meta = nlohmann::json::array();
     nlohmann::json aggregates = nlohmann::json::array();
@@ -101,20 +145,29 @@ void add_ingest_command(CLI::App& app) {
     for (auto& in : inputs) {
       auto& res = in.parsed.result;
       const std::string stem = in.path.stem().string();
-      std::map<std::string, int> offset;
       for (auto& s : res.samples) {
         if (in.parsed.format == parsers::InputFormat::plain_numbers) s.case_name = stem;
         if (o->variant_per_file && s.variant.empty()) s.variant = stem;
-        s.extra["file"] = in.raw_name;
-        offset.try_emplace(s.series_key(), next_iteration[s.series_key()]);
+        if (s.extra.is_object()) s.extra.erase("file");  // written from raw_name below
       }
-      std::map<std::string, int> top;
-      for (auto& s : res.samples) {
-        s.iteration += offset[s.series_key()];
-        top[s.series_key()] = std::max(top[s.series_key()], s.iteration + 1);
-        all.push_back(s);
+      // A series that continues from an earlier file continues its
+      // iterations. One file (the usual case, and a long log's) needs no
+      // bookkeeping: its iterations stand as parsed.
+      if (inputs.size() > 1) {
+        std::vector<std::string> keys;
+        keys.reserve(res.samples.size());
+        for (auto& s : res.samples) keys.push_back(s.series_key());
+        std::unordered_map<std::string, int> offset, top;
+        for (auto& k : keys) offset.try_emplace(k, next_iteration[k]);
+        for (std::size_t i = 0; i < res.samples.size(); ++i) {
+          Sample& s = res.samples[i];
+          s.iteration += offset[keys[i]];
+          int& t = top[keys[i]];
+          t = std::max(t, s.iteration + 1);
+        }
+        for (auto& [k, v] : top) next_iteration[k] = v;
       }
-      for (auto& [k, v] : top) next_iteration[k] = v;
+      n_samples += res.samples.size();
       for (auto& a : in.parsed.aggregates) {
         auto j = parsers::to_json(a);
         j["file"] = in.raw_name;
@@ -123,6 +176,7 @@ void add_ingest_command(CLI::App& app) {
       if (!in.parsed.context.is_null()) contexts[in.raw_name] = in.parsed.context;
       inputs_meta.push_back({{"file", in.path.string()},
                              {"raw", "raw/" + in.raw_name},
+                             {"raw_bytes", in.text->size()},
                              {"format", res.format},
                              {"lines_read", res.lines_read},
                              {"records", res.records},
@@ -130,6 +184,13 @@ void add_ingest_command(CLI::App& app) {
                              {"samples", res.samples.size()},
                              {"warnings", res.warnings}});
       for (auto& w : res.warnings) fmt::print(stderr, "kvmbench: warning: {}:{}\n", in.path.string(), w.substr(4));
+    }
+    std::vector<Sample> all;  // every input's samples, in input order
+    all.reserve(n_samples);
+    for (auto& in : inputs) {
+      in.first_sample = all.size();
+      std::move(in.parsed.result.samples.begin(), in.parsed.result.samples.end(), std::back_inserter(all));
+      in.parsed.result.samples = {};
     }
     std::string suite = o->suite.empty() ? suites::infer_suite(all) : o->suite;
     if (suite.empty()) suite = "ingest";
@@ -139,27 +200,54 @@ void add_ingest_command(CLI::App& app) {
                            {"tool_version", KVMBENCH_VERSION}, {"inputs", inputs_meta}};
     if (!aggregates.empty()) meta["gbench_aggregates"] = aggregates;
     if (!contexts.empty()) meta["gbench_context"] = contexts;
-    fs::path dir;
+    // The tables need only the samples in memory: they are computed on the
+    // other core while this one stores the run. `kvmbench report` computes
+    // the same from disk (the stored lines add only provenance: file, line,
+    // group, uptime, which no table reads).
+    Run run{{}, meta, std::move(all)};
+    auto tables_later = std::async(std::launch::async, [&run] { return suites::report_tables(run); });
     try {
       RunWriter w = RunWriter::create_in(o->out, meta);
-      dir = w.dir();
-      for (auto& in : inputs) w.write_raw(in.raw_name, in.text);
-      for (auto& s : all) w.append(s);
+      run.dir = w.dir();
+      // The raw copies are written beside the samples, and not forced to
+      // the disk: a lab's logs run to hundreds of MB, which took longer to
+      // sync than to parse, and the original is still where it was read.
+      // Their sizes are in meta.json, so `report` tells a copy cut short by
+      // a crash; samples.jsonl and meta.json are synced as always.
+      auto raw_later = std::async(std::launch::async, [&w, &inputs] {
+        for (auto& in : inputs) {
+          if (in.staged) {
+            in.staged_written.get();
+            in.staged->link_as(w.dir() / "raw" / in.raw_name);
+          } else {
+            w.write_raw(in.raw_name, in.text->view(), /*durable=*/false);
+          }
+        }
+      });
+      try {
+        for (std::size_t k = 0; k < inputs.size(); ++k) {
+          const std::size_t end = k + 1 < inputs.size() ? inputs[k + 1].first_sample : run.samples.size();
+          append_samples(w, inputs[k], {run.samples.data() + inputs[k].first_sample, end - inputs[k].first_sample});
+        }
+      } catch (...) {
+        raw_later.wait();
+        throw;
+      }
+      raw_later.get();
       w.finish();
     } catch (const std::exception& e) {
       usage_error(fmt::format("cannot store the run under {}: {}", o->out, e.what()));
     }
+    const fs::path& dir = run.dir;
+    const auto tables = tables_later.get();
 
-    // 4. Print the tables, recomputed from what was stored.
-    const Run run = load_run(dir);
-    const auto tables = suites::report_tables(run);
     if (f == Format::json) {
       fmt::print("{}\n", nlohmann::json{{"run", dir.string()}, {"suite", suite}, {"source", "replay"},
-                                        {"samples", all.size()}, {"tables", tables_json(tables)}}
+                                        {"samples", run.samples.size()}, {"tables", tables_json(tables)}}
                              .dump(2));
       return;
     }
-    fmt::print(stderr, "kvmbench: stored {} samples from {} file(s) in {}\n", all.size(), inputs.size(), dir.string());
+    fmt::print(stderr, "kvmbench: stored {} samples from {} file(s) in {}\n", run.samples.size(), inputs.size(), dir.string());
     if (f == Format::text) fmt::print("run: {}\nsuite: {}  source: replay\n\n", dir.string(), suite);
     fmt::print("{}", render_tables(tables, f));
   });

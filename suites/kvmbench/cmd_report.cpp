@@ -87,6 +87,7 @@ void add_report_command(CLI::App& app) {
     } catch (const std::exception& e) {
       usage_error(e.what());
     }
+    for (const auto& w : check_raw_copies(run)) fmt::print(stderr, "kvmbench: warning: {}\n", w);
     std::vector<Table> tables;
     try {
       tables = suites::report_tables(run);

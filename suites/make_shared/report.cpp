@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <unordered_map>
 #include <optional>
 
 #include "analysis/statistics.h"
@@ -12,14 +13,26 @@ namespace kvmbench::suites::make_shared {
 namespace {
 
 struct Conversion {
-  std::string case_name;
+  std::string_view case_name;  // a view into the samples
   std::optional<double> make_shared, total;
 };
 
-// One entry per (case, iteration), in the order the conversions were seen.
+struct CaseIteration {
+  std::string_view case_name;
+  int iteration;
+  bool operator==(const CaseIteration&) const = default;
+};
+struct CaseIterationHash {
+  std::size_t operator()(const CaseIteration& k) const {
+    return std::hash<std::string_view>()(k.case_name) ^ (static_cast<std::size_t>(k.iteration) * 0x9e3779b97f4a7c15ull);
+  }
+};
+
+// One entry per (case, iteration), in the order the conversions were seen
+// (hashed: a long log has tens of thousands of conversions).
 std::vector<Conversion> conversions(const std::vector<Sample>& samples) {
   std::vector<Conversion> out;
-  std::map<std::pair<std::string, int>, std::size_t> index;
+  std::unordered_map<CaseIteration, std::size_t, CaseIterationHash> index;
   for (const auto& s : samples) {
     if (s.warmup || (s.metric != "make_shared_cycles" && s.metric != "total_cycles")) continue;
     auto [it, fresh] = index.try_emplace({s.case_name, s.iteration}, out.size());
@@ -31,9 +44,9 @@ std::vector<Conversion> conversions(const std::vector<Sample>& samples) {
   return out;
 }
 
-std::string nr_pages_of(const std::string& case_name) {
+std::string nr_pages_of(std::string_view case_name) {
   constexpr std::string_view prefix = "nr_pages=";
-  return case_name.starts_with(prefix) ? case_name.substr(prefix.size()) : case_name;
+  return std::string(case_name.starts_with(prefix) ? case_name.substr(prefix.size()) : case_name);
 }
 
 double pct(const Conversion& c) { return 100.0 * *c.make_shared / *c.total; }
@@ -47,8 +60,8 @@ Table noise_table(const std::vector<Conversion>& convs, std::string_view source)
   t.title = "Is make_shared above the run-to-run noise of the total? per nr_pages";
   t.source = std::string(source);
   t.columns = {{"nr_pages"}, {"n"}, {"mean total"}, {"total's CV"}, {"mean share"}, {"share/CV"}};
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<double>> totals, shares;
+  std::vector<std::string_view> order;
+  std::map<std::string_view, std::vector<double>> totals, shares;
   for (const auto& c : convs) {
     if (!totals.count(c.case_name)) order.push_back(c.case_name);
     totals[c.case_name].push_back(*c.total);
@@ -85,31 +98,35 @@ Table noise_table(const std::vector<Conversion>& convs, std::string_view source)
   return t;
 }
 
-}  // namespace
-
-Table conversion_table(const std::vector<Sample>& samples, std::string_view source) {
+Table listing_table(const std::vector<Conversion>& convs, std::string_view source) {
   Table t;
   t.title = "guest_memfd to_shared: arch make_shared callback vs whole conversion (cycles)";
   t.source = std::string(source);
   // Header cells padded to the document's column widths (10, 15, 15, 12).
   t.columns = {{"  nr_pages"}, {"    make_shared"}, {"          total"}, {"  percentage"}};
-  for (const auto& c : conversions(samples))
+  for (const auto& c : convs)
     t.add_row({nr_pages_of(c.case_name), fmt::format("{:.0f}", *c.make_shared), fmt::format("{:.0f}", *c.total),
                fmt::format("{:.4f}%", pct(c))});
   return t;
 }
 
+}  // namespace
+
+Table conversion_table(const std::vector<Sample>& samples, std::string_view source) {
+  return listing_table(conversions(samples), source);
+}
+
 std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source) {
   const auto convs = conversions(samples);
   if (convs.empty()) return {};
-  std::vector<Table> tables{conversion_table(samples, source)};
+  std::vector<Table> tables{listing_table(convs, source)};
 
   Table s;
   s.title = "make_shared share of the conversion, per nr_pages (percent)";
   s.source = std::string(source);
   s.columns = {{"nr_pages"}, {"n"}, {"mean"}, {"sd"}, {"95% CI of mean"}, {"min"}, {"max"}};
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<double>> by_case;
+  std::vector<std::string_view> order;
+  std::map<std::string_view, std::vector<double>> by_case;
   for (const auto& c : convs) {
     if (!by_case.count(c.case_name)) order.push_back(c.case_name);
     by_case[c.case_name].push_back(pct(c));

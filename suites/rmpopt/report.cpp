@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <functional>
 #include <map>
+#include <numeric>
 #include <optional>
 
 #include "analysis/series_table.h"
@@ -47,48 +49,60 @@ std::optional<double> regions(const Sample& s) {
 
 std::string signed_pct(double x) { return std::isnan(x) ? "unbounded" : fmt::format("{:+.1f}%", x); }
 
-Table cycle_table(const Ordered<std::string>& cases, const std::map<std::string, std::map<std::string, std::vector<double>>>& v,
-                  std::string_view source) {
+constexpr const char* kStats[] = {"largest", "smallest", "average"};
+using CycleValues = std::map<std::string, std::map<std::string, std::vector<double>>>;
+
+// One column per case, one row per stat, as the document sets its two
+// groups side by side; a long log has thousands of groups, which read (and
+// fit) only as one row per case.
+Table stats_by_case(std::string title, std::string_view source, const Ordered<std::string>& cases,
+                    const std::function<std::string(const std::string&, const char*)>& cell) {
   Table t;
-  t.title = "RMPOPT cycles per instruction";
+  t.title = std::move(title);
   t.source = std::string(source);
   t.columns.push_back({"", Align::left});
-  for (auto& c : cases.order) t.columns.push_back({c, Align::right});
-  for (const char* stat : {"largest", "smallest", "average"}) {
-    std::vector<std::string> row = {stat};
-    for (auto& c : cases.order) {
-      auto it = v.at(c).find(stat);
-      if (it == v.at(c).end()) {
-        row.push_back("-");
-      } else {
-        const auto m = stats::summarize(it->second);
-        row.push_back(m.n == 1 ? format_sig(m.mean) : fmt::format("{} (mean of {})", format_sig(m.mean), m.n));
-      }
+  if (cases.order.size() <= 4) {
+    for (auto& c : cases.order) t.columns.push_back({c, Align::right});
+    for (const char* stat : kStats) {
+      std::vector<std::string> row = {stat};
+      for (auto& c : cases.order) row.push_back(cell(c, stat));
+      t.add_row(std::move(row));
     }
-    t.add_row(std::move(row));
+  } else {
+    for (const char* stat : kStats) t.columns.push_back({stat, Align::right});
+    for (auto& c : cases.order) {
+      std::vector<std::string> row = {c};
+      for (const char* stat : kStats) row.push_back(cell(c, stat));
+      t.add_row(std::move(row));
+    }
   }
+  return t;
+}
+
+Table cycle_table(const Ordered<std::string>& cases, const CycleValues& v, std::string_view source) {
+  Table t = stats_by_case("RMPOPT cycles per instruction", source, cases, [&](const std::string& c, const char* stat) {
+    auto it = v.at(c).find(stat);
+    if (it == v.at(c).end()) return std::string("-");
+    const auto& x = it->second;
+    const double mean = std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
+    return x.size() == 1 ? format_sig(mean) : fmt::format("{} (mean of {})", format_sig(mean), x.size());
+  });
   t.notes.push_back("cycles as printed by the kernel; wall time needs the TSC rate of that machine");
   return t;
 }
 
 // The same stats as wall time: ns = cycles / GHz (the mean of several
 // prints of one stat converts as the mean does).
-Table cycle_time_table(const Ordered<std::string>& cases,
-                       const std::map<std::string, std::map<std::string, std::vector<double>>>& v,
-                       std::string_view source, double tsc_ghz) {
-  Table t;
-  t.title = fmt::format("RMPOPT time per instruction at a {} GHz TSC, ns", format_sig(tsc_ghz));
-  t.source = std::string(source);
-  t.columns.push_back({"", Align::left});
-  for (auto& c : cases.order) t.columns.push_back({c, Align::right});
-  for (const char* stat : {"largest", "smallest", "average"}) {
-    std::vector<std::string> row = {stat};
-    for (auto& c : cases.order) {
-      auto it = v.at(c).find(stat);
-      row.push_back(it == v.at(c).end() ? "-" : fmt::format("{:.1f}", stats::summarize(it->second).mean / tsc_ghz));
-    }
-    t.add_row(std::move(row));
-  }
+Table cycle_time_table(const Ordered<std::string>& cases, const CycleValues& v, std::string_view source,
+                       double tsc_ghz) {
+  Table t = stats_by_case(fmt::format("RMPOPT time per instruction at a {} GHz TSC, ns", format_sig(tsc_ghz)),
+                          source, cases, [&](const std::string& c, const char* stat) {
+                            auto it = v.at(c).find(stat);
+                            return it == v.at(c).end()
+                                       ? std::string("-")
+                                       : fmt::format("{:.1f}", std::accumulate(it->second.begin(), it->second.end(), 0.0) /
+                                                                    static_cast<double>(it->second.size()) / tsc_ghz);
+                          });
   t.notes.push_back(fmt::format("ns = cycles / {} (the TSC rate given with --tsc-ghz, not from the document)",
                                 format_sig(tsc_ghz)));
   return t;
@@ -167,8 +181,10 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
     const auto& bs = sweep_variants.items[base];
     const auto& cs = sweep_variants.items[v];
     std::string pairs;
-    for (std::size_t k = 0; k < std::min(bs.size(), cs.size()); ++k)
+    const std::size_t n_pairs = std::min(bs.size(), cs.size());
+    for (std::size_t k = 0; k < std::min<std::size_t>(n_pairs, 5); ++k)
       pairs += fmt::format("{}run {}: {}", k ? ", " : "", k + 1, signed_pct(100.0 * (cs[k]->value - bs[k]->value) / bs[k]->value));
+    if (n_pairs > 5) pairs += fmt::format(", ... ({} pairs)", n_pairs);
     if (!pairs.empty()) t.add_row({"run by run", pairs});
     t.notes.push_back(fmt::format("n = {} vs {}; 95% CI by Fieller; a negative change: faster", c.n, b.n));
     tables.push_back(std::move(t));

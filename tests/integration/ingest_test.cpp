@@ -10,6 +10,7 @@
 
 using kvmbench::test_support::run_kvmbench;
 using kvmbench::test_support::TempDir;
+using kvmbench::Sample;
 namespace fs = std::filesystem;
 
 static const std::string kData = std::string(KVMBENCH_TEST_DATA) + "/ingest/";
@@ -133,4 +134,60 @@ TEST(IngestCommand, InconsistentKernelRecordsAreRejectedWithFileAndLine) {
     EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
     EXPECT_TRUE(entries(out).empty()) << record;
   }
+}
+
+// A long capture: ingest prints its tables from the samples in memory and
+// stores them without a JSON document per sample; `report` recomputes the
+// same tables from disk, and every stored line keeps its provenance.
+TEST(IngestCommand, ReportFromDiskMatchesIngestAndLinesKeepProvenance) {
+  TempDir tmp;
+  const fs::path log = tmp.path / "long.log";
+  {
+    std::ofstream f(log);
+    for (int i = 0; i < 300; ++i) {  // 300 conversions, 100 groups of cycle stats
+      f << fmt::format("[{:12.6f}] guest_memfd to_shared: nr_pages={}, make_shared={}\n", 10.0 + i,
+                       i % 2 ? 1 : 262144, 900 + i);
+      f << fmt::format("cycles, total={} cycles\n", 40000 + 7 * i);  // mail-wrapped
+      f << fmt::format("[{:12.6f}] usb 1-1: new device\n", 10.5 + i);
+      if (i % 3 == 0) f << fmt::format("[{:12.6f}] SEV-SNP: RMPOPT largest cycles {}\n", 10.7 + i, 100 + i);
+    }
+  }
+  const fs::path out = tmp.path / "runs";
+  auto ingest = run_kvmbench({"ingest", log.string(), "--out", out.string(), "--format", "csv"});
+  ASSERT_EQ(ingest.exit_code, 0) << ingest.err;
+  auto dirs = entries(out);
+  ASSERT_EQ(dirs.size(), 1u);
+  auto report = run_kvmbench({"report", dirs[0].string(), "--format", "csv"});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_EQ(ingest.out, report.out);
+  EXPECT_EQ(report.err, "");
+
+  // Text: the 300-row listing is cut to 40 rows; the 100 cycle groups are
+  // pooled into one table.
+  auto text = run_kvmbench({"report", dirs[0].string()});
+  EXPECT_NE(text.out.find("... 260 more rows"), std::string::npos) << text.out;
+  // (groups count every run of records: the conversions between make the
+  // cycle stats groups 2, 6, ..., 398)
+  EXPECT_NE(text.out.find("all 100 group=* cases pooled (from group=2 to group=398)"), std::string::npos)
+      << text.out;
+
+  auto run = kvmbench::load_run(dirs[0]);
+  ASSERT_EQ(run.samples.size(), 300u * 3 + 100);
+  const Sample& first = run.samples[0];  // make_shared_cycles of the first conversion
+  EXPECT_EQ(first.metric, "make_shared_cycles");
+  EXPECT_EQ(first.value, 900);
+  EXPECT_EQ(first.extra["line"], 1);
+  EXPECT_EQ(first.extra["lines"], 2);
+  EXPECT_EQ(first.extra["group"], 1);
+  EXPECT_EQ(first.extra["uptime_s"], 10.0);
+  EXPECT_EQ(first.extra["file"], "long.log");
+  EXPECT_EQ(run.meta["inputs"][0]["raw_bytes"], fs::file_size(log));
+
+  // A raw copy cut short (a crash before it reached the disk) is reported,
+  // and the tables still print: they come from samples.jsonl.
+  fs::resize_file(dirs[0] / "raw" / "long.log", 100);
+  auto cut = run_kvmbench({"report", dirs[0].string(), "--format", "csv"});
+  EXPECT_EQ(cut.exit_code, 0);
+  EXPECT_EQ(cut.out, report.out);
+  EXPECT_NE(cut.err.find("raw/long.log: 100 bytes, "), std::string::npos) << cut.err;
 }

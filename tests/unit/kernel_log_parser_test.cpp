@@ -1,6 +1,10 @@
 #include "analysis/parsers/kernel_log.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
 
 #include "analysis/parsers/kernel_log_prefix.h"
 #include "analysis/run_store.h"
@@ -225,4 +229,88 @@ TEST(KernelLogParser, EdgeValuesThatAreConsistentAreAccepted) {
   EXPECT_EQ(p.records[1].total, 1);
   ASSERT_EQ(p.result.warnings.size(), 1u);  // an unknown RMPOPT print is not an error
   EXPECT_EQ(p.result.warnings[0].rfind("line 3:", 0), 0u);
+}
+
+// A long log is cut in two and parsed on two threads: the result must be
+// the one pass's, record for record, warning for warning, and the error
+// reported must be the first in the file.
+namespace {
+
+std::string long_log(int blocks, const std::string& bad = "", const std::vector<int>& bad_blocks = {}) {
+  std::string out;
+  double t = 1.0;
+  for (int b = 0; b < blocks; ++b) {
+    auto line = [&](const std::string& msg) {
+      out += fmt::format("[{:12.6f}] {}\n", t, msg);
+      t += 0.001;
+    };
+    line("usb 1-1: new high-speed USB device");
+    line(fmt::format("SEV-SNP: RMPOPT largest cycles {}", 100 + b));
+    line("SEV-SNP: RMPOPT smallest cycles 60");
+    if (b % 3 == 0) {
+      // mail-wrapped, as in the make_shared document
+      out += fmt::format("[{:12.6f}] guest_memfd to_shared: nr_pages=1, make_shared={}\n", t, 900 + b);
+      out += "cycles, total=39278 cycles\n";
+    }
+    if (b % 5 == 0) line("SEV-SNP: RMPOPT execution time 391600000 ns for physical address range "
+                         "0x0000000000000000 - 0x0000020000000000 on all cpus");
+    if (b % 7 == 0) line("SEV-SNP: RMPOPT bogus print");  // a warning
+    for (int k : bad_blocks)
+      if (b == k) line(bad);
+    if (b % 11 == 0) out += "\n";
+  }
+  return out;
+}
+
+void expect_same_parse(const parsers::KernelLogParse& a, const parsers::KernelLogParse& b) {
+  ASSERT_EQ(a.records.size(), b.records.size());
+  for (std::size_t i = 0; i < a.records.size(); ++i) {
+    EXPECT_EQ(a.records[i].line, b.records[i].line) << i;
+    EXPECT_EQ(a.records[i].group, b.records[i].group) << i;
+    EXPECT_EQ(a.records[i].line_count, b.records[i].line_count) << i;
+    EXPECT_EQ(a.records[i].uptime_s, b.records[i].uptime_s) << i;
+  }
+  EXPECT_EQ(a.result.lines_read, b.result.lines_read);
+  EXPECT_EQ(a.result.records, b.result.records);
+  EXPECT_EQ(a.result.lines_ignored, b.result.lines_ignored);
+  EXPECT_EQ(a.result.warnings, b.result.warnings);
+  ASSERT_EQ(a.result.samples.size(), b.result.samples.size());
+  for (std::size_t i = 0; i < a.result.samples.size(); ++i) {
+    EXPECT_EQ(a.result.samples[i].series_key(), b.result.samples[i].series_key()) << i;
+    EXPECT_EQ(a.result.samples[i].iteration, b.result.samples[i].iteration) << i;
+    EXPECT_EQ(a.result.samples[i].value, b.result.samples[i].value) << i;
+  }
+}
+
+}  // namespace
+
+TEST(KernelLogParser, TwoThreadsGiveTheOnePassResult) {
+  const std::string log = long_log(400);
+  const auto one = parsers::parse_kernel_log_records(log, parsers::Provenance::by_record, SIZE_MAX);
+  const auto two = parsers::parse_kernel_log_records(log, parsers::Provenance::by_record, 0);
+  EXPECT_GT(one.records.size(), 1000u);
+  EXPECT_FALSE(one.result.warnings.empty());
+  expect_same_parse(one, two);
+  EXPECT_EQ(one.sample_record, two.sample_record);
+}
+
+TEST(KernelLogParser, TwoThreadsReportTheFirstBadRecordOfTheFile) {
+  const std::string bad = "guest_memfd to_shared: nr_pages=1, make_shared=5 cycles, total=0 cycles";
+  // In the first half, in the second, in both (the first half's is the one).
+  for (const std::vector<int>& blocks : {std::vector<int>{10}, {390}, {10, 390}}) {
+    const std::string log = long_log(400, bad, blocks);
+    std::size_t one_line = 0, two_line = 0;
+    try {
+      parsers::parse_kernel_log_records(log, parsers::Provenance::by_record, SIZE_MAX);
+    } catch (const parsers::ParseError& e) {
+      one_line = e.line;
+    }
+    try {
+      parsers::parse_kernel_log_records(log, parsers::Provenance::by_record, 0);
+    } catch (const parsers::ParseError& e) {
+      two_line = e.line;
+    }
+    EXPECT_GT(one_line, 0u);
+    EXPECT_EQ(one_line, two_line) << "bad record in block " << blocks.front();
+  }
 }

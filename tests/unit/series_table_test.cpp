@@ -62,3 +62,30 @@ TEST(SeriesTable, MixedUnitsAreAnError) {
   std::vector<Sample> s = {{"c", "", "m", "ns", 1, 0, false, {}}, {"c", "", "m", "us", 1, 1, false, {}}};
   EXPECT_THROW(series_summary_tables(s, "replay"), std::runtime_error);
 }
+
+// A long kernel log makes one "group=N" case per group of prints: past the
+// limit, that family is pooled into one table, while a small family (here
+// nr_pages, 2 cases) keeps a table per case, in first-seen order.
+TEST(SeriesTable, ManyCasesOfOneFamilyArePooled) {
+  std::vector<Sample> s;
+  s.push_back({"nr_pages=1", "", "total_cycles", "cycles", 100, 0, false, {}});
+  for (int g = 1; g <= 30; ++g) {
+    s.push_back({"group=" + std::to_string(g), "", "rmpopt_cycles_largest", "cycles", 1.0 * g, 0, false, {}});
+    s.push_back({"group=" + std::to_string(g), "", "rmpopt_cycles_smallest", "cycles", 60, 0, g == 30, {}});
+  }
+  s.push_back({"nr_pages=262144", "", "total_cycles", "cycles", 200, 0, false, {}});
+  auto t = series_summary_tables(s, "replay", 80, 24);
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t[0].title, "nr_pages=1");
+  EXPECT_EQ(t[1].title, "all 30 group=* cases pooled (from group=1 to group=30)");
+  EXPECT_EQ(t[2].title, "nr_pages=262144");
+  ASSERT_EQ(t[1].columns.size(), 3u);
+  EXPECT_EQ(t[1].columns[1].header, "rmpopt_cycles_largest");
+  EXPECT_EQ(t[1].rows[1][1], "30");    // n: one print per group
+  EXPECT_EQ(t[1].rows[2][1], "15.5");  // mean of 1..30 = 31/2
+  EXPECT_EQ(t[1].rows[1][2], "29");    // the warm-up (group 30) is left out
+  EXPECT_FALSE(t[1].notes.empty());
+  // Under the limit, or with no limit, nothing is pooled.
+  EXPECT_EQ(series_summary_tables(s, "replay", 80, 0).size(), 32u);
+  EXPECT_EQ(series_summary_tables(s, "replay", 80, 40).size(), 32u);
+}

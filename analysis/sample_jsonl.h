@@ -1,0 +1,30 @@
+// One line of samples.jsonl, written without building a JSON document per
+// sample: ingest of months of kernel logs writes hundreds of thousands of
+// lines, and nlohmann's object-per-sample cost several times the parse.
+// The line holds the same members as to_json(s) (core fields, then s.extra's
+// members that do not collide with them), so load_run reads both alike.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "analysis/result_model.h"
+
+namespace kvmbench {
+
+// Appends `s` as one JSON object and '\n' to `out`. `more_members` is
+// optional pre-formatted JSON object members (`"line":12,"group":3`, no
+// braces, no leading comma) appended after s.extra's; the caller keeps their
+// keys distinct from the others. Strings that are not valid UTF-8 have each
+// bad byte replaced by U+FFFD (nlohmann would refuse to dump them).
+void append_sample_line(std::string& out, const Sample& s, std::string_view more_members = {});
+
+// Appends `text` as a JSON string literal, quotes included.
+void append_json_string(std::string& out, std::string_view text);
+
+// Appends a number as JSON: shortest text that reads back to the same
+// double, with ".0" on integral values (as nlohmann writes them), and null
+// for NaN and infinities, which JSON cannot hold.
+void append_json_number(std::string& out, double v);
+
+}  // namespace kvmbench

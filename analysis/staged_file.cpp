@@ -1,0 +1,39 @@
+#include "analysis/staged_file.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace kvmbench {
+
+std::unique_ptr<StagedFile> StagedFile::open_in(const std::filesystem::path& dir) {
+  const int fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0) return nullptr;
+  return std::unique_ptr<StagedFile>(new StagedFile(fd));
+}
+
+StagedFile::~StagedFile() { ::close(fd_); }
+
+void StagedFile::write_all(std::string_view bytes) {
+  std::size_t off = 0;
+  while (off < bytes.size()) {
+    const ssize_t n = ::write(fd_, bytes.data() + off, bytes.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error(fmt::format("cannot write a staged file: {}", std::strerror(errno)));
+    off += static_cast<std::size_t>(n);
+  }
+}
+
+void StagedFile::link_as(const std::filesystem::path& path) {
+  // linkat(fd, "", ..., AT_EMPTY_PATH) needs CAP_DAC_READ_SEARCH; the
+  // /proc/self/fd link works for anyone (open(2), O_TMPFILE).
+  const std::string self = fmt::format("/proc/self/fd/{}", fd_);
+  if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0)
+    throw std::runtime_error(fmt::format("cannot name {}: {}", path.string(), std::strerror(errno)));
+}
+
+}  // namespace kvmbench

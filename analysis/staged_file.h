@@ -1,0 +1,34 @@
+// A file written before it has a name: an unnamed file (O_TMPFILE) in a
+// directory, given its final name only once the run it belongs to is
+// stored. `kvmbench ingest` copies a log into the run while it still parses
+// it, and a log that turns out to be bad leaves nothing behind: the unnamed
+// file goes away when it is closed.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string_view>
+
+namespace kvmbench {
+
+class StagedFile {
+ public:
+  // nullptr when `dir` does not exist or its filesystem has no O_TMPFILE;
+  // the caller then writes the file the ordinary way, later.
+  static std::unique_ptr<StagedFile> open_in(const std::filesystem::path& dir);
+  ~StagedFile();
+  StagedFile(const StagedFile&) = delete;
+  StagedFile& operator=(const StagedFile&) = delete;
+
+  // Throws std::runtime_error on a write error.
+  void write_all(std::string_view bytes);
+  // Names the file `path` (same filesystem as the directory; must not
+  // exist). Not synced to the disk. Throws std::runtime_error on failure.
+  void link_as(const std::filesystem::path& path);
+
+ private:
+  explicit StagedFile(int fd) : fd_(fd) {}
+  int fd_;
+};
+
+}  // namespace kvmbench

@@ -1,0 +1,73 @@
+#include "analysis/parsers/multi_find.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+using kvmbench::parsers::MultiFinder;
+
+namespace {
+
+constexpr std::string_view kNeedles[] = {"SEV-SNP: RMPOPT", "guest_memfd to_shared:"};
+
+// The reference: the leftmost position of any needle, by brute force.
+std::pair<std::size_t, std::size_t> naive(std::string_view text, std::size_t from) {
+  for (std::size_t i = from; i < text.size(); ++i)
+    for (std::size_t k = 0; k < std::size(kNeedles); ++k)
+      if (text.substr(i).starts_with(kNeedles[k])) return {i, k};
+  return {std::string_view::npos, 0};
+}
+
+}  // namespace
+
+TEST(MultiFind, FindsTheLeftmostOfEitherNeedle) {
+  const MultiFinder f(kNeedles);
+  const std::string text = "xx guest_memfd to_shared: a SEV-SNP: RMPOPT b guest_memfd to_shared:";
+  auto h = f.find(text);
+  EXPECT_EQ(h.pos, 3u);
+  EXPECT_EQ(h.needle, 1u);
+  h = f.find(text, 4);
+  EXPECT_EQ(h.pos, text.find("SEV-SNP"));
+  EXPECT_EQ(h.needle, 0u);
+  h = f.find(text, h.pos + 1);
+  EXPECT_EQ(h.pos, text.rfind("guest_memfd"));
+  EXPECT_EQ(f.find(text, h.pos + 1).pos, std::string_view::npos);
+  EXPECT_EQ(f.find("").pos, std::string_view::npos);
+  EXPECT_EQ(f.find("SEV-SNP: RMPOP").pos, std::string_view::npos);  // one byte short
+  EXPECT_EQ(f.find("SEV-SNP: RMPOPT").pos, 0u);                     // exactly the needle
+}
+
+// Every position relative to the 16-byte blocks and the end of the text,
+// near misses (the two probe bytes right, the rest wrong), and random text,
+// against the brute-force answer.
+TEST(MultiFind, AgreesWithBruteForceEverywhere) {
+  const MultiFinder f(kNeedles);
+  std::uint64_t seed = 12345;
+  auto rnd = [&] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return seed >> 33;
+  };
+  const std::string alphabet = "SEV-NP: RMOTguest_mdfo:ah \n";
+  for (int round = 0; round < 300; ++round) {
+    std::string text(rnd() % 120, ' ');
+    for (char& c : text) c = alphabet[rnd() % alphabet.size()];
+    // Plant needles, whole or damaged in one byte, at random places.
+    for (int p = 0; p < 3; ++p) {
+      std::string n(kNeedles[rnd() % 2]);
+      if (rnd() % 2) n[rnd() % n.size()] = '#';
+      if (n.size() <= text.size()) text.replace(rnd() % (text.size() - n.size() + 1), n.size(), n);
+    }
+    for (std::size_t from = 0; from <= text.size(); from += 1 + rnd() % 7) {
+      const auto want = naive(text, from);
+      const auto got = f.find(text, from);
+      ASSERT_EQ(got.pos, want.first) << "text '" << text << "' from " << from;
+      if (got.pos != std::string_view::npos) EXPECT_EQ(got.needle, want.second);
+    }
+  }
+}
+
+TEST(MultiFind, EmptyNeedleIsRefused) {
+  constexpr std::string_view bad[] = {"a", ""};
+  EXPECT_THROW(MultiFinder{bad}, std::invalid_argument);
+}

@@ -1,0 +1,127 @@
+#include "analysis/sample_jsonl.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "analysis/parsers/kernel_log.h"
+
+using namespace kvmbench;
+
+namespace {
+
+// The fast line must hold exactly what to_json would, and read back to the
+// same sample.
+void expect_same_as_to_json(const Sample& s) {
+  std::string line;
+  append_sample_line(line, s);
+  ASSERT_FALSE(line.empty());
+  EXPECT_EQ(line.back(), '\n');
+  EXPECT_EQ(line.find('\n'), line.size() - 1) << line;  // one line
+  const nlohmann::json j = nlohmann::json::parse(line);
+  EXPECT_EQ(j, to_json(s)) << line;
+  const Sample back = sample_from_json(j);
+  EXPECT_EQ(back.case_name, s.case_name);
+  EXPECT_EQ(back.variant, s.variant);
+  EXPECT_EQ(back.metric, s.metric);
+  EXPECT_EQ(back.unit, s.unit);
+  EXPECT_EQ(back.value, s.value);  // bit for bit: shortest round-trip text
+  EXPECT_EQ(back.iteration, s.iteration);
+  EXPECT_EQ(back.warmup, s.warmup);
+}
+
+}  // namespace
+
+TEST(SampleJsonl, SameMembersAsToJson) {
+  expect_same_as_to_json({"nr_pages=1", "", "total_cycles", "cycles", 39278, 0, false, {}});
+  expect_same_as_to_json({"anon-4k", "pinned-node0", "faultin_rate", "GB/s", 0.1, 4, true, {{"cpu", 3}}});
+  // Doubles whose shortest text is awkward: tiny, huge, negative, integral.
+  for (double v : {1e-300, 1.7976931348623157e308, -2.5, 1e21, 123456789012345678.0, 0.0, -0.0,
+                   std::nextafter(1.0, 2.0), 5e-324})
+    expect_same_as_to_json({"c", "v", "m", "u", v, 1, false, {}});
+  // Extras of every kind; a key that collides with a core field is left out
+  // by both.
+  expect_same_as_to_json({"c", "", "m", "ns", 7, 2, false,
+                          {{"s", "x"}, {"i", -3}, {"u", 18446744073709551615ull}, {"d", 0.25}, {"whole", 2.0},
+                           {"b", true}, {"n", nullptr}, {"arr", {1, 2}}, {"obj", {{"k", "v"}}}, {"value", 99}}});
+}
+
+TEST(SampleJsonl, EscapesStringsAsJsonRequires) {
+  // Quote, backslash, control characters, and valid UTF-8 (kept as is).
+  Sample s{"a\"b\\c\n\t\x01", "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80", "m", "u", 1, 0, false, {{"k\x1f", "v"}}};
+  expect_same_as_to_json(s);
+  std::string line;
+  append_sample_line(line, s);
+  EXPECT_NE(line.find(R"("a\"b\\c\n\t\u0001")"), std::string::npos) << line;
+  EXPECT_NE(line.find("caf\xC3\xA9"), std::string::npos) << line;
+}
+
+TEST(SampleJsonl, InvalidUtf8BecomesReplacementCharacter) {
+  // A stray continuation byte, a truncated sequence at the end, an overlong
+  // '/', and a surrogate: each bad byte becomes U+FFFD; the line stays JSON.
+  Sample s{"x\x80y", "\xE2\x82", "\xC0\xAF", "\xED\xA0\x80", 1, 0, false, {}};
+  std::string line;
+  append_sample_line(line, s);
+  const nlohmann::json j = nlohmann::json::parse(line);
+  EXPECT_EQ(j["case"], "x\xEF\xBF\xBDy");
+  EXPECT_EQ(j["variant"], "\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(j["metric"], "\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(j["unit"], "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+}
+
+TEST(SampleJsonl, NonFiniteNumbersAreNull) {
+  std::string out;
+  append_json_number(out, std::numeric_limits<double>::quiet_NaN());
+  out += ' ';
+  append_json_number(out, -std::numeric_limits<double>::infinity());
+  out += ' ';
+  append_json_number(out, 3.0);
+  out += ' ';
+  append_json_number(out, 1e300);
+  EXPECT_EQ(out, "null null 3.0 1e+300");
+}
+
+TEST(SampleJsonl, MoreMembersGoInsideTheObject) {
+  std::string line;
+  append_sample_line(line, {"c", "", "m", "u", 1.5, 0, false, {{"a", 1}}}, "\"line\":12,\"file\":\"k.log\"");
+  const nlohmann::json j = nlohmann::json::parse(line);
+  EXPECT_EQ(j["a"], 1);
+  EXPECT_EQ(j["line"], 12);
+  EXPECT_EQ(j["file"], "k.log");
+  EXPECT_EQ(j["value"], 1.5);
+}
+
+// The bulk path (provenance by record, written by append_record_provenance)
+// must store exactly what the ordinary path puts into Sample::extra.
+TEST(SampleJsonl, KernelProvenanceByRecordMatchesExtra) {
+  const std::string log =
+      "[   49.913402] guest_memfd to_shared: nr_pages=1, make_shared=930\n"
+      "cycles, total=39278 cycles\n"
+      "[Thu Mar  5 11:22:33 2026] SEV-SNP: RMPOPT largest cycles 1811\n"
+      "[Thu Mar  5 11:22:33 2026] SEV-SNP: RMPOPT smallest cycles 60\n"
+      "\n"
+      "6,1234,49913402,-;SEV-SNP: RMPOPT execution time 391600000 ns for physical address range "
+      "0x0000000000000000 - 0x0000020000000000 on all cpus\n"
+      "> guest_memfd to_shared: nr_pages=262144, make_shared=1000 cycles, total=400000 cycles\n";
+  const auto full = parsers::parse_kernel_log_records(log, parsers::Provenance::in_extra);
+  const auto lean = parsers::parse_kernel_log_records(log, parsers::Provenance::by_record);
+  ASSERT_EQ(full.result.samples.size(), 9u);
+  ASSERT_EQ(lean.result.samples.size(), full.result.samples.size());
+  ASSERT_EQ(lean.sample_record.size(), lean.result.samples.size());
+  EXPECT_TRUE(full.sample_record.empty());
+  for (std::size_t i = 0; i < full.result.samples.size(); ++i) {
+    std::string a, b, prov;
+    append_sample_line(a, full.result.samples[i]);
+    parsers::append_record_provenance(prov, lean.records[lean.sample_record[i]]);
+    append_sample_line(b, lean.result.samples[i], prov);
+    EXPECT_EQ(nlohmann::json::parse(a), nlohmann::json::parse(b)) << a << b;
+  }
+  // What the lean samples keep in extra is what was measured, not where it
+  // was printed: the sweep's range, no line numbers.
+  const Sample& sweep = lean.result.samples[5];
+  EXPECT_EQ(sweep.metric, "sweep_time");
+  EXPECT_EQ(sweep.extra.value("range_end", ""), "0x0000020000000000");
+  EXPECT_FALSE(sweep.extra.contains("line"));
+  EXPECT_TRUE(lean.result.samples[0].extra.is_null());
+}
