@@ -51,6 +51,7 @@ std::string format_ci(const stats::Change& c) {
 static std::string short_verdict(const MetricComparison& m) {
   if (!m.tested) return "not enough data";
   if (m.verdict == stats::Verdict::no_significant_difference) return "not significant";
+  if (m.verdict == stats::Verdict::different) return "different";  // the note says why not faster/slower
   return std::string(stats::to_string(m.verdict));
 }
 

@@ -347,6 +347,7 @@ std::string_view to_string(Verdict v) {
     case Verdict::slower: return "slower";
     case Verdict::no_significant_difference: return "no significant difference";
     case Verdict::not_enough_data: return "not enough data";
+    case Verdict::different: return "different (direction unknown)";
   }
   return "not enough data";
 }
@@ -357,8 +358,8 @@ Verdict verdict(const Summary& base, const Summary& cand, double p, Direction di
   if (base.n < need || cand.n < need) return Verdict::not_enough_data;
   if (std::isnan(p) || std::isnan(base.mean) || std::isnan(cand.mean)) return Verdict::not_enough_data;
   if (!(p < alpha) || cand.mean == base.mean) return Verdict::no_significant_difference;
+  if (dir == Direction::unknown) return Verdict::different;
   const bool cand_higher = cand.mean > base.mean;
-  // Unknown direction: read as a time (lower is better), as documented.
   const bool higher_better = dir == Direction::higher_is_better;
   return cand_higher == higher_better ? Verdict::faster : Verdict::slower;
 }

@@ -63,13 +63,15 @@ struct Change {
 };
 Change relative_change(const Summary& base, const Summary& cand);
 
-enum class Verdict { faster, slower, no_significant_difference, not_enough_data };
+// `different`: a significant change of a metric whose direction is unknown
+// (its unit does not say whether higher or lower is better).
+enum class Verdict { faster, slower, no_significant_difference, not_enough_data, different };
 std::string_view to_string(Verdict v);
 
 // The verdict for one metric: `not enough data` when either side has n < 2
 // (or n < min_n), `no significant difference` when p >= alpha, otherwise
-// `faster`/`slower` by the metric's direction (unknown direction: the sign
-// of the change decides, read as a time).
+// `faster`/`slower` by the metric's direction, `different` when the
+// direction is unknown (result_model.h: no faster/slower without one).
 Verdict verdict(const Summary& base, const Summary& cand, double p, Direction dir,
                 double alpha = 0.05, std::size_t min_n = 2);
 

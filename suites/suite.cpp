@@ -87,7 +87,12 @@ void RunContext::emit(Sample s) {
 }
 
 void RunContext::note_skip(const std::string& part, const std::string& reason) {
-  skips_.push_back({{"part", part}, {"reason", reason}});
+  // Once per part and reason: a part skipped for every variant or
+  // repetition (the 1G pool, pinned and unpinned) is one fact.
+  const nlohmann::json entry = {{"part", part}, {"reason", reason}};
+  for (const auto& s : skips_)
+    if (s == entry) return;
+  skips_.push_back(entry);
   progress(fmt::format("skipped {}: {}", part, reason));
 }
 

@@ -129,7 +129,25 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
       {"warmup_repetitions", req.warmup},
       {"host", caps.metadata},
   };
-  if (!t.replay_dir.empty()) meta["replay_dir"] = fs::absolute(t.replay_dir).lexically_normal().string();
+  if (!t.replay_dir.empty()) {
+    // The numbers come from the machine the captures were taken on: its
+    // metadata is the capture's host.json where there is one (the `host`
+    // object of a live run's meta.json); this machine only replayed them.
+    meta["replay_dir"] = fs::absolute(t.replay_dir).lexically_normal().string();
+    meta["replayed_on"] = caps.metadata;
+    meta["host"] = nullptr;
+    const fs::path host_json = t.replay_dir / "host.json";
+    std::error_code ec;
+    if (fs::exists(host_json, ec)) {
+      try {
+        meta["host"] = nlohmann::json::parse(read_file(host_json));
+      } catch (const std::exception& e) {
+        usage_error(fmt::format("{}: not JSON: {}", host_json.string(), e.what()));
+      }
+    } else {
+      meta["host_note"] = "the capture has no host.json: the measured machine is not recorded";
+    }
+  }
   RunWriter writer = RunWriter::create_in(req.out_root, meta);
   fmt::print(stderr, "kvmbench: {} / {} [source: {}] -> {}\n", t.suite->name, preset.name,
              to_string(source), writer.dir().string());

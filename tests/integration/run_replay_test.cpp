@@ -114,6 +114,10 @@ TEST(RunReplay, MakeSharedDocumentReadsWrappedToSharedLines) {
   ASSERT_TRUE(run.meta.contains("skipped_parts"));
   EXPECT_NE(run.meta["skipped_parts"].dump().find("user-space"), std::string::npos);
   EXPECT_TRUE(with_metric(run, "to_shared_cycles").empty());
+  // The machine measured is the capture's (host.json), not this one.
+  EXPECT_EQ(run.meta["host"]["hostname"], "lab-snp-1");
+  EXPECT_TRUE(run.meta["replayed_on"].contains("hostname"));
+  EXPECT_FALSE(run.meta.contains("host_note"));
 }
 
 TEST(RunReplay, DirectmapDocumentFitsTheCapturedRamp) {
@@ -154,6 +158,11 @@ TEST(RunReplay, AsidDocumentReadsFourConsoles) {
   ASSERT_EQ(cpuid.size(), 2u);
   EXPECT_EQ(cpuid[1].value, 1250000);
   EXPECT_EQ(cpuid[1].iteration, 1);
+  // No host.json in this capture: the measured machine is unknown, and the
+  // run does not pass this one off as it.
+  EXPECT_TRUE(run.meta["host"].is_null());
+  EXPECT_NE(run.meta.value("host_note", "").find("no host.json"), std::string::npos);
+  EXPECT_TRUE(run.meta.contains("replayed_on"));
   EXPECT_EQ(with_metric(run, "time_per_round", "npt=on").size(), 2u);
   EXPECT_EQ(rr[0].extra["replayed"], true);
 }

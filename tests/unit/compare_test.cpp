@@ -166,3 +166,18 @@ TEST(CompareRender, NumberFormats) {
   EXPECT_EQ(format_p(1.23e-5), "1.2e-05");
   EXPECT_EQ(format_p(0.0312), "0.031");
 }
+
+// A metric whose unit gives no direction is never called faster or slower
+// (result_model.h): a significant change is "different", with the reason.
+TEST(Compare, UnknownDirectionIsDifferentNotFasterOrSlower) {
+  std::vector<Sample> a, b;
+  for (int i = 0; i < 6; ++i) {
+    a.push_back({"c", "", "widgets", "widgets", 10.0 + 0.1 * i, i, false, {}});
+    b.push_back({"c", "", "widgets", "widgets", 20.0 + 0.1 * i, i, false, {}});
+  }
+  const Comparison c = compare(side("A", a), side("B", b));
+  ASSERT_EQ(c.metrics.size(), 1u);
+  EXPECT_EQ(c.metrics[0].direction, Direction::unknown);
+  EXPECT_EQ(c.metrics[0].verdict, stats::Verdict::different);
+  EXPECT_NE(c.metrics[0].note.find("direction unknown (unit 'widgets')"), std::string::npos);
+}

@@ -485,8 +485,10 @@ TEST(StatisticsVerdict, Direction) {
   // Rates: higher is better.
   EXPECT_EQ(verdict(base, higher, 0.01, Direction::higher_is_better), Verdict::faster);
   EXPECT_EQ(verdict(base, lower, 0.01, Direction::higher_is_better), Verdict::slower);
-  // Unknown reads as a time.
-  EXPECT_EQ(verdict(base, lower, 0.01, Direction::unknown), Verdict::faster);
+  // Unknown direction: a significant change, neither faster nor slower.
+  EXPECT_EQ(verdict(base, lower, 0.01, Direction::unknown), Verdict::different);
+  EXPECT_EQ(verdict(base, higher, 0.01, Direction::unknown), Verdict::different);
+  EXPECT_EQ(verdict(base, lower, 0.5, Direction::unknown), Verdict::no_significant_difference);
   // Not significant, whatever the direction.
   EXPECT_EQ(verdict(base, lower, 0.05, Direction::lower_is_better),
             Verdict::no_significant_difference);
