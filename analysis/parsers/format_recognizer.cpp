@@ -42,9 +42,11 @@ Recognition recognise_format(std::string_view text) {
     if (looks_like_gbench_json(text)) return {InputFormat::gbench_json, ""};
     return {InputFormat::unrecognised, "JSON without a \"benchmarks\" key (not Google Benchmark output)"};
   }
-  if (mentions_guest_output(text))
-    return {InputFormat::guest_output, ""};
+  // Kernel records first: that search ends at the first record, while the
+  // guest markers' search reads the whole of a long log that has none. A
+  // guest console never carries the host's records (RMPOPT, to_shared).
   if (mentions_kernel_record(text)) return {InputFormat::kernel_log, ""};
+  if (mentions_guest_output(text)) return {InputFormat::guest_output, ""};
   try {
     if (!parse_plain_numbers(text).values.empty()) return {InputFormat::plain_numbers, ""};
     return {InputFormat::unrecognised, "only comments, no data"};

@@ -2,7 +2,9 @@
 //   gbench JSON     the text is a JSON object with a "benchmarks" key
 //   guest output    a kvmbench guest console (KVMBENCH-BEGIN/RESULT lines,
 //                   guest_output.h)
-//   kernel log      some line holds a record of kernel_log.h (any capture)
+//   kernel log      some line holds a record of kernel_log.h (any capture;
+//                   checked before guest output: a guest console never
+//                   carries the host's records)
 //   plain numbers   every non-blank, non-'#' line is one number (plain_numbers.h)
 // Anything else is "unrecognised", with the reason.
 #pragma once

@@ -385,6 +385,16 @@ void parse_records_into(std::string_view text, std::size_t first_line, KernelLog
   res.lines_read = line_no - (first_line - 1);
 }
 
+// "line N: ..." as "line N+offset: ...".
+std::string renumber_warning(const std::string& w, std::size_t offset) {
+  constexpr std::string_view prefix = "line ";
+  std::size_t n = 0;
+  if (!std::string_view(w).starts_with(prefix)) return w;
+  auto [p, ec] = std::from_chars(w.data() + prefix.size(), w.data() + w.size(), n);
+  if (ec != std::errc()) return w;
+  return fmt::format("line {}{}", n + offset, std::string_view(p, w.data() + w.size() - p));
+}
+
 // Where a long log can be cut in two and parsed on two cores with the same
 // result as in one pass: at the start of a line that carries a capture
 // timestamp and no record. Such a line is never the tail of a wrapped
@@ -414,15 +424,16 @@ KernelLogParse parse_kernel_log_records(std::string_view text, Provenance proven
     parse_records_into(text, 1, out);
   } else {
     const std::string_view head = text.substr(0, cut), tail = text.substr(cut);
-    std::size_t tail_first_line = 1;  // memchr: std::count was a tenth of a sparse log's parse
-    for (const char* p = head.data(); (p = static_cast<const char*>(std::memchr(p, '\n', head.data() + head.size() - p)));
-         ++p)
-      ++tail_first_line;
+    // The tail is parsed as if it began at line 1 and renumbered when the
+    // head's line count is known (counting first would delay the worker).
     KernelLogParse second;
     std::exception_ptr second_error;
+    std::optional<ParseError> second_bad;
     std::thread worker([&] {
       try {
-        parse_records_into(tail, tail_first_line, second);
+        parse_records_into(tail, 1, second);
+      } catch (const ParseError& e) {
+        second_bad = e;
       } catch (...) {
         second_error = std::current_exception();
       }
@@ -434,11 +445,17 @@ KernelLogParse parse_kernel_log_records(std::string_view text, Provenance proven
       throw;  // the first bad record of the file is in the head
     }
     worker.join();
+    const std::size_t lines_before = out.result.lines_read;
+    if (second_bad) throw ParseError(second_bad->line + lines_before, second_bad->what());
     if (second_error) std::rethrow_exception(second_error);
     // The tail's groups continue the head's numbering (its first record
     // always starts a new group: see split_point).
     const int groups_before = out.records.empty() ? 0 : out.records.back().group;
-    for (auto& r : second.records) r.group += groups_before;
+    for (auto& r : second.records) {
+      r.group += groups_before;
+      r.line += lines_before;
+    }
+    for (auto& w : second.result.warnings) w = renumber_warning(w, lines_before);
     out.records.insert(out.records.end(), std::make_move_iterator(second.records.begin()),
                        std::make_move_iterator(second.records.end()));
     ParseResult& res = out.result;
