@@ -146,6 +146,7 @@ struct MetricCells {
   std::string metric, unit, field;  // field: the meminfo field host_alloc_rate came from
   std::vector<Cell> cells;
   std::size_t n_max = 0;
+  bool in_guest = true;  // faultin_rate measured in a guest (samples with "accel"), not on the host
 };
 
 bool has_metric(const std::vector<Sample>& samples, std::string_view metric) {
@@ -176,6 +177,7 @@ MetricCells cells_of(const std::vector<Sample>& samples, std::string_view metric
     values[key].push_back(s.value);
     add_once(cases, s.case_name);
     m.unit = s.unit;
+    if (!(s.extra.is_object() && s.extra.contains("accel"))) m.in_guest = false;
     if (m.field.empty() && s.extra.is_object() && s.extra.contains("meminfo_field") &&
         s.extra["meminfo_field"].is_string())
       m.field = s.extra["meminfo_field"].get<std::string>();
@@ -191,17 +193,23 @@ MetricCells cells_of(const std::vector<Sample>& samples, std::string_view metric
 std::string title_for(const MetricCells& m) {
   if (m.metric == kHostMetric)
     return fmt::format("# Average fault-in rate across {} runs, measured in {}", m.n_max, m.unit);
+  if (!m.in_guest)  // the host preset: host memory faulted in by a benchmark, no guest
+    return fmt::format("# Average fault-in rate of host memory across {} runs, measured in {}", m.n_max, m.unit);
   return fmt::format("# Average guest fault-in rate across {} runs, measured in {}", m.n_max, m.unit);
 }
 
 // What the figure is, under the first table (each note line <= 80 columns).
-void add_metric_notes(Table& t, const std::string& metric, const std::vector<std::string>& fields) {
+void add_metric_notes(Table& t, const std::string& metric, const std::vector<std::string>& fields,
+                      bool in_guest = true) {
   if (metric == kHostMetric) {
     std::string f = fields.empty() ? std::string("a meminfo field") : fmt::format("{}", fmt::join(fields, "/"));
     t.notes.push_back("rate: host allocation rate of guest memory (host_alloc_rate), fitted over");
     t.notes.push_back(f == "FileHugePages"
                           ? "the ramp of FileHugePages in /proc/meminfo, as in the document"
                           : fmt::format("the ramp of {} in /proc/meminfo (the document: FileHugePages)", f));
+  } else if (!in_guest) {
+    t.notes.push_back("rate: fresh host memory faulted in by kvmbench on this host (no guest),");
+    t.notes.push_back("per backing; not the document's figure (a guest's host_alloc_rate)");
   } else {
     t.notes.push_back("no host allocation rate (host_alloc_rate) in this run: this is the guest's");
     t.notes.push_back("own faultin_rate, not the document's figure");
@@ -218,7 +226,8 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
   const std::string setup = run_setup(samples);
   MetricCells m = cells_of(samples, metric, setup);
   auto tables = tables_from_cells(m.cells, m.unit, source, title_for(m));
-  add_metric_notes(tables.front(), m.metric, m.field.empty() ? std::vector<std::string>{} : std::vector{m.field});
+  add_metric_notes(tables.front(), m.metric, m.field.empty() ? std::vector<std::string>{} : std::vector{m.field},
+                   m.in_guest);
   if (!setup.empty() && m.cells.front().case_name == setup) {
     tables.front().notes.push_back("row: this kernel's directmap setup, from its DirectMap lines (4k only:");
     tables.front().notes.push_back("DirectMap4K; 2M/1G mappings: DirectMap2M+split); two kernels side by");

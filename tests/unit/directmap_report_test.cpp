@@ -84,10 +84,11 @@ TEST(DirectmapReport, DocumentRunShowsTheHostAllocationRate) {
 }
 
 TEST(DirectmapReport, RunWithoutHostRateFallsBackToTheGuestsRateAndSaysSo) {
+  const nlohmann::json tcg = {{"accel", "tcg"}};  // a guest's sample
   std::vector<Sample> smoke = {
-      {"threads=1,bytes=33554432", "unpinned", "faultin_rate", "GB/s", 0.5, 0, false, nlohmann::json::object()},
-      {"threads=1,bytes=33554432", "unpinned", "faultin_rate", "GB/s", 0.7, 1, false, nlohmann::json::object()},
-      {"threads=1,bytes=33554432", "unpinned", "faultin_rate", "GB/s", 9.9, 2, true, nlohmann::json::object()}};
+      {"threads=1,bytes=33554432", "unpinned", "faultin_rate", "GB/s", 0.5, 0, false, tcg},
+      {"threads=1,bytes=33554432", "unpinned", "faultin_rate", "GB/s", 0.7, 1, false, tcg},
+      {"threads=1,bytes=33554432", "unpinned", "faultin_rate", "GB/s", 9.9, 2, true, tcg}};
   auto tables = dm::report_tables(smoke, "emulated");
   ASSERT_FALSE(tables.empty());
   const std::string text = render_text(tables.front());
@@ -159,4 +160,18 @@ TEST(DirectmapReport, SmallRatesKeepTwoSignificantDigits) {
   const std::string text = render_text(dm::report_tables(samples, "emulated").front());
   EXPECT_TRUE(has_line(text, "\nDirectMap2M+split     0.020  |  0.018\n")) << text;
   EXPECT_TRUE(has_line(text, "\n  stddev              0.001  |  0.000\n")) << text;
+}
+
+// The host preset faults in host memory itself (no guest, no "accel"): its
+// table must not call that a guest's rate.
+TEST(DirectmapReport, HostPresetRatesAreHostMemoryNotAGuest) {
+  std::vector<Sample> host = {
+      {"anon-4k/threads=1", "unpinned", "faultin_rate", "GB/s", 2.0, 0, false, {{"backing", "anon-4k"}}},
+      {"anon-4k/threads=1", "unpinned", "faultin_rate", "GB/s", 2.2, 1, false, {{"backing", "anon-4k"}}}};
+  auto tables = dm::report_tables(host, "hardware");
+  ASSERT_FALSE(tables.empty());
+  const std::string text = render_text(tables.front());
+  EXPECT_TRUE(has_line(text, "# Average fault-in rate of host memory across 2 runs, measured in GB/s")) << text;
+  EXPECT_TRUE(has_line(text, "(no guest)")) << text;
+  EXPECT_FALSE(has_line(text, "guest's own")) << text;
 }
