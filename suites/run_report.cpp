@@ -26,7 +26,7 @@ std::string infer_suite(const std::vector<Sample>& samples) {
   for (const auto& s : samples) {
     if (s.metric == "make_shared_cycles" || s.metric == "total_cycles") return "make_shared";
     if (s.metric == "sweep_time" || s.metric.starts_with("rmpopt_cycles_")) return "rmpopt";
-    if (s.metric == directmap::kMetric) return "directmap";
+    if (s.metric == directmap::kMetric || s.metric == directmap::kHostMetric) return "directmap";
   }
   return "";
 }
