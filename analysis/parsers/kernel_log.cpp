@@ -300,7 +300,7 @@ namespace {
 // Parses the records of `text`, whose first line is line `first_line` of
 // the file, into out.records (groups numbered from 1) and out.result's
 // counts and warnings; no samples.
-void parse_records_into(std::string_view text, std::size_t first_line, KernelLogParse& out) {
+void parse_records_into(std::string_view text, std::size_t first_line, BadRecords bad, KernelLogParse& out) {
   ParseResult& res = out.result;
   int group = 0;
   bool broken = true;  // a blank or unrelated line since the last record
@@ -346,17 +346,28 @@ void parse_records_into(std::string_view text, std::size_t first_line, KernelLog
     std::string joined;
     std::size_t used = 1;
     std::size_t next_pos = after;
-    Match m = match_record(ll.message.substr(a), r.line, r);
-    if (m == Match::incomplete) joined = std::string(ll.message.substr(a));
-    while (m == Match::incomplete && used <= 3 && next_pos < text.size()) {
-      auto [next_line, next_after] = cur.line_at(next_pos);
-      std::string_view cont = strip_quote_markers(next_line);
-      if (cont.empty() || has_capture_timestamp(next_line) || find_anchor(cont) != std::string_view::npos) break;
-      joined += ' ';
-      joined += cont;
-      ++used;
-      next_pos = next_after;
-      m = match_record(joined, r.line, r);
+    Match m = Match::unknown;
+    try {
+      m = match_record(ll.message.substr(a), r.line, r);
+      if (m == Match::incomplete) joined = std::string(ll.message.substr(a));
+      while (m == Match::incomplete && used <= 3 && next_pos < text.size()) {
+        auto [next_line, next_after] = cur.line_at(next_pos);
+        std::string_view cont = strip_quote_markers(next_line);
+        if (cont.empty() || has_capture_timestamp(next_line) || find_anchor(cont) != std::string_view::npos) break;
+        joined += ' ';
+        joined += cont;
+        ++used;
+        next_pos = next_after;
+        m = match_record(joined, r.line, r);
+      }
+    } catch (const ParseError& e) {
+      if (bad == BadRecords::fail) throw;
+      res.warnings.push_back(fmt::format("line {}: inconsistent record skipped: {}", e.line, e.what()));
+      res.lines_ignored += used;
+      line_no += used - 1;
+      broken = true;
+      cur.pos = next_pos;
+      continue;
     }
     if (m != Match::ok) {
       res.warnings.push_back(fmt::format("line {}: incomplete or unknown record: {}", r.line,
@@ -414,14 +425,15 @@ std::size_t split_point(std::string_view text) {
 
 }  // namespace
 
-KernelLogParse parse_kernel_log_records(std::string_view text, Provenance provenance, std::size_t two_threads_from) {
+KernelLogParse parse_kernel_log_records(std::string_view text, Provenance provenance, std::size_t two_threads_from,
+                                        BadRecords bad) {
   KernelLogParse out;
   out.result.format = "kernel-log";
   const std::size_t cut = text.size() >= two_threads_from && std::thread::hardware_concurrency() > 1
                               ? split_point(text)
                               : std::string_view::npos;
   if (cut == std::string_view::npos) {
-    parse_records_into(text, 1, out);
+    parse_records_into(text, 1, bad, out);
   } else {
     const std::string_view head = text.substr(0, cut), tail = text.substr(cut);
     // The tail is parsed as if it began at line 1 and renumbered when the
@@ -431,7 +443,7 @@ KernelLogParse parse_kernel_log_records(std::string_view text, Provenance proven
     std::optional<ParseError> second_bad;
     std::thread worker([&] {
       try {
-        parse_records_into(tail, 1, second);
+        parse_records_into(tail, 1, bad, second);
       } catch (const ParseError& e) {
         second_bad = e;
       } catch (...) {
@@ -439,7 +451,7 @@ KernelLogParse parse_kernel_log_records(std::string_view text, Provenance proven
       }
     });
     try {
-      parse_records_into(head, 1, out);
+      parse_records_into(head, 1, bad, out);
     } catch (...) {
       worker.join();
       throw;  // the first bad record of the file is in the head
@@ -469,7 +481,9 @@ KernelLogParse parse_kernel_log_records(std::string_view text, Provenance proven
   return out;
 }
 
-ParseResult parse_kernel_log(std::string_view text) { return parse_kernel_log_records(text).result; }
+ParseResult parse_kernel_log(std::string_view text, BadRecords bad) {
+  return parse_kernel_log_records(text, Provenance::in_extra, kTwoThreadsFrom, bad).result;
+}
 
 void append_record_provenance(std::string& out, const KernelRecord& r) {
   fmt::format_to(std::back_inserter(out), FMT_COMPILE("\"line\":{},\"group\":{}"), r.line, r.group);

@@ -84,10 +84,17 @@ enum class Provenance { in_extra, by_record };
 // cannot change the result (a timestamped unrelated line near the middle)
 // and parsed on two threads; the result is the same as in one pass,
 // including which bad record is reported (the first in the file).
+//
+// With BadRecords::skip an inconsistent record is not an error but a
+// warning, "line N: inconsistent record skipped: reason", and its lines count
+// as ignored: a live run keeps going when the kernel under test prints one
+// odd record (and says so), where ingest of a capture refuses it.
+enum class BadRecords { fail, skip };
 inline constexpr std::size_t kTwoThreadsFrom = 16u << 20;
 KernelLogParse parse_kernel_log_records(std::string_view text, Provenance provenance = Provenance::in_extra,
-                                        std::size_t two_threads_from = kTwoThreadsFrom);
-ParseResult parse_kernel_log(std::string_view text);
+                                        std::size_t two_threads_from = kTwoThreadsFrom,
+                                        BadRecords bad = BadRecords::fail);
+ParseResult parse_kernel_log(std::string_view text, BadRecords bad = BadRecords::fail);
 
 // True when some line holds the start of one of the records above.
 bool mentions_kernel_record(std::string_view text);

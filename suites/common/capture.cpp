@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "analysis/parsers/kernel_log.h"
 #include "suites/kvmbench/exit.h"
 
 namespace kvmbench::suites {
@@ -96,6 +97,19 @@ std::string meminfo_csv(const std::string& field, const std::vector<double>& t, 
   std::string out = "t_s," + field + "_bytes\n";
   for (std::size_t i = 0; i < t.size() && i < v.size(); ++i) out += fmt::format("{},{}\n", t[i], v[i]);
   return out;
+}
+
+std::vector<Sample> kernel_log_samples(RunContext& ctx, const std::string& text, const std::string& raw_name) {
+  parsers::ParseResult parsed = parsers::parse_kernel_log(text, parsers::BadRecords::skip);
+  constexpr std::string_view skipped = "inconsistent record skipped: ";
+  for (const auto& w : parsed.warnings) {
+    const std::size_t at = w.find(skipped);
+    if (at == std::string::npos) continue;
+    // "line N: inconsistent record skipped: reason"
+    ctx.note_skip(fmt::format("kernel log record, raw/{}:{}", raw_name, w.substr(5, w.find(':') - 5)),
+                  w.substr(at + skipped.size()));
+  }
+  return std::move(parsed.samples);
 }
 
 }  // namespace kvmbench::suites

@@ -31,6 +31,12 @@ std::string read_optional_capture(const RunContext& ctx, const std::string& stem
 void parse_meminfo_csv(const std::string& text, const std::string& field, const std::string& origin,
                        std::vector<double>& t, std::vector<double>& v);
 
+// The kernel log records of one repetition (live or replayed), as samples.
+// A record the kernel printed inconsistently (make_shared > total, a zero
+// total, ...) does not end the run: it is skipped and recorded, with its line
+// in raw/<raw_name>, as a skipped part of the run.
+std::vector<Sample> kernel_log_samples(RunContext& ctx, const std::string& text, const std::string& raw_name);
+
 // The CSV text for a series (what parse_meminfo_csv reads back).
 std::string meminfo_csv(const std::string& field, const std::vector<double>& t, const std::vector<double>& v);
 

@@ -69,10 +69,10 @@ void run_host(RunContext& ctx) {
 
 // The kernel's to_shared lines of one repetition, whichever way they came.
 void emit_kernel_lines(RunContext& ctx, const std::string& text) {
-  ctx.save_raw(fmt::format("kmsg.it{}.log", ctx.iteration()), text);
-  auto parsed = parsers::parse_kernel_log(text);
+  const std::string raw_name = fmt::format("kmsg.it{}.log", ctx.iteration());
+  ctx.save_raw(raw_name, text);
   std::size_t n = 0;
-  for (Sample s : parsed.samples)
+  for (Sample s : kernel_log_samples(ctx, text, raw_name))
     if (s.metric.find("make_shared") != std::string::npos || s.metric.find("total") != std::string::npos) {
       s.variant = "kernel";
       ctx.emit(s);

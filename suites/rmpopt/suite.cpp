@@ -137,12 +137,12 @@ void run_document(RunContext& ctx) {
   SweepCapture c = ctx.replaying() ? capture_replay(ctx, nguests, hold_s, sweep_timeout_s)
                                    : capture_live(ctx, nguests, hold_s, sweep_timeout_s);
 
-  ctx.save_raw(fmt::format("kmsg.it{}.log", ctx.iteration()), c.kmsg_text);
+  const std::string raw_name = fmt::format("kmsg.it{}.log", ctx.iteration());
+  ctx.save_raw(raw_name, c.kmsg_text);
   for (auto& r : c.guests)
     if (!r.ok()) throw std::runtime_error("SNP guest failed: " + r.reason + "\n" + r.console_tail);
-  auto parsed = parsers::parse_kernel_log(c.kmsg_text);
   std::size_t sweeps = 0;
-  for (Sample s : parsed.samples) {
+  for (Sample s : kernel_log_samples(ctx, c.kmsg_text, raw_name)) {
     s.variant = ctx.param("kernel-variant");
     if (s.metric == "sweep_time") ++sweeps;
     ctx.emit(s);

@@ -3,9 +3,11 @@
 // tests/data/replay/<suite>/ (kernel log, meminfo series, guest consoles)
 // through the same code as a live run, on any host. The expected figures
 // are the ones built into those files (see their README.md).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -228,3 +230,33 @@ TEST(RunReplay, ReplayOnlyFeedsDocumentPresets) {
   EXPECT_NE(n.err.find("not a directory"), std::string::npos) << n.err;
 }
 
+
+// One inconsistent record in the kernel's log (make_shared > total) does not
+// end a run: the record is skipped, and the run says which line of which raw
+// file it was. (`ingest` of the same capture refuses it: exit 2.)
+TEST(RunReplay, InconsistentKernelRecordIsSkippedAndRecorded) {
+  TempDir tmp;
+  const fs::path capture = tmp.path / "capture";
+  fs::create_directories(capture);
+  std::string kmsg = kvmbench::read_file(kCaptures / "make_shared" / "kmsg.log");
+  const std::size_t lines_before =
+      static_cast<std::size_t>(std::count(kmsg.begin(), kmsg.end(), '\n')) + (kmsg.back() == '\n' ? 0 : 1);
+  if (kmsg.back() != '\n') kmsg += '\n';
+  kmsg += "[ 99.000000] guest_memfd to_shared: nr_pages=1, make_shared=5000 cycles, total=4000 cycles\n";
+  {
+    std::ofstream(capture / "kmsg.log") << kmsg;
+  }
+  auto r = replay("make_shared", capture, tmp.path / "out", {"-r", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  StoredRun run = replayed_run(tmp.path / "out");
+  EXPECT_EQ(run.status(), "complete");
+  EXPECT_EQ(with_metric(run, "make_shared_cycles", "kernel").size(), 15u);  // the 15 good ones
+  const std::string skipped = run.meta["skipped_parts"].dump();
+  EXPECT_NE(skipped.find(fmt::format("kernel log record, raw/kmsg.it0.log:{}", lines_before + 1)),
+            std::string::npos)
+      << skipped;
+  EXPECT_NE(skipped.find("make_shared=5000 cycles is larger than its total=4000 cycles"), std::string::npos)
+      << skipped;
+  auto ingest = run_kvmbench({"ingest", (capture / "kmsg.log").string(), "--out", (tmp.path / "i").string()});
+  EXPECT_EQ(ingest.exit_code, 2);
+}

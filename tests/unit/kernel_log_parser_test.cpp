@@ -314,3 +314,23 @@ TEST(KernelLogParser, TwoThreadsReportTheFirstBadRecordOfTheFile) {
     EXPECT_EQ(one_line, two_line) << "bad record in block " << blocks.front();
   }
 }
+
+TEST(KernelLogParser, BadRecordsCanBeSkippedWithAWarning) {
+  const std::string log =
+      "[ 1.0] guest_memfd to_shared: nr_pages=1, make_shared=9 cycles, total=100 cycles\n"
+      "[ 2.0] guest_memfd to_shared: nr_pages=1, make_shared=900\n"
+      "cycles, total=100 cycles\n"  // wrapped and inconsistent: lines 2-3
+      "[ 3.0] guest_memfd to_shared: nr_pages=1, make_shared=8 cycles, total=100 cycles\n";
+  EXPECT_THROW(parse_kernel_log(log), ParseError);
+  const ParseResult r = parse_kernel_log(log, BadRecords::skip);
+  EXPECT_EQ(r.records, 2u);
+  EXPECT_EQ(r.lines_read, 4u);
+  EXPECT_EQ(r.lines_ignored, 2u);  // both lines of the skipped record
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0], "line 2: inconsistent record skipped: to_shared make_shared=900 cycles is larger "
+                           "than its total=100 cycles");
+  ASSERT_EQ(r.samples.size(), 6u);
+  EXPECT_EQ(r.samples[3].value, 8);
+  EXPECT_EQ(r.samples[3].extra["line"], 4);
+  EXPECT_EQ(r.samples[3].iteration, 1);  // the skipped record takes no iteration
+}
