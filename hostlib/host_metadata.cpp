@@ -21,6 +21,7 @@
 #include "hostlib/cpuid.h"
 #include "hostlib/kvm_probe.h"
 #include "hostlib/pinning.h"
+#include "hostlib/private_vm.h"
 #include "hostlib/qemu_info.h"
 #include "hostlib/topology.h"
 #include "hostlib/tsc.h"
@@ -196,7 +197,9 @@ nlohmann::json collect_metadata(const MetadataOptions& o) {
   m["cpu"] = to_json(cpu);
 
   if (o.probe_kvm) {
-    m["kvm"] = to_json(probe_kvm(o.kvm_timeout_ms));
+    const KvmStatus kvm = probe_kvm(o.kvm_timeout_ms);
+    m["kvm"] = to_json(kvm);
+    m["kvm"]["private_vm_types"] = private_vm_types_json(kvm);
   } else {
     std::error_code ec;
     m["kvm"] = {{"present", fs::exists("/dev/kvm", ec)}, {"runs_guests", nullptr},

@@ -72,6 +72,19 @@ VmTypeChoice choose_private_vm_type(const VmTypeOffer& offer, const std::vector<
   return choice;
 }
 
+nlohmann::json private_vm_types_json(const KvmStatus& status) {
+  const VmTypeOffer offer = vm_type_offer_from(status);
+  nlohmann::json out = nlohmann::json::object();
+  for (std::uint32_t t : kHostVmTypeOrder) {
+    const VmTypeChoice c = choose_private_vm_type(offer, {}, t);
+    std::string why = c.reason();
+    // "snp: not offered ..." -> "not offered ...": the key names the type.
+    if (const std::string prefix = vm_type_name(t) + ": "; why.starts_with(prefix)) why = why.substr(prefix.size());
+    out[vm_type_name(t)] = c.type >= 0 ? std::string("usable") : why;
+  }
+  return out;
+}
+
 std::optional<std::uint32_t> parse_vm_type(const std::string& name) {
   if (name.empty()) return std::nullopt;
   std::string n = name;

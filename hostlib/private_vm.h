@@ -11,6 +11,8 @@
 // ioctls, and that each init ioctl refused by KVM is a clear KvmError.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -61,6 +63,10 @@ std::optional<std::uint32_t> parse_vm_type(const std::string& name);
 
 // From the probe's answers (no VM is created); checks /dev/sev.
 VmTypeOffer vm_type_offer_from(const KvmStatus& status);
+
+// For `kvmbench probe` and meta.json: each VM type with private memory
+// (sw_protected, snp, tdx) -> "usable" or why not, from the probe's answers.
+nlohmann::json private_vm_types_json(const KvmStatus& status);
 // Live: asks KVM and creates one VM per offered type.
 VmTypeOffer probe_vm_type_offer(const Kvm& kvm);
 // Why /dev/sev cannot be opened read-write, or "".

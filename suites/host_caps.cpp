@@ -7,6 +7,7 @@
 #include "hostlib/cpuid.h"
 #include "hostlib/host_metadata.h"
 #include "hostlib/kvm_probe.h"
+#include "hostlib/private_vm.h"
 #include "hostlib/qemu_info.h"
 #include "hostlib/qemu_paths.h"
 #include "suites/suite.h"
@@ -20,6 +21,7 @@ HostCaps probe_host_caps() {
   opts.probe_kvm = false;  // done above; not twice
   caps.metadata = host::collect_metadata(opts);
   caps.metadata["kvm"] = host::to_json(caps.kvm);
+  caps.metadata["kvm"]["private_vm_types"] = host::private_vm_types_json(caps.kvm);
   // ASLR changes addresses run to run (noise in cache-sensitive numbers).
   {
     std::ifstream aslr("/proc/sys/kernel/randomize_va_space");

@@ -87,6 +87,12 @@ void print_text(const nlohmann::json& m) {
                           str(k["module"], "none").empty() ? "none" : str(k["module"], "none"), yes_no(k["runs_guests"])));
   line("", fmt::format("why: {}", str(k["reason"])));
   if (k.contains("vm_types")) line("", fmt::format("VM types: {}", join(k["vm_types"], ", ")));
+  if (k.contains("private_vm_types") && k["private_vm_types"].is_object()) {
+    std::string types;
+    for (auto& [name, state] : k["private_vm_types"].items())
+      types += fmt::format("{}{}: {}", types.empty() ? "" : "; ", name, str(state));
+    line("", "private memory (make_shared): " + types);
+  }
   if (k.contains("guest_memfd"))
     line("", fmt::format("guest_memfd: {} (flags: {}); memory attributes mask {}; pre-fault: {}",
                          yes_no(k["guest_memfd"]), join(k["guest_memfd_flags"], ", "), str(k["memory_attributes"]),

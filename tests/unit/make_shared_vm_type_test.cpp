@@ -167,3 +167,15 @@ TEST(MakeSharedVmType, LiveChoiceIsATypeOrAReason) {
   EXPECT_TRUE(mentions(why, "snp: ")) << why;
   EXPECT_TRUE(mentions(why, "tdx: ")) << why;
 }
+
+// `kvmbench probe` and meta.json say, per type with private memory, whether
+// it is usable here and why not.
+TEST(MakeSharedVmType, ProbeJsonNamesEachPrivateType) {
+  host::KvmStatus status;  // as on a host whose KVM offers the default type only
+  const nlohmann::json j = host::private_vm_types_json(status);
+  ASSERT_TRUE(j.is_object());
+  for (const char* t : {"sw_protected", "snp", "tdx"}) {
+    ASSERT_TRUE(j.contains(t)) << j.dump();
+    EXPECT_NE(j[t].get<std::string>().find("not offered by KVM"), std::string::npos) << j.dump();
+  }
+}
