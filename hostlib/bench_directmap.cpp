@@ -18,6 +18,7 @@
 #include "hostlib/bench_threads.h"
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/kvm_vm.h"
+#include "hostlib/pinning.h"
 
 // The scoped knobs (hostlib/knobs.h) set up hugetlb pools and put them back;
 // without them, hugetlb runs only on a pool that is already there.
@@ -234,7 +235,7 @@ std::string directmap_backing_unavailable(const std::string& backing, std::uint6
 BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
                                            const SampleSink& sink) {
   if (params.bytes_per_thread == 0) throw std::invalid_argument("bytes_per_thread must be > 0");
-  std::vector<int> cpus = allowed_cpus();
+  std::vector<int> cpus = thread_affinity();
   std::vector<int> threads = params.threads;
   if (threads.empty()) {
     threads = {1};

@@ -13,6 +13,7 @@
 
 #include "hostlib/bench_threads.h"
 #include "hostlib/emulated_rmp_sweep.h"
+#include "hostlib/pinning.h"
 
 namespace kvmbench::host {
 
@@ -34,7 +35,7 @@ double now_ns() {
 }
 
 std::vector<int> choose_cpus(const std::vector<int>& wanted) {
-  std::vector<int> allowed = allowed_cpus();
+  std::vector<int> allowed = thread_affinity();
   if (wanted.empty()) return allowed;
   for (int c : wanted)
     if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
@@ -93,7 +94,7 @@ double measure_scan_cost_per_entry(std::uint64_t table_bytes, int rounds) {
 }
 
 BroadcastCost measure_broadcast_costs(int ncpus, int rounds) {
-  std::vector<int> cpus = allowed_cpus();
+  std::vector<int> cpus = thread_affinity();
   if (ncpus < 1 || static_cast<std::size_t>(ncpus) > cpus.size())
     throw std::invalid_argument(fmt::format("measure_broadcast_cost: {} CPUs asked, {} available",
                                             ncpus, cpus.size()));

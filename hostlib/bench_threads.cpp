@@ -12,27 +12,9 @@
 
 #include <fmt/format.h>
 
+#include "hostlib/pinning.h"
+
 namespace kvmbench::host {
-
-std::vector<int> allowed_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<int> cpus;
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return {0};
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &set)) cpus.push_back(c);
-  return cpus;
-}
-
-void pin_current_thread(int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  int r = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-  if (r != 0)
-    throw std::runtime_error(fmt::format("pinning a thread to CPU {} failed: {}", cpu,
-                                         std::strerror(r)));
-}
 
 ParallelTimes run_parallel(int n, const std::vector<int>& cpus,
                            const std::function<void(int)>& work) {
@@ -48,7 +30,7 @@ ParallelTimes run_parallel(int n, const std::vector<int>& cpus,
   for (int i = 0; i < n; ++i) {
     threads.emplace_back([&, i] {
       try {
-        if (!cpus.empty()) pin_current_thread(cpus[i % cpus.size()]);
+        if (!cpus.empty()) pin_thread_to_cpu(cpus[i % cpus.size()]);
       } catch (...) {
         std::lock_guard<std::mutex> l(error_lock);
         if (!error) error = std::current_exception();

@@ -1,6 +1,6 @@
-// Thread helpers shared by the host benchmarks: which CPUs we may use,
-// pinning, and running N workers released together so that the measured
-// wall time starts when all of them are ready (like `stress --vm N`).
+// Running N workers of a host benchmark released together, so that the
+// measured wall time starts when all of them are ready (like `stress --vm
+// N`). Which CPUs may be used, and pinning: hostlib/pinning.h.
 #pragma once
 
 #include <chrono>
@@ -8,12 +8,6 @@
 #include <vector>
 
 namespace kvmbench::host {
-
-// CPUs in this process's affinity mask, ascending.
-std::vector<int> allowed_cpus();
-
-// Pins the calling thread to `cpu`; throws std::runtime_error on failure.
-void pin_current_thread(int cpu);
 
 struct ParallelTimes {
   double wall_ns = 0;                  // release of the workers -> last one done

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "hostlib/bench_threads.h"
+#include "hostlib/pinning.h"
 
 namespace kvmbench::host {
 
@@ -168,7 +169,7 @@ class LeaderPin {
   explicit LeaderPin(int cpu) {
     CPU_ZERO(&old_);
     pthread_getaffinity_np(pthread_self(), sizeof old_, &old_);
-    pin_current_thread(cpu);
+    pin_thread_to_cpu(cpu);
   }
   ~LeaderPin() { pthread_setaffinity_np(pthread_self(), sizeof old_, &old_); }
 
@@ -247,7 +248,7 @@ void EmulatedSweeper::worker_loop(std::size_t index) {
   Shared& s = *shared_;
   Shared::Mailbox& box = s.mailbox[index];
   try {
-    pin_current_thread(cpus_[index]);
+    pin_thread_to_cpu(cpus_[index]);
   } catch (...) {
     // Unpinned, the emulation is still correct, only less faithful.
   }

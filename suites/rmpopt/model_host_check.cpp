@@ -10,6 +10,7 @@
 #include "hostlib/bench_rmpopt.h"
 #include "hostlib/bench_threads.h"
 #include "hostlib/emulated_rmp_sweep.h"
+#include "hostlib/pinning.h"
 
 namespace kvmbench::suites::rmpopt {
 
@@ -57,7 +58,7 @@ HostCheck run_host_check(const HostCheckOptions& o) {
   if (o.repetitions < 1) throw std::invalid_argument("at least one repetition is needed");
 
   HostCheck out;
-  std::vector<int> cpus = host::allowed_cpus();
+  std::vector<int> cpus = host::thread_affinity();
   if (cpus.empty()) throw std::runtime_error("no CPU is available to this process");
   std::vector<int> primaries = host::primary_threads(cpus);
   const unsigned n = static_cast<unsigned>(cpus.size());

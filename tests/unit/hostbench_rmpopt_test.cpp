@@ -9,6 +9,7 @@
 #include "hostlib/bench_rmpopt.h"
 #include "hostlib/bench_threads.h"
 #include "hostlib/emulated_rmp_sweep.h"
+#include "hostlib/pinning.h"
 
 using namespace kvmbench;
 using namespace kvmbench::host;
@@ -58,7 +59,7 @@ TEST(HostbenchRmpopt, ScanStopsAtTheFirstAssignedEntry) {
 }
 
 TEST(HostbenchRmpopt, StrategiesDoTheKernelLoopsWork) {
-  std::vector<int> cpus = allowed_cpus();
+  std::vector<int> cpus = thread_affinity();
   if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
   cpus.resize(2);
   const std::uint64_t regions = 4, entries = 256;
