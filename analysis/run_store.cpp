@@ -234,7 +234,10 @@ Run load_run(const fs::path& dir) {
     pos = nl + 1;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     try {
-      run.samples.push_back(sample_from_json(nlohmann::json::parse(line)));
+      // The plain lines kvmbench writes without a JSON document each (a long
+      // log's run has hundreds of thousands); anything else through nlohmann.
+      if (auto s = read_sample_line(line)) run.samples.push_back(std::move(*s));
+      else run.samples.push_back(sample_from_json(nlohmann::json::parse(line)));
     } catch (const std::exception& e) {
       throw std::runtime_error(fmt::format("{}:{}: {}", samples_path.string(), line_no, e.what()));
     }

@@ -3,6 +3,8 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <iterator>
@@ -144,6 +146,160 @@ void append_sample_line(std::string& out, const Sample& s, std::string_view more
     out += more_members;
   }
   out += "}\n";
+}
+
+namespace {
+
+// A cursor over one line; every reader returns false where the line leaves
+// the plain shape.
+struct LineReader {
+  std::string_view s;
+  std::size_t i = 0;
+
+  void blanks() {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+  }
+  bool eat(char c) {
+    blanks();
+    if (i < s.size() && s[i] == c) {
+      ++i;
+      return true;
+    }
+    return false;
+  }
+  bool string(std::string& out) {
+    blanks();
+    if (i >= s.size() || s[i] != '"') return false;
+    ++i;
+    out.clear();
+    std::size_t start = i;
+    while (i < s.size()) {
+      const char c = s[i];
+      if (c == '"') {
+        out.append(s.data() + start, i - start);
+        ++i;
+        return true;
+      }
+      if (static_cast<unsigned char>(c) < 0x20) return false;
+      if (c != '\\') {
+        ++i;
+        continue;
+      }
+      out.append(s.data() + start, i - start);
+      if (++i >= s.size()) return false;
+      switch (s[i]) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        default: return false;  // \u and anything else: nlohmann reads it
+      }
+      start = ++i;
+    }
+    return false;
+  }
+  // A JSON number, typed as nlohmann types it: unsigned, signed or float.
+  bool number(nlohmann::json& out) {
+    blanks();
+    const std::size_t start = i;
+    if (i < s.size() && s[i] == '-') ++i;
+    if (i >= s.size() || s[i] < '0' || s[i] > '9') return false;
+    bool is_float = false;
+    while (i < s.size() && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == 'e' || s[i] == 'E' ||
+                            s[i] == '+' || s[i] == '-')) {
+      is_float |= s[i] == '.' || s[i] == 'e' || s[i] == 'E';
+      ++i;
+    }
+    const char* b = s.data() + start;
+    const char* e = s.data() + i;
+    if (!is_float) {
+      if (*b == '-') {
+        std::int64_t v = 0;
+        auto [p, ec] = std::from_chars(b, e, v);
+        if (ec != std::errc() || p != e) return false;
+        out = v;
+      } else {
+        std::uint64_t v = 0;
+        auto [p, ec] = std::from_chars(b, e, v);
+        if (ec != std::errc() || p != e) return false;
+        out = v;
+      }
+      return true;
+    }
+    double v = 0;
+    auto [p, ec] = std::from_chars(b, e, v);
+    if (ec != std::errc() || p != e || !std::isfinite(v)) return false;
+    out = v;
+    return true;
+  }
+  bool literal(std::string_view word) {
+    blanks();
+    if (s.substr(i, word.size()) != word) return false;
+    i += word.size();
+    return true;
+  }
+  bool value(nlohmann::json& out, std::string& scratch) {
+    blanks();
+    if (i >= s.size()) return false;
+    switch (s[i]) {
+      case '"':
+        if (!string(scratch)) return false;
+        out = scratch;
+        return true;
+      case 't': out = true; return literal("true");
+      case 'f': out = false; return literal("false");
+      case 'n': out = nullptr; return literal("null");
+      default: return number(out);
+    }
+  }
+};
+
+}  // namespace
+
+std::optional<Sample> read_sample_line(std::string_view line) {
+  LineReader r{line};
+  if (!r.eat('{')) return std::nullopt;
+  Sample smp;
+  bool have_case = false, have_metric = false, have_unit = false, have_value = false;
+  unsigned seen = 0;  // bit per core key, to refuse repeats
+  std::string key, scratch;
+  nlohmann::json v;
+  if (!r.eat('}')) {
+    do {
+      if (!r.string(key) || !r.eat(':') || !r.value(v, scratch)) return std::nullopt;
+      static constexpr std::string_view core[] = {"case", "variant", "metric", "unit", "value", "iteration", "warmup"};
+      std::size_t k = 0;
+      while (k < std::size(core) && core[k] != key) ++k;
+      if (k < std::size(core)) {
+        if (seen & (1u << k)) return std::nullopt;
+        seen |= 1u << k;
+      }
+      switch (k) {
+        case 0: if (!v.is_string()) return std::nullopt; smp.case_name = v.get<std::string>(); have_case = true; break;
+        case 1: if (!v.is_string()) return std::nullopt; smp.variant = v.get<std::string>(); break;
+        case 2: if (!v.is_string()) return std::nullopt; smp.metric = v.get<std::string>(); have_metric = true; break;
+        case 3: if (!v.is_string()) return std::nullopt; smp.unit = v.get<std::string>(); have_unit = true; break;
+        case 4: if (!v.is_number()) return std::nullopt; smp.value = v.get<double>(); have_value = true; break;
+        case 5:
+          if (!v.is_number_integer() || v.get<std::int64_t>() < INT32_MIN || v.get<std::int64_t>() > INT32_MAX)
+            return std::nullopt;
+          smp.iteration = v.get<int>();
+          break;
+        case 6: if (!v.is_boolean()) return std::nullopt; smp.warmup = v.get<bool>(); break;
+        default:
+          if (smp.extra.is_object() && smp.extra.contains(key)) return std::nullopt;
+          smp.extra[key] = std::move(v);
+      }
+    } while (r.eat(','));
+    if (!r.eat('}')) return std::nullopt;
+  }
+  r.blanks();
+  if (r.i != line.size() || !have_case || !have_metric || !have_unit || !have_value) return std::nullopt;
+  return smp;
 }
 
 }  // namespace kvmbench

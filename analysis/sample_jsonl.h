@@ -5,6 +5,7 @@
 // members that do not collide with them), so load_run reads both alike.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,15 @@ void append_sample_line(std::string& out, const Sample& s, std::string_view more
 
 // Appends `text` as a JSON string literal, quotes included.
 void append_json_string(std::string& out, std::string_view text);
+
+// Reads one samples.jsonl line of the plain shape the writer produces (an
+// object of string, number, true/false/null members; string escapes but no
+// \u) without building a JSON document: `report` of a run of a long log
+// reads hundreds of thousands of lines. nullopt for anything else (nested
+// values, \u escapes, a repeated key, a missing or mistyped core field,
+// malformed text): the caller then reads the line with nlohmann, which also
+// words the error. The sample is the one sample_from_json would give.
+std::optional<Sample> read_sample_line(std::string_view line);
 
 // Appends a number as JSON: shortest text that reads back to the same
 // double, with ".0" on integral values (as nlohmann writes them), and null

@@ -125,3 +125,51 @@ TEST(SampleJsonl, KernelProvenanceByRecordMatchesExtra) {
   EXPECT_FALSE(sweep.extra.contains("line"));
   EXPECT_TRUE(lean.result.samples[0].extra.is_null());
 }
+
+// The fast reader gives what sample_from_json gives, for the lines the
+// writer produces, and declines (nullopt) what it does not handle, so that
+// the caller falls back to nlohmann.
+TEST(SampleJsonl, FastReaderAgreesWithNlohmann) {
+  const std::vector<Sample> samples = {
+      {"nr_pages=1", "", "total_cycles", "cycles", 39278, 0, false, {}},
+      {"anon-4k", "pinned-node0", "faultin_rate", "GB/s", 0.1, 4, true, {{"cpu", 3}, {"note", "a\"b\\c\nd\t"}}},
+      {"c", "v", "m", "u", -1e-300, 7, false, {{"i", -3}, {"u", 18446744073709551615ull}, {"d", 0.25}, {"w", 2.0},
+                                               {"b", false}, {"n", nullptr}, {"s", "caf\xC3\xA9"}}},
+  };
+  for (const auto& s : samples) {
+    std::string line;
+    append_sample_line(line, s, "\"line\":12,\"uptime_s\":49.913402,\"file\":\"k.log\"");
+    line.pop_back();  // the newline
+    const auto fast = read_sample_line(line);
+    ASSERT_TRUE(fast.has_value()) << line;
+    const Sample slow = sample_from_json(nlohmann::json::parse(line));
+    EXPECT_EQ(to_json(*fast), to_json(slow)) << line;
+    EXPECT_EQ(fast->value, slow.value);
+    EXPECT_EQ(fast->warmup, slow.warmup);
+    // Types as nlohmann has them (unsigned / signed / float).
+    EXPECT_EQ(fast->extra, slow.extra) << line;
+  }
+}
+
+TEST(SampleJsonl, FastReaderDeclinesWhatItDoesNotHandle) {
+  for (const char* line : {
+           R"({"case":"c","metric":"m","unit":"u","value":1,"extra":{"nested":1}})",  // nested object
+           R"({"case":"c","metric":"m","unit":"u","value":1,"a":[1,2]})",             // array
+           R"({"case":"\u0063","metric":"m","unit":"u","value":1})",                  // \u escape
+           R"({"case":"c","case":"d","metric":"m","unit":"u","value":1})",           // repeated key
+           R"({"case":"c","metric":"m","unit":"u"})",                                 // no value
+           R"({"case":"c","metric":"m","unit":"u","value":"1"})",                     // value not a number
+           R"({"case":"c","metric":"m","unit":"u","value":1,"iteration":1.5})",       // iteration not an int
+           R"({"case":"c","metric":"m","unit":"u","value":1} x)",                     // trailing text
+           R"({"case":"c","metric":"m","unit":"u","value":NaN})",                     // not JSON
+           R"({"case":"c","metric":"m","unit":"u","value":1)",                        // cut short
+           "",
+       })
+    EXPECT_FALSE(read_sample_line(line).has_value()) << line;
+  // Spacing as other JSON writers put it is fine.
+  auto s = read_sample_line(R"( { "case" : "c" , "metric":"m", "unit":"u", "value": 2.5e3, "warmup": true } )");
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->value, 2500);
+  EXPECT_TRUE(s->warmup);
+  EXPECT_TRUE(s->extra.is_null());
+}
