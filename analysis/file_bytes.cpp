@@ -6,13 +6,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <utility>
 
-#include "analysis/run_store.h"
 
 namespace kvmbench {
 
@@ -35,6 +35,24 @@ char* map_aligned(std::size_t len, std::size_t& map_len) {
   ::madvise(reinterpret_cast<void*>(start), want, MADV_HUGEPAGE);  // a hint: fine if refused
   map_len = want;
   return reinterpret_cast<char*>(start);
+}
+
+// The rest of `fd` into a string (pipes, /proc, small files), from the
+// descriptor already open: a pipe (`ingest <(journalctl -k)`) cannot be
+// opened a second time.
+std::string read_rest(int fd, const std::filesystem::path& path, std::string out = {}) {
+  std::size_t used = out.size();
+  out.resize(std::max<std::size_t>(used * 2, 64 * 1024));
+  while (true) {
+    if (used == out.size()) out.resize(out.size() * 2);
+    const ssize_t n = ::read(fd, out.data() + used, out.size() - used);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error(fmt::format("{}: read error: {}", path.string(), std::strerror(errno)));
+    if (n == 0) break;
+    used += static_cast<std::size_t>(n);
+  }
+  out.resize(used);
+  return out;
 }
 
 }  // namespace
@@ -67,12 +85,27 @@ FileBytes FileBytes::read(const std::filesystem::path& path) {
         out.size_ = used;
         return out;
       }
-      ::munmap(out.mapped_, out.map_len_);  // it grew: the ordinary way
+      // It grew while being read: the rest the ordinary way.
+      std::string head(out.mapped_, used);
+      ::munmap(out.mapped_, out.map_len_);
       out.mapped_ = nullptr;
+      try {
+        out.small_ = read_rest(fd, path, std::move(head));
+      } catch (...) {
+        ::close(fd);
+        throw;
+      }
+      ::close(fd);
+      return out;
     }
   }
+  try {
+    out.small_ = read_rest(fd, path);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
   ::close(fd);
-  out.small_ = read_file(path);
   return out;
 }
 

@@ -1,9 +1,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "analysis/run_store.h"
 #include "tests/support/run_command.h"
@@ -190,4 +192,20 @@ TEST(IngestCommand, ReportFromDiskMatchesIngestAndLinesKeepProvenance) {
   EXPECT_EQ(cut.exit_code, 0);
   EXPECT_EQ(cut.out, report.out);
   EXPECT_NE(cut.err.find("raw/long.log: 100 bytes, "), std::string::npos) << cut.err;
+}
+
+// `kvmbench ingest <(journalctl -k)`: the file is a pipe, read once.
+TEST(IngestCommand, ReadsAPipe) {
+  TempDir tmp;
+  const fs::path fifo = tmp.path / "kmsg.pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string text = kvmbench::read_file(kReference + "make_shared_to_shared.log");
+  std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << text; });
+  auto r = run_kvmbench({"ingest", fifo.string(), "--out", (tmp.path / "runs").string()}, 30);
+  writer.join();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("2.3677%"), std::string::npos) << r.out;
+  auto dirs = entries(tmp.path / "runs");
+  ASSERT_EQ(dirs.size(), 1u);
+  EXPECT_EQ(kvmbench::read_file(dirs[0] / "raw" / "kmsg.pipe"), text);
 }

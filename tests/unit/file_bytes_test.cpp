@@ -1,0 +1,72 @@
+#include "analysis/file_bytes.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "analysis/run_store.h"
+#include "analysis/staged_file.h"
+#include "tests/support/run_command.h"
+
+using namespace kvmbench;
+namespace fs = std::filesystem;
+
+namespace {
+std::string pattern(std::size_t n) {
+  std::string s(n, '\0');
+  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>('a' + (i * 7 + i / 4096) % 26);
+  return s;
+}
+}  // namespace
+
+// Small files go through a string, large ones through the huge-page buffer;
+// both give the bytes of the file, and a moved-from buffer gives nothing.
+TEST(FileBytes, ReadsSmallAndLargeFilesWhole) {
+  test_support::TempDir tmp;
+  for (std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{9} << 20}) {
+    const fs::path p = tmp.path / ("f" + std::to_string(n));
+    const std::string want = pattern(n);
+    std::ofstream(p, std::ios::binary) << want;
+    FileBytes b = FileBytes::read(p);
+    EXPECT_EQ(b.size(), n);
+    EXPECT_TRUE(b.view() == want) << n;
+    FileBytes moved = std::move(b);
+    EXPECT_TRUE(moved.view() == want);
+  }
+  EXPECT_THROW(FileBytes::read(tmp.path / "missing"), std::runtime_error);
+}
+
+// A FIFO has no size to read ahead: the ordinary way.
+TEST(FileBytes, ReadsAPipe) {
+  test_support::TempDir tmp;
+  const fs::path fifo = tmp.path / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] { std::ofstream(fifo) << "line 1\nline 2\n"; });
+  FileBytes b = FileBytes::read(fifo);
+  writer.join();
+  EXPECT_EQ(b.view(), "line 1\nline 2\n");
+}
+
+// A staged file has no name until it is linked; dropped, it leaves nothing.
+TEST(StagedFile, NamedOnlyWhenLinked) {
+  test_support::TempDir tmp;
+  EXPECT_EQ(StagedFile::open_in(tmp.path / "missing"), nullptr);
+  auto staged = StagedFile::open_in(tmp.path);
+  if (!staged) GTEST_SKIP() << "no O_TMPFILE on the filesystem of " << tmp.path;
+  staged->write_all("raw bytes\n");
+  EXPECT_TRUE(fs::is_empty(tmp.path));
+  staged->link_as(tmp.path / "raw.log");
+  EXPECT_EQ(read_file(tmp.path / "raw.log"), "raw bytes\n");
+  EXPECT_THROW(staged->link_as(tmp.path / "raw.log"), std::runtime_error);  // exists
+  staged.reset();
+  auto dropped = StagedFile::open_in(tmp.path);
+  ASSERT_NE(dropped, nullptr);
+  dropped->write_all("never named");
+  dropped.reset();
+  std::size_t entries = 0;
+  for ([[maybe_unused]] auto& e : fs::directory_iterator(tmp.path)) ++entries;
+  EXPECT_EQ(entries, 1u);
+}
