@@ -74,13 +74,13 @@ VmTypeChoice choose_private_vm_type(const VmTypeOffer& offer, const std::vector<
 
 nlohmann::json private_vm_types_json(const KvmStatus& status) {
   const VmTypeOffer offer = vm_type_offer_from(status);
-  nlohmann::json out = nlohmann::json::object();
+  nlohmann::json out = nlohmann::json::array();  // in preference order
   for (std::uint32_t t : kHostVmTypeOrder) {
     const VmTypeChoice c = choose_private_vm_type(offer, {}, t);
     std::string why = c.reason();
     // "snp: not offered ..." -> "not offered ...": the key names the type.
     if (const std::string prefix = vm_type_name(t) + ": "; why.starts_with(prefix)) why = why.substr(prefix.size());
-    out[vm_type_name(t)] = c.type >= 0 ? std::string("usable") : why;
+    out.push_back({{"type", vm_type_name(t)}, {"state", c.type >= 0 ? std::string("usable") : why}});
   }
   return out;
 }

@@ -64,8 +64,9 @@ std::optional<std::uint32_t> parse_vm_type(const std::string& name);
 // From the probe's answers (no VM is created); checks /dev/sev.
 VmTypeOffer vm_type_offer_from(const KvmStatus& status);
 
-// For `kvmbench probe` and meta.json: each VM type with private memory
-// (sw_protected, snp, tdx) -> "usable" or why not, from the probe's answers.
+// For `kvmbench probe` and meta.json: each VM type with private memory, in
+// the host preset's order (sw_protected, snp, tdx), as {"type", "state"}:
+// "usable" or why not, from the probe's answers.
 nlohmann::json private_vm_types_json(const KvmStatus& status);
 // Live: asks KVM and creates one VM per offered type.
 VmTypeOffer probe_vm_type_offer(const Kvm& kvm);

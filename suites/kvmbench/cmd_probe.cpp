@@ -87,10 +87,11 @@ void print_text(const nlohmann::json& m) {
                           str(k["module"], "none").empty() ? "none" : str(k["module"], "none"), yes_no(k["runs_guests"])));
   line("", fmt::format("why: {}", str(k["reason"])));
   if (k.contains("vm_types")) line("", fmt::format("VM types: {}", join(k["vm_types"], ", ")));
-  if (k.contains("private_vm_types") && k["private_vm_types"].is_object()) {
+  if (k.contains("private_vm_types") && k["private_vm_types"].is_array()) {
     std::string types;
-    for (auto& [name, state] : k["private_vm_types"].items())
-      types += fmt::format("{}{}: {}", types.empty() ? "" : "; ", name, str(state));
+    for (auto& t : k["private_vm_types"])
+      types += fmt::format("{}{}: {}", types.empty() ? "" : "; ", str(t.value("type", nlohmann::json())),
+                           str(t.value("state", nlohmann::json())));
     line("", "private memory (make_shared): " + types);
   }
   if (k.contains("guest_memfd"))

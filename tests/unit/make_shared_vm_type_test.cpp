@@ -173,9 +173,11 @@ TEST(MakeSharedVmType, LiveChoiceIsATypeOrAReason) {
 TEST(MakeSharedVmType, ProbeJsonNamesEachPrivateType) {
   host::KvmStatus status;  // as on a host whose KVM offers the default type only
   const nlohmann::json j = host::private_vm_types_json(status);
-  ASSERT_TRUE(j.is_object());
-  for (const char* t : {"sw_protected", "snp", "tdx"}) {
-    ASSERT_TRUE(j.contains(t)) << j.dump();
-    EXPECT_NE(j[t].get<std::string>().find("not offered by KVM"), std::string::npos) << j.dump();
+  ASSERT_TRUE(j.is_array());
+  ASSERT_EQ(j.size(), 3u);
+  const char* order[] = {"sw_protected", "snp", "tdx"};  // the host preset's order
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(j[i]["type"], order[i]) << j.dump();
+    EXPECT_NE(j[i]["state"].get<std::string>().find("not offered by KVM"), std::string::npos) << j.dump();
   }
 }
