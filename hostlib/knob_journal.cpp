@@ -115,7 +115,11 @@ std::string current_boot_id() {
   return trim(s);
 }
 
-std::uint64_t journal_knob_change(const std::string& path, const std::string& old_value) {
+namespace {
+
+// Appends a "set" entry (this process, this boot, a fresh id, `path` and
+// `old`, plus `more`) under the journal lock; returns its id.
+std::uint64_t journal_set(const std::string& path, const std::string& old_value, const nlohmann::json& more) {
   ensure_state_dir();
   JournalLock lock;
   if (!lock.ok())
@@ -125,31 +129,21 @@ std::uint64_t journal_knob_change(const std::string& path, const std::string& ol
   long pid = ::getpid();
   nlohmann::json j = {{"op", "set"},   {"pid", pid},   {"start", process_start_ticks(pid)},
                       {"boot", current_boot_id()}, {"id", id}, {"path", path}, {"old", old_value}};
+  for (auto& [k, v] : more.items()) j[k] = v;
   append_line(j.dump());
   return id;
 }
 
+}  // namespace
+
+std::uint64_t journal_knob_change(const std::string& path, const std::string& old_value) {
+  return journal_set(path, old_value, nlohmann::json::object());
+}
+
 std::uint64_t journal_module_reload(const std::string& module_dir, const std::map<std::string, std::string>& old,
                                     const std::map<std::string, std::string>& all) {
-  ensure_state_dir();
-  JournalLock lock;
-  if (!lock.ok())
-    throw std::runtime_error(fmt::format("cannot lock knob journal {}.lock: {}", knob_journal_path().string(),
-                                         std::strerror(errno)));
-  std::uint64_t id = g_next_id++;
-  long pid = ::getpid();
-  nlohmann::json j = {{"op", "set"},
-                      {"kind", "module_reload"},
-                      {"pid", pid},
-                      {"start", process_start_ticks(pid)},
-                      {"boot", current_boot_id()},
-                      {"id", id},
-                      {"path", module_dir},
-                      {"old", format_module_params(old)},
-                      {"params", old},
-                      {"all", all}};
-  append_line(j.dump());
-  return id;
+  return journal_set(module_dir, format_module_params(old),
+                     {{"kind", "module_reload"}, {"params", old}, {"all", all}});
 }
 
 void journal_knob_restored(std::uint64_t id) {

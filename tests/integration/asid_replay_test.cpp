@@ -22,9 +22,7 @@ namespace {
 
 const fs::path kCaptures = fs::path(KVMBENCH_TEST_DATA) / "replay" / "asid";
 
-std::vector<std::string> env() {
-  return {"KVMBENCH_STATE_DIR=/tmp/kvmbench-test-state-" + std::to_string(::getpid())};
-}
+std::vector<std::string> env() { return {kvmbench::test_support::private_state_dir_env()}; }
 
 CommandResult replay(const fs::path& dir, const fs::path& out, std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {"run", "asid", "--preset", "document", "--replay", dir.string(), "--out",

@@ -31,9 +31,7 @@ namespace {
 
 const fs::path kCaptures = fs::path(KVMBENCH_TEST_DATA) / "replay";
 
-std::vector<std::string> env() {
-  return {"KVMBENCH_STATE_DIR=/tmp/kvmbench-test-state-" + std::to_string(::getpid())};
-}
+std::vector<std::string> env() { return {kvmbench::test_support::private_state_dir_env()}; }
 
 // Replays SUITE's document preset from `captures` into `out`; returns the run dir.
 fs::path replay_run(const std::string& suite, const fs::path& captures, const fs::path& out) {

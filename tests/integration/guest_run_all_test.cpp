@@ -21,9 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> env() {
-  return {"KVMBENCH_STATE_DIR=/tmp/kvmbench-test-state-" + std::to_string(::getpid())};
-}
+std::vector<std::string> env() { return {kvmbench::test_support::private_state_dir_env()}; }
 
 std::vector<fs::path> run_dirs(const fs::path& root) {
   std::vector<fs::path> dirs;

@@ -22,7 +22,7 @@ TEST(SuiteSmoke, AsidRunsEveryWorkloadInATcgGuest) {
   if (!kvmbench::host::default_guest_kernel()) GTEST_SKIP() << kvmbench::host::default_guest_kernel().reason;
   TempDir tmp;
   auto r = run_kvmbench({"run", "asid", "--preset", "smoke", "--set", "seconds=0.5", "--out", tmp.path.string()},
-                        110, "", {"KVMBENCH_STATE_DIR=/tmp/kvmbench-test-state-" + std::to_string(::getpid())});
+                        110, "", {kvmbench::test_support::private_state_dir_env()});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("source: emulated"), std::string::npos) << r.out;
   fs::path dir;

@@ -2,17 +2,11 @@
 // signal handler runs); `kvmbench restore` must put the knob back from the
 // journal. Runs in a fake root and a private state directory, so it never
 // touches the real host.
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
-
-#include <chrono>
-#include <fstream>
-#include <sstream>
 
 #include "tests/support/run_command.h"
 
@@ -21,46 +15,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Starts `kvmbench test-hold-knob` and waits until it says it holds the
 // knob. Returns its pid (its own process group), or -1.
 pid_t start_holder(const fs::path& root, const fs::path& state, const std::string& path, const std::string& value) {
-  int out[2];
-  if (pipe2(out, O_CLOEXEC) != 0) return -1;
-  std::string env = "KVMBENCH_STATE_DIR=" + state.string();
-  pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    dup2(out[1], 1);
-    putenv(env.data());
-    execl(KVMBENCH_BINARY, KVMBENCH_BINARY, "test-hold-knob", "--root", root.c_str(), path.c_str(), value.c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  close(out[1]);
-  std::string got;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (got.find("holding") == std::string::npos && std::chrono::steady_clock::now() < deadline) {
-    pollfd p{out[0], POLLIN, 0};
-    if (poll(&p, 1, 200) <= 0) continue;
-    char buf[256];
-    ssize_t n = read(out[0], buf, sizeof buf);
-    if (n <= 0) break;
-    got.append(buf, static_cast<std::size_t>(n));
-  }
-  close(out[0]);
-  if (got.find("holding") == std::string::npos) {
-    kill(-pid, SIGKILL);
-    waitpid(pid, nullptr, 0);
-    return -1;
-  }
-  return pid;
+  return start_until_ready({KVMBENCH_BINARY, "test-hold-knob", "--root", root.string(), path, value},
+                           {"KVMBENCH_STATE_DIR=" + state.string()}, "holding");
 }
 
 struct KnobRestore : ::testing::Test {
@@ -80,16 +39,16 @@ struct KnobRestore : ::testing::Test {
 TEST_F(KnobRestore, SigkilledHolderIsRestoredByRestoreCommand) {
   pid_t pid = start_holder(root, state, "/sys/kernel/mm/transparent_hugepage/enabled", "never");
   ASSERT_GT(pid, 0) << "test-hold-knob did not start";
-  EXPECT_EQ(slurp(thp), "never");
+  EXPECT_EQ(read_text(thp), "never");
   kill(pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFSIGNALED(status));
-  EXPECT_EQ(slurp(thp), "never");  // nothing ran in the killed process
+  EXPECT_EQ(read_text(thp), "never");  // nothing ran in the killed process
 
   auto r = run_kvmbench({"restore"}, 30, "", {"KVMBENCH_STATE_DIR=" + state.string()});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(slurp(thp), "madvise");
+  EXPECT_EQ(read_text(thp), "madvise");
   EXPECT_NE(r.err.find("restored " + thp.string()), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("1 setting(s) restored"), std::string::npos) << r.out;
 
@@ -102,23 +61,23 @@ TEST_F(KnobRestore, SigkilledHolderIsRestoredByRestoreCommand) {
 TEST_F(KnobRestore, NextStartRestoresToo) {
   pid_t pid = start_holder(root, state, "/sys/kernel/mm/transparent_hugepage/enabled", "always");
   ASSERT_GT(pid, 0);
-  EXPECT_EQ(slurp(thp), "always");
+  EXPECT_EQ(read_text(thp), "always");
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
   auto r = run_kvmbench({"version"}, 30, "", {"KVMBENCH_STATE_DIR=" + state.string()});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(slurp(thp), "madvise");
+  EXPECT_EQ(read_text(thp), "madvise");
 }
 
 TEST_F(KnobRestore, SigtermRestoresAtScopeExit) {
   pid_t pid = start_holder(root, state, "/sys/kernel/mm/transparent_hugepage/enabled", "never");
   ASSERT_GT(pid, 0);
-  EXPECT_EQ(slurp(thp), "never");
+  EXPECT_EQ(read_text(thp), "never");
   kill(pid, SIGTERM);
   int status = 0;
   waitpid(pid, &status, 0);
   EXPECT_TRUE(WIFEXITED(status)) << "status " << status;
-  EXPECT_EQ(slurp(thp), "madvise");
+  EXPECT_EQ(read_text(thp), "madvise");
   // Marked done in the journal: restore finds nothing to do.
   auto r = run_kvmbench({"restore"}, 30, "", {"KVMBENCH_STATE_DIR=" + state.string()});
   EXPECT_NE(r.out.find("0 setting(s) restored"), std::string::npos) << r.out << r.err;
@@ -128,9 +87,9 @@ TEST_F(KnobRestore, RunningHolderIsLeftAlone) {
   pid_t pid = start_holder(root, state, "/sys/kernel/mm/transparent_hugepage/enabled", "never");
   ASSERT_GT(pid, 0);
   auto r = run_kvmbench({"restore"}, 30, "", {"KVMBENCH_STATE_DIR=" + state.string()});
-  EXPECT_EQ(slurp(thp), "never");
+  EXPECT_EQ(read_text(thp), "never");
   EXPECT_NE(r.err.find("still running"), std::string::npos) << r.err;
   kill(pid, SIGTERM);
   waitpid(pid, nullptr, 0);
-  EXPECT_EQ(slurp(thp), "madvise");
+  EXPECT_EQ(read_text(thp), "madvise");
 }

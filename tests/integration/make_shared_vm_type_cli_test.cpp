@@ -17,9 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> env() {
-  return {"KVMBENCH_STATE_DIR=/tmp/kvmbench-test-state-" + std::to_string(::getpid())};
-}
+std::vector<std::string> env() { return {kvmbench::test_support::private_state_dir_env()}; }
 
 // list wraps reasons at 80 columns: compare with the line breaks removed.
 std::string unwrapped(const std::string& text) {

@@ -30,9 +30,7 @@ namespace {
 
 const fs::path kCaptures = fs::path(KVMBENCH_TEST_DATA) / "replay";
 
-std::vector<std::string> env() {
-  return {"KVMBENCH_STATE_DIR=/tmp/kvmbench-test-state-" + std::to_string(::getpid())};
-}
+std::vector<std::string> env() { return {kvmbench::test_support::private_state_dir_env()}; }
 
 std::vector<fs::path> run_dirs(const fs::path& root) {
   std::vector<fs::path> dirs;

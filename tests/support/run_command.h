@@ -1,6 +1,6 @@
 // Runs a program with an argument vector (no shell), captures stdout and
 // stderr, and kills it after a timeout. Used by the integration tests to run
-// the real build/kvmbench binary.
+// the real build/kvmbench binary. Also the small file helpers tests share.
 #pragma once
 
 #include <fcntl.h>
@@ -13,6 +13,8 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -99,6 +101,68 @@ inline CommandResult run_command(const std::vector<std::string>& argv, double ti
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   return r;
+}
+
+// Starts a program in its own process group (extra_env added) and waits up
+// to `timeout_s` until its stdout says `ready`. Its pid, or -1 (it is
+// killed) when it never does. For commands that hold something until they
+// are signalled (`kvmbench test-hold-knob`).
+inline pid_t start_until_ready(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env,
+                               const std::string& ready, double timeout_s = 30) {
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0) return -1;
+  std::vector<std::string> env = extra_env;  // putenv keeps the pointers
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    setpgid(0, 0);
+    dup2(out[1], 1);
+    for (auto& e : env) putenv(e.data());
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  close(out[1]);
+  std::string got;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  while (got.find(ready) == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+    pollfd p{out[0], POLLIN, 0};
+    if (poll(&p, 1, 200) <= 0) continue;
+    char buf[256];
+    ssize_t n = read(out[0], buf, sizeof buf);
+    if (n <= 0) break;
+    got.append(buf, static_cast<std::size_t>(n));
+  }
+  close(out[0]);
+  if (got.find(ready) == std::string::npos) {
+    kill(-pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    return -1;
+  }
+  return pid;
+}
+
+// The whole text of a file ("" when it cannot be read).
+inline std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Writes `text` to `p`, creating its parent directories.
+inline void write_text(const std::filesystem::path& p, const std::string& text) {
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+// An environment entry giving a test process its own kvmbench state
+// directory (run lock, knob journal), so that tests running at once do not
+// take each other's run lock.
+inline std::string private_state_dir_env() {
+  return "KVMBENCH_STATE_DIR=/tmp/kvmbench-test-state-" + std::to_string(::getpid());
 }
 
 #ifdef KVMBENCH_BINARY

@@ -14,21 +14,10 @@
 #include "hostlib/kvm_test_guest.h"
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/kvm_vm.h"
+#include "tests/support/kvm_usable.h"
 
 using namespace kvmbench::host;
-
-namespace {
-
-bool kvm_usable() {
-  try {
-    Kvm::open();
-    return true;
-  } catch (const KvmError&) {
-    return false;
-  }
-}
-
-}  // namespace
+using kvmbench::test_support::kvm_usable;
 
 TEST(HostbenchKvm, NamesVmTypesAndExits) {
   EXPECT_EQ(vm_type_name(0), "default");

@@ -16,45 +16,16 @@
 #include "hostlib/knob_journal.h"
 #include "hostlib/knobs.h"
 #include "hostlib/module_reload.h"
+#include "tests/support/fake_modprobe.h"
 #include "tests/support/run_command.h"
 
 using namespace kvmbench::host;
+using kvmbench::test_support::read_text;
+using kvmbench::test_support::write_fake_modprobe;
+using kvmbench::test_support::write_text;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void put(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << text;
-}
-
-// Flags (files in the root) make it fail: modprobe-fails-load (every load),
-// modprobe-fails-load-once (the next load). Each call is logged.
-const char* kFakeModprobe = R"(#!/bin/sh
-root="$FAKE_ROOT"
-echo "$*" >> "$root/modprobe.log"
-if [ "$1" = "-r" ]; then rm -rf "$root/sys/module/$2"; exit 0; fi
-if [ -e "$root/modprobe-fails-load" ]; then echo "modprobe: ERROR: could not insert '$1'" >&2; exit 1; fi
-if [ -e "$root/modprobe-fails-load-once" ]; then rm -f "$root/modprobe-fails-load-once"; echo "modprobe: ERROR: once" >&2; exit 1; fi
-m=$1; shift
-d="$root/sys/module/$m"
-mkdir -p "$d/parameters"
-echo 0 > "$d/refcnt"
-echo Y > "$d/parameters/npt"
-echo 1 > "$d/parameters/nested"
-for a in "$@"; do
-  k=${a%%=*}; v=${a#*=}
-  case $v in 1|y|Y) v=Y;; 0|n|N) v=N;; esac
-  echo "$v" > "$d/parameters/$k"
-done
-)";
 
 struct ModuleReload : ::testing::Test {
   kvmbench::test_support::TempDir dir;
@@ -71,22 +42,21 @@ struct ModuleReload : ::testing::Test {
     state = dir.path / "state";
     script = dir.path / "fake-modprobe";
     module = root / "sys/module/kvm_amd";
-    put(script, kFakeModprobe);
-    ::chmod(script.c_str(), 0755);
+    write_fake_modprobe(script);
     save_env("KVMBENCH_STATE_DIR", state.string());
     save_env("KVMBENCH_MODPROBE", script.string());  // what a restore from the journal uses
     save_env("FAKE_ROOT", root.string());
-    put(module / "refcnt", "0\n");
-    put(module / "parameters/npt", "Y\n");
-    put(module / "parameters/nested", "1\n");
+    write_text(module / "refcnt", "0\n");
+    write_text(module / "parameters/npt", "Y\n");
+    write_text(module / "parameters/nested", "1\n");
   }
   void TearDown() override {
     for (auto& [k, v] : saved)
       if (v == "\x01") ::unsetenv(k.c_str());
       else ::setenv(k.c_str(), v.c_str(), 1);
   }
-  std::string npt() { return slurp(module / "parameters/npt"); }
-  std::string log() { return slurp(root / "modprobe.log"); }
+  std::string npt() { return read_text(module / "parameters/npt"); }
+  std::string log() { return read_text(root / "modprobe.log"); }
 };
 
 }  // namespace
@@ -111,7 +81,7 @@ TEST_F(ModuleReload, ReloadsJournalsAndPutsBackAtScopeExit) {
     EXPECT_EQ(k.changes()[0].old_value, "npt=Y");
     // Journaled before the reload: every parameter for the record, the
     // changed one to load it with again.
-    auto text = slurp(knob_journal_path());
+    auto text = read_text(knob_journal_path());
     auto j = nlohmann::json::parse(text.substr(0, text.find('\n')));
     EXPECT_EQ(j["kind"], "module_reload");
     EXPECT_EQ(j["path"], module.string());
@@ -122,7 +92,7 @@ TEST_F(ModuleReload, ReloadsJournalsAndPutsBackAtScopeExit) {
   EXPECT_EQ(log(), "-r kvm_amd\nkvm_amd npt=0\n-r kvm_amd\nkvm_amd npt=Y\n");
   auto rep = restore_dead_knob_changes();
   EXPECT_TRUE(rep.restored.empty());
-  EXPECT_EQ(slurp(knob_journal_path()), "");  // finished: compacted away
+  EXPECT_EQ(read_text(knob_journal_path()), "");  // finished: compacted away
 }
 
 TEST_F(ModuleReload, NothingHappensWhenTheValueIsAlreadySet) {
@@ -142,10 +112,10 @@ TEST_F(ModuleReload, RefusesInUseNotLoadedBuiltInAndUnknownParameter) {
     }
     return std::string("no exception");
   };
-  put(module / "refcnt", "3\n");  // VMs running
+  write_text(module / "refcnt", "3\n");  // VMs running
   const std::string in_use = message({{"npt", "0"}});  // after a second's wait for refcnt to drop
   EXPECT_NE(in_use.find("in use (refcnt 3"), std::string::npos) << in_use;
-  put(module / "refcnt", "0\n");
+  write_text(module / "refcnt", "0\n");
   EXPECT_NE(message({{"nope", "0"}}).find("no parameter nope"), std::string::npos);
   fs::remove(module / "refcnt");
   EXPECT_NE(message({{"npt", "0"}}).find("built into the kernel"), std::string::npos);
@@ -157,7 +127,7 @@ TEST_F(ModuleReload, RefusesInUseNotLoadedBuiltInAndUnknownParameter) {
 }
 
 TEST_F(ModuleReload, FailedLoadPutsTheModuleBackAndSaysSo) {
-  put(root / "modprobe-fails-load-once", "");
+  write_text(root / "modprobe-fails-load-once", "");
   KnobSet k(root);
   try {
     k.reload_module("kvm_amd", {{"npt", "0"}});
@@ -191,11 +161,11 @@ TEST_F(ModuleReload, CrashedRunIsReloadedFromTheJournal) {
   EXPECT_EQ(rep.restored[0].value, "npt=Y");
   EXPECT_EQ(rep.restored[0].pid, child);
   EXPECT_EQ(npt(), "Y\n");
-  EXPECT_EQ(slurp(knob_journal_path()), "");
+  EXPECT_EQ(read_text(knob_journal_path()), "");
 }
 
 TEST_F(ModuleReload, CrashBetweenUnloadAndLoadLoadsItAgain) {
-  put(root / "modprobe-fails-load", "");  // the load fails, and so does loading it back
+  write_text(root / "modprobe-fails-load", "");  // the load fails, and so does loading it back
   pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
@@ -226,13 +196,13 @@ TEST_F(ModuleReload, JournalRestoreWaitsWhileTheModuleIsInUse) {
     _exit(0);
   }
   waitpid(child, nullptr, 0);
-  put(module / "refcnt", "1\n");  // a VM started since
+  write_text(module / "refcnt", "1\n");  // a VM started since
   auto rep = restore_dead_knob_changes();
   ASSERT_EQ(rep.restored.size(), 1u);
   EXPECT_FALSE(rep.restored[0].ok);
   EXPECT_NE(rep.restored[0].error.find("in use"), std::string::npos) << rep.restored[0].error;
   EXPECT_EQ(npt(), "N\n");
-  put(module / "refcnt", "0\n");
+  write_text(module / "refcnt", "0\n");
   rep = restore_dead_knob_changes();  // kept in the journal: tried again
   ASSERT_EQ(rep.restored.size(), 1u);
   EXPECT_TRUE(rep.restored[0].ok) << rep.restored[0].error;

@@ -15,21 +15,11 @@
 #include "tests/support/run_command.h"
 
 using namespace kvmbench::host;
+using kvmbench::test_support::read_text;
+using kvmbench::test_support::write_text;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void put(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << text;
-}
 
 // A fake sysfs/procfs tree and a private state directory (journal) for one
 // test; the environment is put back afterwards.
@@ -44,14 +34,14 @@ struct FakeHost : ::testing::Test {
     state = dir.path / "state";
     if (const char* s = std::getenv("KVMBENCH_STATE_DIR")) had_state = true, saved_state = s;
     ::setenv("KVMBENCH_STATE_DIR", state.c_str(), 1);
-    put(root / "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
-    put(root / "sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages", "0\n");
-    put(root / "sys/devices/system/node/node0/hugepages/hugepages-1048576kB/nr_hugepages", "0\n");
-    put(root / "sys/module/kvm_amd/parameters/npt", "Y\n");
-    put(root / "sys/module/kvm/parameters/halt_poll_ns", "200000\n");
-    put(root / "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "schedutil\n");
-    put(root / "sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n");
-    put(root / "proc/sys/vm/drop_caches", "");
+    write_text(root / "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+    write_text(root / "sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages", "0\n");
+    write_text(root / "sys/devices/system/node/node0/hugepages/hugepages-1048576kB/nr_hugepages", "0\n");
+    write_text(root / "sys/module/kvm_amd/parameters/npt", "Y\n");
+    write_text(root / "sys/module/kvm/parameters/halt_poll_ns", "200000\n");
+    write_text(root / "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "schedutil\n");
+    write_text(root / "sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n");
+    write_text(root / "proc/sys/vm/drop_caches", "");
     ::chmod((root / "sys/module/kvm_amd/parameters/npt").c_str(), 0444);
   }
   void TearDown() override {
@@ -60,7 +50,7 @@ struct FakeHost : ::testing::Test {
     else
       ::unsetenv("KVMBENCH_STATE_DIR");
   }
-  std::string thp() { return slurp(root / "sys/kernel/mm/transparent_hugepage/enabled"); }
+  std::string thp() { return read_text(root / "sys/kernel/mm/transparent_hugepage/enabled"); }
 };
 
 }  // namespace
@@ -79,18 +69,18 @@ TEST_F(FakeHost, ScopeExitPutsBackAndJournalsBeforeAndAfter) {
     k.set_thp_enabled("never");
     EXPECT_EQ(thp(), "never");
     // Journaled before the change, with the full path and the old value.
-    auto j = nlohmann::json::parse(slurp(knob_journal_path()).substr(0, slurp(knob_journal_path()).find('\n')));
+    auto j = nlohmann::json::parse(read_text(knob_journal_path()).substr(0, read_text(knob_journal_path()).find('\n')));
     EXPECT_EQ(j["op"], "set");
     EXPECT_EQ(j["old"], "madvise");
     EXPECT_EQ(j["path"], (root / "sys/kernel/mm/transparent_hugepage/enabled").string());
     EXPECT_EQ(j["pid"], ::getpid());
   }
   EXPECT_EQ(thp(), "madvise");
-  EXPECT_NE(slurp(knob_journal_path()).find("\"done\""), std::string::npos);
+  EXPECT_NE(read_text(knob_journal_path()).find("\"done\""), std::string::npos);
   auto rep = restore_dead_knob_changes();
   EXPECT_TRUE(rep.restored.empty());
   EXPECT_EQ(rep.kept_live, 0u);
-  EXPECT_EQ(slurp(knob_journal_path()), "");  // finished changes are compacted away
+  EXPECT_EQ(read_text(knob_journal_path()), "");  // finished changes are compacted away
 }
 
 TEST_F(FakeHost, KnobChangedTwiceEndsAtItsFirstValue) {
@@ -118,15 +108,15 @@ TEST_F(FakeHost, TypedKnobs) {
   }
   EXPECT_THROW(k.set_kvm_param("kvm_amd", "nope", "1"), std::runtime_error);
   k.set_governor("performance");
-  EXPECT_EQ(slurp(root / "sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"), "performance");
+  EXPECT_EQ(read_text(root / "sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"), "performance");
   k.drop_caches(3);
-  EXPECT_EQ(slurp(root / "proc/sys/vm/drop_caches"), "3");
+  EXPECT_EQ(read_text(root / "proc/sys/vm/drop_caches"), "3");
   EXPECT_THROW(k.drop_caches(4), std::invalid_argument);
   EXPECT_TRUE(k.restore().empty());
-  EXPECT_EQ(slurp(root / "sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"), "0");
-  EXPECT_EQ(slurp(root / "sys/module/kvm/parameters/halt_poll_ns"), "200000");
-  EXPECT_EQ(slurp(root / "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"), "schedutil");
-  EXPECT_EQ(slurp(root / "sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"), "powersave");
+  EXPECT_EQ(read_text(root / "sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"), "0");
+  EXPECT_EQ(read_text(root / "sys/module/kvm/parameters/halt_poll_ns"), "200000");
+  EXPECT_EQ(read_text(root / "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"), "schedutil");
+  EXPECT_EQ(read_text(root / "sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"), "powersave");
 }
 
 TEST_F(FakeHost, NoGovernorWithoutCpufreq) {
@@ -156,9 +146,9 @@ TEST_F(FakeHost, DeadProcessChangesArePutBackFromTheJournal) {
   EXPECT_EQ(rep.restored[1].value, "madvise");
   EXPECT_EQ(rep.restored[0].pid, child);
   EXPECT_EQ(thp(), "madvise");
-  EXPECT_EQ(slurp(root / "sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"), "0");
+  EXPECT_EQ(read_text(root / "sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"), "0");
   // Done: the journal no longer mentions them.
-  EXPECT_EQ(slurp(knob_journal_path()), "");
+  EXPECT_EQ(read_text(knob_journal_path()), "");
   EXPECT_TRUE(restore_dead_knob_changes().restored.empty());
 }
 
@@ -180,7 +170,7 @@ TEST_F(FakeHost, LinesFromAnEarlierBootAreDroppedNotWritten) {
   EXPECT_EQ(rep.dropped_stale_boot, 1u);
   EXPECT_TRUE(rep.restored.empty());
   EXPECT_EQ(thp(), "always [madvise] never\n");
-  EXPECT_EQ(slurp(knob_journal_path()), "");
+  EXPECT_EQ(read_text(knob_journal_path()), "");
 }
 
 TEST_F(FakeHost, NoChangeWithoutAJournal) {
@@ -197,5 +187,5 @@ TEST_F(FakeHost, EmergencyRestoreWritesOldValuesWithoutTheStack) {
   k.set_hugepages(2048, 4);
   emergency_restore_knobs();  // what the second SIGINT does before _exit
   EXPECT_EQ(thp(), "madvise");
-  EXPECT_EQ(slurp(root / "sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"), "0");
+  EXPECT_EQ(read_text(root / "sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"), "0");
 }

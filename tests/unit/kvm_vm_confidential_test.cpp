@@ -14,19 +14,12 @@
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/kvm_vm.h"
 #include "hostlib/private_vm.h"
+#include "tests/support/kvm_usable.h"
 
 using namespace kvmbench::host;
+using kvmbench::test_support::kvm_usable;
 
 namespace {
-
-bool kvm_usable() {
-  try {
-    Kvm::open();
-    return true;
-  } catch (const KvmError&) {
-    return false;
-  }
-}
 
 uapi::CpuidEntry2 leaf(std::uint32_t function, std::uint32_t index, std::uint32_t value) {
   uapi::CpuidEntry2 e{};
