@@ -21,6 +21,15 @@
 
 namespace kvmbench::test_support {
 
+// In a forked child: execv(argv) or _exit(127).
+[[noreturn]] inline void exec_or_exit(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  execv(args[0], args.data());
+  _exit(127);
+}
+
 struct CommandResult {
   int exit_code = -1;     // -1 when killed by a signal
   int signal = 0;
@@ -43,11 +52,7 @@ inline CommandResult run_command(const std::vector<std::string>& argv, double ti
     dup2(out_pipe[1], 1);
     dup2(err_pipe[1], 2);
     for (auto& e : extra_env) putenv(const_cast<char*>(e.c_str()));
-    std::vector<char*> args;
-    for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
+    exec_or_exit(argv);
   }
   close(out_pipe[1]);
   close(err_pipe[1]);
@@ -118,11 +123,7 @@ inline pid_t start_until_ready(const std::vector<std::string>& argv, const std::
     setpgid(0, 0);
     dup2(out[1], 1);
     for (auto& e : env) putenv(e.data());
-    std::vector<char*> args;
-    for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
+    exec_or_exit(argv);
   }
   close(out[1]);
   std::string got;
