@@ -58,7 +58,10 @@ std::string read_rest(int fd, const std::filesystem::path& path, std::string out
 }  // namespace
 
 FileBytes FileBytes::read(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd;
+  do  // a FIFO's open waits for its writer; a signal (Ctrl-C, noticed later) must not fail it
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  while (fd < 0 && errno == EINTR);
   if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
   struct stat st {};
   FileBytes out;

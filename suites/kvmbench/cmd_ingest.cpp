@@ -20,6 +20,7 @@
 #include "analysis/run_store.h"
 #include "analysis/sample_jsonl.h"
 #include "analysis/staged_file.h"
+#include "hostlib/interrupt.h"
 #include "kvmbench_version.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
@@ -82,7 +83,8 @@ std::string raw_name_for(const fs::path& p, std::set<std::string>& used) {
 // each with its provenance: the raw file, and for kernel log records the
 // line, group and timestamps taken from the record (not from a JSON object
 // per sample: that cost more than parsing the log).
-void append_samples(RunWriter& w, const Input& in, std::span<const Sample> samples) {
+// Returns false when Ctrl-C stopped it between two writes.
+bool append_samples(RunWriter& w, const Input& in, std::span<const Sample> samples) {
   constexpr std::size_t kChunk = 4u << 20;
   std::string file_member = "\"file\":";
   append_json_string(file_member, in.raw_name);
@@ -102,9 +104,11 @@ void append_samples(RunWriter& w, const Input& in, std::span<const Sample> sampl
       w.append_lines(chunk, pending);
       chunk.clear();
       pending = 0;
+      if (host::interrupted()) return false;
     }
   }
   if (pending) w.append_lines(chunk, pending);
+  return true;
 }
 
 }  // namespace
@@ -131,7 +135,14 @@ void add_ingest_command(CLI::App& app) {
     // 1. Read and parse everything; any bad input ends here (exit 2).
     std::vector<Input> inputs;
     std::set<std::string> used;
+    // Ctrl-C: before the run directory exists, nothing is stored; after,
+    // the samples written so far are kept and the run says "interrupted".
+    host::install_interrupt_handlers();
+    auto stop_if_interrupted = [] {
+      if (host::interrupted()) throw ExitError(kExitInterrupted, "interrupted; nothing stored");
+    };
     for (auto& file : o->files) {
+      stop_if_interrupted();
       inputs.push_back(read_and_parse(file, o->out));
       inputs.back().raw_name = raw_name_for(file, used);
     }
@@ -206,6 +217,9 @@ void add_ingest_command(CLI::App& app) {
     // group, uptime, which no table reads).
     Run run{{}, meta, std::move(all)};
     auto tables_later = std::async(std::launch::async, [&run] { return suites::report_tables(run); });
+    stop_if_interrupted();
+    bool stopped = false;
+    std::size_t stored = 0;
     try {
       RunWriter w = RunWriter::create_in(o->out, meta);
       run.dir = w.dir();
@@ -225,19 +239,24 @@ void add_ingest_command(CLI::App& app) {
         }
       });
       try {
-        for (std::size_t k = 0; k < inputs.size(); ++k) {
+        for (std::size_t k = 0; k < inputs.size() && !stopped; ++k) {
           const std::size_t end = k + 1 < inputs.size() ? inputs[k + 1].first_sample : run.samples.size();
-          append_samples(w, inputs[k], {run.samples.data() + inputs[k].first_sample, end - inputs[k].first_sample});
+          stopped = !append_samples(w, inputs[k],
+                                    {run.samples.data() + inputs[k].first_sample, end - inputs[k].first_sample});
         }
       } catch (...) {
         raw_later.wait();
         throw;
       }
       raw_later.get();
-      w.finish();
+      stored = w.samples_written();
+      w.finish(stopped ? "interrupted" : "complete");
     } catch (const std::exception& e) {
       usage_error(fmt::format("cannot store the run under {}: {}", o->out, e.what()));
     }
+    if (stopped)
+      throw ExitError(kExitInterrupted, fmt::format("interrupted; {} of {} samples kept in {} (status: interrupted)",
+                                                    stored, n_samples, run.dir.string()));
     const fs::path& dir = run.dir;
     auto tables = tables_later.get();
     // The process ends right after printing: the inputs, samples and tables

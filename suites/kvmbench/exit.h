@@ -11,6 +11,7 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitGateFailed = 1;   // a significant regression
 inline constexpr int kExitUsage = 2;        // usage error or bad input
 inline constexpr int kExitCannotRun = 77;   // this host cannot run it
+inline constexpr int kExitInterrupted = 130;  // Ctrl-C / SIGTERM (128 + SIGINT)
 
 // Thrown by a subcommand to end with `code`; `what()` goes to stderr
 // (nothing is printed when it is empty).

@@ -26,8 +26,6 @@ using suites::Suite;
 
 namespace {
 
-constexpr int kExitInterrupted = 130;
-
 struct Target {
   const Suite* suite;
   const Preset* preset;

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -208,4 +210,23 @@ TEST(IngestCommand, ReadsAPipe) {
   auto dirs = entries(tmp.path / "runs");
   ASSERT_EQ(dirs.size(), 1u);
   EXPECT_EQ(kvmbench::read_file(dirs[0] / "raw" / "kmsg.pipe"), text);
+}
+
+// Ctrl-C while the input is still being read (a pipe whose writer is slow):
+// nothing is stored, exit 130.
+TEST(IngestCommand, CtrlCBeforeTheRunIsStoredLeavesNothing) {
+  TempDir tmp;
+  const fs::path fifo = tmp.path / "kmsg.pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string text = kvmbench::read_file(kReference + "make_shared_to_shared.log");
+  std::thread writer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // after the Ctrl-C below
+    std::ofstream(fifo, std::ios::binary) << text;
+  });
+  const fs::path out = tmp.path / "runs";
+  auto r = run_kvmbench({"ingest", fifo.string(), "--out", out.string()}, 30, "", {}, SIGINT, 0.5);
+  writer.join();
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted; nothing stored"), std::string::npos) << r.err;
+  EXPECT_TRUE(entries(out).empty());
 }
