@@ -1,5 +1,7 @@
 #include "analysis/staged_file.h"
 
+#include "analysis/file_bytes.h"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -27,6 +29,8 @@ void StagedFile::write_all(std::string_view bytes) {
     off += static_cast<std::size_t>(n);
   }
 }
+
+void StagedFile::write_copy_of(const FileBytes& src) { src.copy_to(fd_); }
 
 void StagedFile::link_as(const std::filesystem::path& path) {
   // linkat(fd, "", ..., AT_EMPTY_PATH) needs CAP_DAC_READ_SEARCH; the

@@ -11,6 +11,8 @@
 
 namespace kvmbench {
 
+class FileBytes;
+
 class StagedFile {
  public:
   // nullptr when `dir` does not exist or its filesystem has no O_TMPFILE;
@@ -22,6 +24,8 @@ class StagedFile {
 
   // Throws std::runtime_error on a write error.
   void write_all(std::string_view bytes);
+  // The bytes of `src`, copied in the kernel where it can (FileBytes::copy_to).
+  void write_copy_of(const FileBytes& src);
   // Names the file `path` (same filesystem as the directory; must not
   // exist). Not synced to the disk. Throws std::runtime_error on failure.
   void link_as(const std::filesystem::path& path);

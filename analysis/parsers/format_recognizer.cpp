@@ -102,6 +102,7 @@ ParsedInput parse_any(std::string_view text, Provenance kernel_provenance) {
       out.result = std::move(k.result);
       if (kernel_provenance == Provenance::by_record) {
         out.kernel_records = std::move(k.records);
+        out.kernel_joined = std::move(k.joined);
         out.kernel_sample_record = std::move(k.sample_record);
       }
       if (out.result.samples.empty()) {

@@ -35,8 +35,10 @@ struct ParsedInput {
   std::vector<GbenchAggregate> aggregates;  // gbench only
   nlohmann::json context;                   // gbench only: its "context" object
   // kernel log with Provenance::by_record only: the records, and the record
-  // of each sample (see kernel_log.h).
+  // of each sample (see kernel_log.h); the records' views point into the
+  // parsed text and kernel_joined.
   std::vector<KernelRecord> kernel_records;
+  JoinedText kernel_joined;
   std::vector<std::uint32_t> kernel_sample_record;
 };
 

@@ -88,7 +88,7 @@ struct Scanner {
     throw ParseError(line, fmt::format("{} is not a count: '{}'", what, t));
   }
   // A hexadecimal address "0x...".
-  Match hex(std::string_view what, std::uint64_t& v, std::string& text) {
+  Match hex(std::string_view what, std::uint64_t& v, std::string_view& text) {
     std::string_view t = token();
     if (at_end()) return Match::incomplete;
     if (t.size() < 3 || t[0] != '0' || (t[1] != 'x' && t[1] != 'X'))
@@ -96,7 +96,7 @@ struct Scanner {
     auto [p, ec] = std::from_chars(t.data() + 2, t.data() + t.size(), v, 16);
     if (ec != std::errc() || p != t.data() + t.size())
       throw ParseError(line, fmt::format("{} is not a 64-bit 0x address: '{}'", what, t));
-    text = std::string(t);
+    text = t;
     return Match::ok;
   }
 };
@@ -112,14 +112,15 @@ bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c
 Match match_cycles(Scanner& sc, KernelRecord& r) {
   static constexpr std::string_view names[] = {"RMPOPT largest cycles", "RMPOPT smallest cycles",
                                                 "RMPOPT average cycles"};
-  for (std::string_view name : names) {
+  for (int k = 0; k < 3; ++k) {
+    const std::string_view name = names[k];
     const std::string_view stat = name.substr(7, name.size() - 14);
     if (sc.literal(stat) != Match::ok) continue;
     KVMB_TRY(sc.literal(" cycles "));
     std::uint64_t v = 0;
     KVMB_TRY(sc.count(name, v, true));
     r.kind = KernelRecordKind::rmpopt_cycles;
-    r.stat = std::string(stat);
+    r.stat = static_cast<CycleStat>(k);
     r.cycles = static_cast<double>(v);
     return Match::ok;
   }
@@ -152,7 +153,7 @@ Match match_sweep(Scanner& sc, KernelRecord& r) {
       n = c + 4;
       continue;
     }
-    r.cpus = std::string(sc.s.substr(0, c + 4));
+    r.cpus = sc.s.substr(0, c + 4);
     if (r.range_end < r.range_start)
       throw ParseError(sc.line, fmt::format("RMPOPT range end {} is below its start {}", r.range_end_text,
                                             r.range_start_text));
@@ -377,11 +378,16 @@ void parse_records_into(std::string_view text, std::size_t first_line, BadRecord
       cur.pos = after;
       continue;
     }
+    if (used > 1) {
+      // Its views point into `joined`: keep the text where it never moves
+      // and read the record from there.
+      out.joined.push_back(std::move(joined));
+      match_record(out.joined.back(), r.line, r);
+    }
     r.line_count = used;
     line_no += used - 1;
     cur.pos = next_pos;
-    const unsigned stat_bit =
-        r.kind != KernelRecordKind::rmpopt_cycles ? 0u : r.stat == "largest" ? 1u : r.stat == "smallest" ? 2u : 4u;
+    const unsigned stat_bit = r.kind != KernelRecordKind::rmpopt_cycles ? 0u : 1u << static_cast<unsigned>(r.stat);
     if (broken || !last_kind || *last_kind != r.kind || (stats_in_group & stat_bit)) {
       ++group;
       stats_in_group = 0;
@@ -390,7 +396,7 @@ void parse_records_into(std::string_view text, std::size_t first_line, BadRecord
     r.group = group;
     last_kind = r.kind;
     broken = false;
-    out.records.push_back(std::move(r));
+    out.records.push_back(r);
     ++res.records;
   }
   res.lines_read = line_no - (first_line - 1);
@@ -425,25 +431,137 @@ std::size_t split_point(std::string_view text) {
 
 }  // namespace
 
+namespace {
+
+// Samples from records, in order; iterations count records of the same case
+// and kind, keyed by numbers rather than strings (this runs per record of a
+// months-long log), and each case name is made once per key.
+struct SampleBuilder {
+  struct Next {
+    int iteration = 0;
+    std::string case_name;
+  };
+  std::unordered_map<std::uint64_t, Next> sweep_next;      // range size
+  std::unordered_map<std::uint64_t, Next> to_shared_next;  // nr_pages
+  std::string group_case;
+  int group_case_of = 0;
+
+  static std::uint64_t range_size(const KernelRecord& r) {
+    return r.range_end >= r.range_start ? r.range_end - r.range_start : 0;
+  }
+  const std::string& group_case_name(int group) {
+    if (group_case_of != group) {
+      group_case = "group=" + std::to_string(group);
+      group_case_of = group;
+    }
+    return group_case;
+  }
+
+  // Samples of records[from..] appended to out, their record index to record_of.
+  void add(const std::vector<KernelRecord>& records, std::size_t from, std::vector<Sample>& out,
+           std::vector<std::uint32_t>& record_of) {
+    static const std::string cycle_metric[] = {"rmpopt_cycles_largest", "rmpopt_cycles_smallest",
+                                               "rmpopt_cycles_average"};
+    static const std::string make_shared_cycles = "make_shared_cycles", total_cycles = "total_cycles",
+                             make_shared_pct = "make_shared_pct", sweep_time = "sweep_time";
+    out.reserve(out.size() + (records.size() - from) * 3);
+    record_of.reserve(record_of.size() + (records.size() - from) * 3);
+    for (std::size_t i = from; i < records.size(); ++i) {
+      const KernelRecord& r = records[i];
+      auto add_one = [&](const std::string& case_name, const std::string& metric, const char* unit, double value,
+                         int iteration) -> Sample& {
+        Sample& s = out.emplace_back();
+        s.case_name = case_name;
+        s.metric = metric;
+        s.unit = unit;
+        s.value = value;
+        s.iteration = iteration;
+        record_of.push_back(static_cast<std::uint32_t>(i));
+        return s;
+      };
+      switch (r.kind) {
+        case KernelRecordKind::rmpopt_cycles:
+          // Iteration 0 always: a group holds each stat at most once (a
+          // repeated stat starts the next group), so each (group, stat)
+          // series has one sample.
+          add_one(group_case_name(r.group), cycle_metric[static_cast<int>(r.stat)], "cycles", r.cycles, 0);
+          break;
+        case KernelRecordKind::rmpopt_sweep: {
+          const std::uint64_t size = range_size(r);
+          Next& n = sweep_next[size];
+          if (n.case_name.empty()) n.case_name = "range=" + format_bytes(size);
+          Sample& s = add_one(n.case_name, sweep_time, "ns", r.ns, n.iteration++);
+          // The range is part of what was measured (the report derives the
+          // number of regions from it), not provenance: always in extra.
+          s.extra["range_start"] = r.range_start_text;
+          s.extra["range_end"] = r.range_end_text;
+          s.extra["cpus"] = r.cpus;
+          break;
+        }
+        case KernelRecordKind::to_shared: {
+          Next& n = to_shared_next[r.nr_pages];
+          if (n.case_name.empty()) n.case_name = "nr_pages=" + std::to_string(r.nr_pages);
+          const int it = n.iteration++;
+          add_one(n.case_name, make_shared_cycles, "cycles", r.make_shared, it);
+          add_one(n.case_name, total_cycles, "cycles", r.total, it);
+          if (r.total > 0) add_one(n.case_name, make_shared_pct, "%", 100.0 * r.make_shared / r.total, it);
+          break;
+        }
+      }
+    }
+  }
+
+  // How many records of r's key came before (its next iteration).
+  int seen(const KernelRecord& r) const {
+    const auto& m = r.kind == KernelRecordKind::rmpopt_sweep ? sweep_next : to_shared_next;
+    const auto it = m.find(r.kind == KernelRecordKind::rmpopt_sweep ? range_size(r) : r.nr_pages);
+    return it == m.end() ? 0 : it->second.iteration;
+  }
+};
+
+// Puts each sample's provenance into its extra (Provenance::in_extra).
+void provenance_into_extra(const std::vector<KernelRecord>& records, const std::vector<std::uint32_t>& record_of,
+                           std::vector<Sample>& samples) {
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const KernelRecord& r = records[record_of[i]];
+    nlohmann::json& extra = samples[i].extra;
+    // Assigned key by key: nlohmann's initializer-list constructor is
+    // several times slower.
+    extra["line"] = r.line;
+    extra["group"] = r.group;
+    if (r.line_count > 1) extra["lines"] = r.line_count;
+    if (r.uptime_s) extra["uptime_s"] = *r.uptime_s;
+    if (!r.wallclock.empty()) extra["wallclock"] = r.wallclock;
+  }
+}
+
+}  // namespace
+
 KernelLogParse parse_kernel_log_records(std::string_view text, Provenance provenance, std::size_t two_threads_from,
                                         BadRecords bad) {
   KernelLogParse out;
   out.result.format = "kernel-log";
+  std::vector<Sample>& samples = out.result.samples;
   const std::size_t cut = text.size() >= two_threads_from && std::thread::hardware_concurrency() > 1
                               ? split_point(text)
                               : std::string_view::npos;
   if (cut == std::string_view::npos) {
     parse_records_into(text, 1, bad, out);
+    SampleBuilder().add(out.records, 0, samples, out.sample_record);
   } else {
+    // Each half is parsed, and its samples built, on its own core. The
+    // tail is read as if it began at line 1 with group 1 and no earlier
+    // records; once the head is known, its lines, groups, iterations and
+    // group case names are shifted to follow the head's.
     const std::string_view head = text.substr(0, cut), tail = text.substr(cut);
-    // The tail is parsed as if it began at line 1 and renumbered when the
-    // head's line count is known (counting first would delay the worker).
     KernelLogParse second;
+    SampleBuilder head_builder;
     std::exception_ptr second_error;
     std::optional<ParseError> second_bad;
     std::thread worker([&] {
       try {
         parse_records_into(tail, 1, bad, second);
+        SampleBuilder().add(second.records, 0, second.result.samples, second.sample_record);
       } catch (const ParseError& e) {
         second_bad = e;
       } catch (...) {
@@ -452,6 +570,7 @@ KernelLogParse parse_kernel_log_records(std::string_view text, Provenance proven
     });
     try {
       parse_records_into(head, 1, bad, out);
+      head_builder.add(out.records, 0, samples, out.sample_record);
     } catch (...) {
       worker.join();
       throw;  // the first bad record of the file is in the head
@@ -460,29 +579,67 @@ KernelLogParse parse_kernel_log_records(std::string_view text, Provenance proven
     const std::size_t lines_before = out.result.lines_read;
     if (second_bad) throw ParseError(second_bad->line + lines_before, second_bad->what());
     if (second_error) std::rethrow_exception(second_error);
-    // The tail's groups continue the head's numbering (its first record
-    // always starts a new group: see split_point).
+    // The tail's first record always starts a new group: see split_point.
     const int groups_before = out.records.empty() ? 0 : out.records.back().group;
+    const auto records_before = static_cast<std::uint32_t>(out.records.size());
     for (auto& r : second.records) {
       r.group += groups_before;
       r.line += lines_before;
     }
+    // Iterations continue from the head's count of the same key.
+    std::unordered_map<std::uint64_t, int> sweep_offset, to_shared_offset;
+    for (std::size_t i = 0; i < second.result.samples.size(); ++i) {
+      Sample& s = second.result.samples[i];
+      const KernelRecord& r = second.records[second.sample_record[i]];
+      switch (r.kind) {
+        case KernelRecordKind::rmpopt_cycles:
+          s.case_name = head_builder.group_case_name(r.group);
+          break;
+        case KernelRecordKind::rmpopt_sweep: {
+          auto [it, fresh] = sweep_offset.try_emplace(SampleBuilder::range_size(r), 0);
+          if (fresh) it->second = head_builder.seen(r);
+          s.iteration += it->second;
+          break;
+        }
+        case KernelRecordKind::to_shared: {
+          auto [it, fresh] = to_shared_offset.try_emplace(r.nr_pages, 0);
+          if (fresh) it->second = head_builder.seen(r);
+          s.iteration += it->second;
+          break;
+        }
+      }
+      second.sample_record[i] += records_before;
+    }
     for (auto& w : second.result.warnings) w = renumber_warning(w, lines_before);
-    out.records.insert(out.records.end(), std::make_move_iterator(second.records.begin()),
-                       std::make_move_iterator(second.records.end()));
+    out.records.insert(out.records.end(), second.records.begin(), second.records.end());
+    out.joined.splice(out.joined.end(), second.joined);
+    samples.reserve(samples.size() + second.result.samples.size());
+    std::move(second.result.samples.begin(), second.result.samples.end(), std::back_inserter(samples));
+    out.sample_record.insert(out.sample_record.end(), second.sample_record.begin(), second.sample_record.end());
     ParseResult& res = out.result;
     res.lines_read += second.result.lines_read;
     res.records += second.result.records;
     res.lines_ignored += second.result.lines_ignored;
     res.warnings.insert(res.warnings.end(), second.result.warnings.begin(), second.result.warnings.end());
   }
-  out.result.samples =
-      samples_from_records(out.records, provenance == Provenance::in_extra ? nullptr : &out.sample_record);
+  if (provenance == Provenance::in_extra) {
+    provenance_into_extra(out.records, out.sample_record, samples);
+    out.sample_record = {};
+  }
   return out;
 }
 
 ParseResult parse_kernel_log(std::string_view text, BadRecords bad) {
   return parse_kernel_log_records(text, Provenance::in_extra, kTwoThreadsFrom, bad).result;
+}
+
+std::string_view name_of(CycleStat s) {
+  switch (s) {
+    case CycleStat::largest: return "largest";
+    case CycleStat::smallest: return "smallest";
+    case CycleStat::average: return "average";
+  }
+  return "?";
 }
 
 void append_record_provenance(std::string& out, const KernelRecord& r) {
@@ -501,85 +658,10 @@ void append_record_provenance(std::string& out, const KernelRecord& r) {
 std::vector<Sample> samples_from_records(const std::vector<KernelRecord>& records,
                                          std::vector<std::uint32_t>* record_of) {
   std::vector<Sample> out;
-  out.reserve(records.size() * 3);
-  if (record_of) {
-    record_of->clear();
-    record_of->reserve(records.size() * 3);
-  }
-  // Iterations count records of the same case and kind (and stat), keyed by
-  // numbers rather than strings: this runs per record of a months-long log.
-  // The case name is made once per key, not per sample.
-  struct Next {
-    int iteration = 0;
-    std::string case_name;
-  };
-  std::unordered_map<std::uint64_t, Next> sweep_next;      // range size
-  std::unordered_map<std::uint64_t, Next> to_shared_next;  // nr_pages
-  std::string group_case;
-  int group_case_of = 0;
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    const KernelRecord& r = records[i];
-    nlohmann::json extra;  // null: no allocation when a record has none
-    if (!record_of) {
-      // Assigned key by key: nlohmann's initializer-list constructor is
-      // several times slower.
-      extra["line"] = r.line;
-      extra["group"] = r.group;
-      if (r.line_count > 1) extra["lines"] = r.line_count;
-      if (r.uptime_s) extra["uptime_s"] = *r.uptime_s;
-      if (!r.wallclock.empty()) extra["wallclock"] = r.wallclock;
-    }
-    // The record's last sample takes `extra` itself instead of a copy.
-    auto add = [&](const std::string& case_name, std::string metric, const char* unit, double value, int iteration,
-                   bool last) {
-      Sample& s = out.emplace_back();
-      s.case_name = case_name;
-      s.metric = std::move(metric);
-      s.unit = unit;
-      s.value = value;
-      s.iteration = iteration;
-      if (last) s.extra = std::move(extra);
-      else s.extra = extra;
-      if (record_of) record_of->push_back(static_cast<std::uint32_t>(i));
-    };
-    switch (r.kind) {
-      case KernelRecordKind::rmpopt_cycles: {
-        // One series per stat: iterate per (case, stat).
-        // Iteration 0 always: a group holds each stat at most once (a
-        // repeated stat starts the next group), so each (group, stat)
-        // series has one sample.
-        const int it = 0;
-        if (group_case_of != r.group) {
-          group_case = "group=" + std::to_string(r.group);
-          group_case_of = r.group;
-        }
-        add(group_case, "rmpopt_cycles_" + r.stat, "cycles", r.cycles, it, true);
-        break;
-      }
-      case KernelRecordKind::rmpopt_sweep: {
-        const std::uint64_t size = r.range_end >= r.range_start ? r.range_end - r.range_start : 0;
-        Next& n = sweep_next[size];
-        if (n.case_name.empty()) n.case_name = "range=" + format_bytes(size);
-        const int it = n.iteration++;
-        // The range is part of what was measured (the report derives the
-        // number of regions from it), not provenance: always in extra.
-        extra["range_start"] = r.range_start_text;
-        extra["range_end"] = r.range_end_text;
-        extra["cpus"] = r.cpus;
-        add(n.case_name, "sweep_time", "ns", r.ns, it, true);
-        break;
-      }
-      case KernelRecordKind::to_shared: {
-        Next& n = to_shared_next[r.nr_pages];
-        if (n.case_name.empty()) n.case_name = "nr_pages=" + std::to_string(r.nr_pages);
-        const int it = n.iteration++;
-        add(n.case_name, "make_shared_cycles", "cycles", r.make_shared, it, false);
-        add(n.case_name, "total_cycles", "cycles", r.total, it, r.total <= 0);
-        if (r.total > 0) add(n.case_name, "make_shared_pct", "%", 100.0 * r.make_shared / r.total, it, true);
-        break;
-      }
-    }
-  }
+  std::vector<std::uint32_t> of;
+  SampleBuilder().add(records, 0, out, of);
+  if (record_of) *record_of = std::move(of);
+  else provenance_into_extra(records, of, out);
   return out;
 }
 

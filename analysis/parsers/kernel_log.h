@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,28 +40,38 @@
 namespace kvmbench::parsers {
 
 enum class KernelRecordKind { rmpopt_cycles, rmpopt_sweep, to_shared };
+enum class CycleStat { largest, smallest, average };
+std::string_view name_of(CycleStat s);  // "largest", "smallest", "average"
 
+// One record. Plain data (copied with memcpy when a long log's halves are
+// joined): its texts are views into the parsed text, or into the joined
+// text of a wrapped record (KernelLogParse::joined), valid while both live.
 struct KernelRecord {
   KernelRecordKind kind = KernelRecordKind::to_shared;
   std::size_t line = 0;        // first physical line, 1-based
   std::size_t line_count = 1;  // physical lines it spans (>1 when wrapped)
   int group = 0;               // 1-based
   std::optional<double> uptime_s;
-  std::string wallclock;
+  std::string_view wallclock;
   // rmpopt_cycles
-  std::string stat;            // "largest", "smallest", "average"
+  CycleStat stat = CycleStat::largest;
   double cycles = 0;
   // rmpopt_sweep
   double ns = 0;
   std::uint64_t range_start = 0, range_end = 0;
-  std::string range_start_text, range_end_text, cpus;
+  std::string_view range_start_text, range_end_text, cpus;
   // to_shared
   std::uint64_t nr_pages = 0;
   double make_shared = 0, total = 0;
 };
 
+// The joined lines of wrapped records, which their views point into; a list
+// so that its strings never move.
+using JoinedText = std::list<std::string>;
+
 struct KernelLogParse {
   std::vector<KernelRecord> records;
+  JoinedText joined;
   ParseResult result;  // format "kernel-log", samples built from records
   // With Provenance::by_record: the record of each sample (an index into
   // records), whose provenance append_record_provenance writes.

@@ -65,7 +65,7 @@ static bool strip_one(std::string_view& s, KernelLogLine& out) {
       out.uptime_s = up;
     } else if (inside.find(':') != std::string_view::npos && inside.size() <= 32 &&
                std::isalpha(static_cast<unsigned char>(trim(inside).empty() ? ' ' : trim(inside).front()))) {
-      out.wallclock = std::string(trim(inside));  // dmesg -T
+      out.wallclock = trim(inside);  // dmesg -T
     } else {
       return false;
     }
@@ -93,7 +93,7 @@ static bool strip_one(std::string_view& s, KernelLogLine& out) {
   if (may_kmsg && std::regex_search(str, m, kmsg)) {
     out.uptime_s = std::stod(m[3].str()) / 1e6;
   } else if ((may_syslog && std::regex_search(str, m, syslog)) || (may_iso && std::regex_search(str, m, iso))) {
-    out.wallclock = m[1].str();
+    out.wallclock = s.substr(static_cast<std::size_t>(m.position(1)), static_cast<std::size_t>(m.length(1)));
   } else {
     return false;
   }

@@ -19,7 +19,7 @@ namespace kvmbench::parsers {
 struct KernelLogLine {
   std::string_view message;         // the printk text (a view into the input)
   std::optional<double> uptime_s;   // seconds since boot, when the capture has it
-  std::string wallclock;            // wall-clock time as written, when the capture has it
+  std::string_view wallclock;       // wall-clock time as written (a view into the input), when the capture has it
   int quote_depth = 0;              // number of mail quote markers removed
 };
 

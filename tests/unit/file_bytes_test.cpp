@@ -1,7 +1,9 @@
 #include "analysis/file_bytes.h"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -37,6 +39,50 @@ TEST(FileBytes, ReadsSmallAndLargeFilesWhole) {
     EXPECT_TRUE(moved.view() == want);
   }
   EXPECT_THROW(FileBytes::read(tmp.path / "missing"), std::runtime_error);
+}
+
+// The copy for raw/ (in the kernel for a mapped file, write(2) for a small
+// one) is the bytes that were read, also when the file grew since; a file
+// that shrank is an error, not a short copy.
+TEST(FileBytes, CopiesWhatWasRead) {
+  test_support::TempDir tmp;
+  for (std::size_t n : {std::size_t{5}, std::size_t{9} << 20}) {
+    const fs::path p = tmp.path / ("f" + std::to_string(n)), copy = tmp.path / ("copy" + std::to_string(n));
+    std::ofstream(p, std::ios::binary) << pattern(n);
+    FileBytes b = FileBytes::read(p);
+    std::ofstream(p, std::ios::binary | std::ios::app) << "appended later";
+    const int fd = ::open(copy.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ASSERT_GE(fd, 0);
+    b.copy_to(fd);
+    ::close(fd);
+    EXPECT_TRUE(read_file(copy) == pattern(n)) << n;
+  }
+  const fs::path p = tmp.path / "shrinks";
+  std::ofstream(p, std::ios::binary) << pattern(9u << 20);
+  FileBytes b = FileBytes::read(p);
+  fs::resize_file(p, 1u << 20);
+  const int fd = ::open((tmp.path / "short").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ASSERT_GE(fd, 0);
+  EXPECT_THROW(b.copy_to(fd), std::runtime_error);
+  ::close(fd);
+}
+
+// A mapped file cut short while it is read would raise SIGBUS: it is bad
+// input (exit 2, naming the file), not a crash.
+TEST(FileBytesDeathTest, AFileThatShrinksWhileReadIsBadInput) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  test_support::TempDir tmp;
+  const fs::path p = tmp.path / "rotated.log";
+  std::ofstream(p, std::ios::binary) << pattern(9u << 20);
+  EXPECT_EXIT(
+      {
+        FileBytes b = FileBytes::read(p);
+        fs::resize_file(p, 0);
+        volatile char last = b.view().back();
+        (void)last;
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(2), "rotated.log: the file shrank while it was read");
 }
 
 // A FIFO has no size to read ahead: the ordinary way.

@@ -96,7 +96,7 @@ TEST(KernelLogParser, RmpoptCycleStatsInTwoGroups) {
   EXPECT_EQ(p.records[0].group, 1);
   EXPECT_EQ(p.records[2].group, 1);
   EXPECT_EQ(p.records[3].group, 2);
-  EXPECT_EQ(p.records[0].stat, "largest");
+  EXPECT_EQ(name_of(p.records[0].stat), "largest");
   EXPECT_EQ(p.records[0].cycles, 1143020);
   EXPECT_EQ(p.records[5].cycles, 5658);
   EXPECT_EQ(p.result.samples[3].case_name, "group=2");
@@ -254,6 +254,12 @@ std::string long_log(int blocks, const std::string& bad = "", const std::vector<
     }
     if (b % 5 == 0) line("SEV-SNP: RMPOPT execution time 391600000 ns for physical address range "
                          "0x0000000000000000 - 0x0000020000000000 on all cpus");
+    if (b % 13 == 0) {  // a wrapped sweep: its texts live in the parse's joined lines
+      out += fmt::format("[{:12.6f}] SEV-SNP: RMPOPT execution time {} ns for physical address range "
+                         "0x0000000000000000 -\n",
+                         t, 391600000 + b);
+      out += "0x0000010000000000 on all cpus\n";
+    }
     if (b % 7 == 0) line("SEV-SNP: RMPOPT bogus print");  // a warning
     for (int k : bad_blocks)
       if (b == k) line(bad);
@@ -269,6 +275,8 @@ void expect_same_parse(const parsers::KernelLogParse& a, const parsers::KernelLo
     EXPECT_EQ(a.records[i].group, b.records[i].group) << i;
     EXPECT_EQ(a.records[i].line_count, b.records[i].line_count) << i;
     EXPECT_EQ(a.records[i].uptime_s, b.records[i].uptime_s) << i;
+    EXPECT_EQ(a.records[i].range_end_text, b.records[i].range_end_text) << i;
+    EXPECT_EQ(a.records[i].cpus, b.records[i].cpus) << i;
   }
   EXPECT_EQ(a.result.lines_read, b.result.lines_read);
   EXPECT_EQ(a.result.records, b.result.records);
@@ -279,6 +287,7 @@ void expect_same_parse(const parsers::KernelLogParse& a, const parsers::KernelLo
     EXPECT_EQ(a.result.samples[i].series_key(), b.result.samples[i].series_key()) << i;
     EXPECT_EQ(a.result.samples[i].iteration, b.result.samples[i].iteration) << i;
     EXPECT_EQ(a.result.samples[i].value, b.result.samples[i].value) << i;
+    EXPECT_EQ(a.result.samples[i].extra, b.result.samples[i].extra) << i;
   }
 }
 
@@ -292,6 +301,17 @@ TEST(KernelLogParser, TwoThreadsGiveTheOnePassResult) {
   EXPECT_FALSE(one.result.warnings.empty());
   expect_same_parse(one, two);
   EXPECT_EQ(one.sample_record, two.sample_record);
+  EXPECT_EQ(two.joined.size(), 400u / 3 + 1 + 400u / 13 + 1);  // the wrapped records' texts
+  // With provenance in each sample's extra (live runs) too: line and group
+  // of the tail's samples follow the head's.
+  const auto one_extra = parsers::parse_kernel_log_records(log, parsers::Provenance::in_extra, SIZE_MAX);
+  const auto two_extra = parsers::parse_kernel_log_records(log, parsers::Provenance::in_extra, 0);
+  expect_same_parse(one_extra, two_extra);
+  EXPECT_EQ(one_extra.result.samples.back().extra["line"], one.records.back().line);
+  std::size_t wrapped_sweeps = 0;
+  for (const auto& smp : two_extra.result.samples)
+    wrapped_sweeps += smp.extra.value("range_end", "") == "0x0000010000000000";
+  EXPECT_EQ(wrapped_sweeps, 400u / 13 + 1);
 }
 
 TEST(KernelLogParser, TwoThreadsReportTheFirstBadRecordOfTheFile) {

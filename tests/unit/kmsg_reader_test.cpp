@@ -176,7 +176,7 @@ TEST(KmsgReader, ReplayedRecordsFeedTheKernelLogParser) {
   ASSERT_EQ(recs.size(), 4u);
   auto parsed = kvmbench::parsers::parse_kernel_log_records(to_kmsg_text(recs));
   ASSERT_EQ(parsed.records.size(), 3u);
-  EXPECT_EQ(parsed.records[0].stat, "largest");
+  EXPECT_EQ(parsers::name_of(parsed.records[0].stat), "largest");
   EXPECT_DOUBLE_EQ(parsed.records[0].cycles, 1200);
   EXPECT_DOUBLE_EQ(parsed.records[2].cycles, 1000);
 }
