@@ -80,6 +80,16 @@ void append_json_number(std::string& out, double v) {
     out += "null";
     return;
   }
+  // Counts (cycles, ns, pages) are most values: whole numbers well inside
+  // 2^53 print as the integer and ".0", which is what the shortest form
+  // below gives for them, at a fraction of the cost.
+  if (v == std::trunc(v) && std::fabs(v) < 1e15 && !(v == 0 && std::signbit(v))) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v));
+    out.append(buf, r.ptr);
+    out += ".0";
+    return;
+  }
   const std::size_t start = out.size();
   fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), v);
   if (out.find_first_of(".e", start) == std::string::npos) out += ".0";

@@ -32,12 +32,13 @@ void StagedFile::write_all(std::string_view bytes) {
 
 void StagedFile::write_copy_of(const FileBytes& src) { src.copy_to(fd_); }
 
-void StagedFile::link_as(const std::filesystem::path& path) {
+bool StagedFile::link_as(const std::filesystem::path& path) {
   // linkat(fd, "", ..., AT_EMPTY_PATH) needs CAP_DAC_READ_SEARCH; the
   // /proc/self/fd link works for anyone (open(2), O_TMPFILE).
   const std::string self = fmt::format("/proc/self/fd/{}", fd_);
-  if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0)
-    throw std::runtime_error(fmt::format("cannot name {}: {}", path.string(), std::strerror(errno)));
+  if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) == 0) return true;
+  if (errno == EXDEV) return false;
+  throw std::runtime_error(fmt::format("cannot name {}: {}", path.string(), std::strerror(errno)));
 }
 
 }  // namespace kvmbench

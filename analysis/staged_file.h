@@ -16,7 +16,8 @@ class FileBytes;
 class StagedFile {
  public:
   // nullptr when `dir` does not exist or its filesystem has no O_TMPFILE;
-  // the caller then writes the file the ordinary way, later.
+  // the caller then writes the file the ordinary way, later. `dir` need not
+  // be where the file is named in the end, only on the same filesystem.
   static std::unique_ptr<StagedFile> open_in(const std::filesystem::path& dir);
   ~StagedFile();
   StagedFile(const StagedFile&) = delete;
@@ -26,9 +27,11 @@ class StagedFile {
   void write_all(std::string_view bytes);
   // The bytes of `src`, copied in the kernel where it can (FileBytes::copy_to).
   void write_copy_of(const FileBytes& src);
-  // Names the file `path` (same filesystem as the directory; must not
-  // exist). Not synced to the disk. Throws std::runtime_error on failure.
-  void link_as(const std::filesystem::path& path);
+  // Names the file `path` (must not exist). Not synced to the disk. False
+  // when `path` is on another filesystem than the directory it was opened
+  // in (nothing done: write it the ordinary way); throws std::runtime_error
+  // on any other failure.
+  bool link_as(const std::filesystem::path& path);
 
  private:
   explicit StagedFile(int fd) : fd_(fd) {}

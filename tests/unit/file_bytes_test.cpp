@@ -104,7 +104,7 @@ TEST(StagedFile, NamedOnlyWhenLinked) {
   if (!staged) GTEST_SKIP() << "no O_TMPFILE on the filesystem of " << tmp.path;
   staged->write_all("raw bytes\n");
   EXPECT_TRUE(fs::is_empty(tmp.path));
-  staged->link_as(tmp.path / "raw.log");
+  EXPECT_TRUE(staged->link_as(tmp.path / "raw.log"));
   EXPECT_EQ(read_file(tmp.path / "raw.log"), "raw bytes\n");
   EXPECT_THROW(staged->link_as(tmp.path / "raw.log"), std::runtime_error);  // exists
   staged.reset();

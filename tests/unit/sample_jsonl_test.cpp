@@ -1,5 +1,6 @@
 #include "analysis/sample_jsonl.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -80,6 +81,20 @@ TEST(SampleJsonl, NonFiniteNumbersAreNull) {
   out += ' ';
   append_json_number(out, 1e300);
   EXPECT_EQ(out, "null null 3.0 1e+300");
+}
+
+// Whole numbers take a short cut; it must print what the shortest form
+// prints (digits, then ".0"), up to where that switches to an exponent.
+TEST(SampleJsonl, WholeNumbersPrintAsTheShortestFormDoes) {
+  for (double v : {0.0, 1.0, -12.0, 39278.0, 65538287.0, 26215174904.0, 999999999999999.0, 1e15, 1e16, -1e15,
+                   123456789012345.0, 4503599627370497.0}) {
+    std::string out;
+    append_json_number(out, v);
+    std::string want = fmt::format("{}", v);
+    if (want.find_first_of(".e") == std::string::npos) want += ".0";
+    EXPECT_EQ(out, want) << v;
+    EXPECT_EQ(nlohmann::json::parse(out).get<double>(), v) << v;
+  }
 }
 
 TEST(SampleJsonl, MoreMembersGoInsideTheObject) {
