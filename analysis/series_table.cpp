@@ -71,11 +71,17 @@ std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::s
   std::unordered_map<std::string_view, std::size_t> case_index;
   std::vector<std::string_view> names;
   std::vector<std::size_t> case_of(samples.size());
+  const Sample* prev = nullptr;  // neighbours mostly share their case: no lookup then
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (samples[i].warmup) continue;
-    auto [it, fresh] = case_index.try_emplace(samples[i].case_name, names.size());
-    if (fresh) names.push_back(samples[i].case_name);
-    case_of[i] = it->second;
+    if (prev && prev->case_name == samples[i].case_name) {
+      case_of[i] = case_of[static_cast<std::size_t>(prev - samples.data())];
+    } else {
+      auto [it, fresh] = case_index.try_emplace(samples[i].case_name, names.size());
+      if (fresh) names.push_back(samples[i].case_name);
+      case_of[i] = it->second;
+    }
+    prev = &samples[i];
   }
   // 2. The table each case goes to: its own, or its family's pooled one.
   std::unordered_map<std::string_view, std::size_t> family_size;

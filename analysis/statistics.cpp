@@ -96,12 +96,22 @@ Summary summarize(std::span<const double> xs) {
     s.stddev = kNaN;  // n - 1 = 0: no spread can be estimated from one value
   }
 
-  std::vector<double> sorted(xs.begin(), xs.end());
-  std::sort(sorted.begin(), sorted.end());
-  s.min = sorted.front();
-  s.max = sorted.back();
-  std::size_t mid = s.n / 2;
-  s.median = (s.n % 2) ? sorted[mid] : sorted[mid - 1] + (sorted[mid] - sorted[mid - 1]) / 2;
+  // Median by selection, not a full sort (a long log's series run to
+  // hundreds of thousands of values): the element at n/2, and for even n
+  // the largest of those below it.
+  const auto [lo, hi] = std::minmax_element(xs.begin(), xs.end());
+  s.min = *lo;
+  s.max = *hi;
+  std::vector<double> part(xs.begin(), xs.end());
+  const std::size_t mid = s.n / 2;
+  std::nth_element(part.begin(), part.begin() + static_cast<std::ptrdiff_t>(mid), part.end());
+  const double upper = part[mid];
+  if (s.n % 2) {
+    s.median = upper;
+  } else {
+    const double lower = *std::max_element(part.begin(), part.begin() + static_cast<std::ptrdiff_t>(mid));
+    s.median = lower + (upper - lower) / 2;
+  }
 
   s.cv = cv_of(s.mean, s.stddev);
   fill_ci(s);

@@ -18,6 +18,7 @@
 #endif
 #include <tuple>
 
+#include "analysis/huge_pages.h"
 #include "analysis/parsers/kernel_log_prefix.h"
 #include "analysis/parsers/multi_find.h"
 #include "analysis/sample_jsonl.h"
@@ -312,6 +313,7 @@ void parse_records_into(std::string_view text, std::size_t first_line, BadRecord
   // log leaves most of it untouched, so never faulted in): growing the
   // vector moved them over and over.
   out.records.reserve(out.records.size() + text.size() / 512 + 16);
+  advise_huge_pages(out.records);
   LineCursor cur{text};
   std::size_t line_no = first_line - 1;  // lines consumed so far
   while (!cur.done()) {
@@ -469,6 +471,7 @@ struct SampleBuilder {
     static const std::string make_shared_cycles = "make_shared_cycles", total_cycles = "total_cycles",
                              make_shared_pct = "make_shared_pct", sweep_time = "sweep_time";
     out.reserve(out.size() + (records.size() - from) * 3);
+    advise_huge_pages(out);
     record_of.reserve(record_of.size() + (records.size() - from) * 3);
     for (std::size_t i = from; i < records.size(); ++i) {
       const KernelRecord& r = records[i];
@@ -615,11 +618,10 @@ KernelLogParse parse_kernel_log_records(std::string_view text, Provenance proven
       second.sample_record[i] += records_before;
     }
     for (auto& w : second.result.warnings) w = renumber_warning(w, lines_before);
-    out.records.insert(out.records.end(), second.records.begin(), second.records.end());
+    append_advised(out.records, std::move(second.records));
     out.joined.splice(out.joined.end(), second.joined);
-    samples.reserve(samples.size() + second.result.samples.size());
-    std::move(second.result.samples.begin(), second.result.samples.end(), std::back_inserter(samples));
-    out.sample_record.insert(out.sample_record.end(), second.sample_record.begin(), second.sample_record.end());
+    append_advised(samples, std::move(second.result.samples));
+    append_advised(out.sample_record, std::move(second.sample_record));
     ParseResult& res = out.result;
     res.lines_read += second.result.lines_read;
     res.records += second.result.records;

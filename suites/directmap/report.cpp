@@ -80,7 +80,8 @@ std::vector<Table> tables_from_cells(const std::vector<Cell>& cells, std::string
     t.add_row(std::move(mean_row));
     t.add_row(std::move(sd_row));
   }
-  std::vector<Table> tables{std::move(t)};
+  std::vector<Table> tables;
+  tables.push_back(std::move(t));
 
   // Welch per column: candidate (pre-split 4K) against base (2M+split).
   Table w;

@@ -45,6 +45,17 @@ struct Input {
   std::future<void> staged_written;
 };
 
+// `dir`, or the closest of its parents that exists (--out is created only
+// once the run is stored): usually the same filesystem, where the raw copy
+// can be staged.
+fs::path nearest_existing(const fs::path& dir) {
+  std::error_code ec;
+  fs::path p = fs::absolute(dir, ec);
+  if (ec) return dir;
+  while (!fs::exists(p, ec) && p.has_relative_path()) p = p.parent_path();
+  return p;
+}
+
 Input read_and_parse(const fs::path& path, const fs::path& out_root) {
   Input in;
   in.path = path;
@@ -56,9 +67,9 @@ Input read_and_parse(const fs::path& path, const fs::path& out_root) {
   } catch (const std::exception& e) {
     usage_error(e.what());
   }
-  in.staged = StagedFile::open_in(out_root);
+  in.staged = StagedFile::open_in(nearest_existing(out_root));
   if (in.staged)
-    in.staged_written = std::async(std::launch::async, [&f = *in.staged, bytes = in.text->view()] { f.write_all(bytes); });
+    in.staged_written = std::async(std::launch::async, [&f = *in.staged, &text = *in.text] { f.write_copy_of(text); });
   try {
     in.parsed = parsers::parse_any(in.text->view(), parsers::Provenance::by_record);
   } catch (const parsers::ParseError& e) {
@@ -197,11 +208,15 @@ void add_ingest_command(CLI::App& app) {
       for (auto& w : res.warnings) fmt::print(stderr, "kvmbench: warning: {}:{}\n", in.path.string(), w.substr(4));
     }
     std::vector<Sample> all;  // every input's samples, in input order
-    all.reserve(n_samples);
-    for (auto& in : inputs) {
-      in.first_sample = all.size();
-      std::move(in.parsed.result.samples.begin(), in.parsed.result.samples.end(), std::back_inserter(all));
-      in.parsed.result.samples = {};
+    if (inputs.size() == 1) {
+      all = std::move(inputs[0].parsed.result.samples);  // a long log's are not moved one by one
+    } else {
+      all.reserve(n_samples);
+      for (auto& in : inputs) {
+        in.first_sample = all.size();
+        std::move(in.parsed.result.samples.begin(), in.parsed.result.samples.end(), std::back_inserter(all));
+        in.parsed.result.samples = {};
+      }
     }
     std::string suite = o->suite.empty() ? suites::infer_suite(all) : o->suite;
     if (suite.empty()) suite = "ingest";
@@ -230,12 +245,9 @@ void add_ingest_command(CLI::App& app) {
       // a crash; samples.jsonl and meta.json are synced as always.
       auto raw_later = std::async(std::launch::async, [&w, &inputs] {
         for (auto& in : inputs) {
-          if (in.staged) {
-            in.staged_written.get();
-            in.staged->link_as(w.dir() / "raw" / in.raw_name);
-          } else {
+          if (in.staged) in.staged_written.get();
+          if (!in.staged || !in.staged->link_as(w.dir() / "raw" / in.raw_name))
             w.write_raw(in.raw_name, in.text->view(), /*durable=*/false);
-          }
         }
       });
       try {
@@ -268,7 +280,7 @@ void add_ingest_command(CLI::App& app) {
       std::vector<Sample> samples;
       std::vector<Table> tables;
     };
-    static LeftToExit* left_to_exit = nullptr;
+    [[maybe_unused]] static LeftToExit* left_to_exit = nullptr;
     auto leave_to_exit = [&] {
       left_to_exit = new LeftToExit{std::move(inputs), std::move(run.samples), std::move(tables)};
     };

@@ -1,5 +1,6 @@
 #include "suites/make_shared/report.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <map>
@@ -33,12 +34,23 @@ struct CaseIterationHash {
 std::vector<Conversion> conversions(const std::vector<Sample>& samples) {
   std::vector<Conversion> out;
   std::unordered_map<CaseIteration, std::size_t, CaseIterationHash> index;
+  const Sample* prev = nullptr;  // a conversion's samples are usually neighbours
+  std::size_t prev_at = 0;
   for (const auto& s : samples) {
-    if (s.warmup || (s.metric != "make_shared_cycles" && s.metric != "total_cycles")) continue;
-    auto [it, fresh] = index.try_emplace({s.case_name, s.iteration}, out.size());
-    if (fresh) out.push_back({s.case_name, {}, {}});
-    Conversion& c = out[it->second];
-    (s.metric == "make_shared_cycles" ? c.make_shared : c.total) = s.value;
+    const bool ms = s.metric == "make_shared_cycles";
+    if (s.warmup || (!ms && s.metric != "total_cycles")) continue;
+    std::size_t at;
+    if (prev && prev->iteration == s.iteration && prev->case_name == s.case_name) {
+      at = prev_at;
+    } else {
+      auto [it, fresh] = index.try_emplace({s.case_name, s.iteration}, out.size());
+      if (fresh) out.push_back({s.case_name, {}, {}});
+      at = it->second;
+    }
+    Conversion& c = out[at];
+    (ms ? c.make_shared : c.total) = s.value;
+    prev = &s;
+    prev_at = at;
   }
   std::erase_if(out, [](const Conversion& c) { return !c.make_shared || !c.total || *c.total <= 0; });
   return out;
@@ -51,6 +63,33 @@ std::string nr_pages_of(std::string_view case_name) {
 
 double pct(const Conversion& c) { return 100.0 * *c.make_shared / *c.total; }
 
+// The conversions' values per case, cases in first-seen order.
+struct PerCase {
+  std::vector<std::string_view> order;
+  std::vector<std::vector<double>> totals, shares;
+};
+PerCase per_case(const std::vector<Conversion>& convs) {
+  PerCase p;
+  std::unordered_map<std::string_view, std::size_t> index;
+  std::string_view prev_name;
+  std::size_t prev = 0;
+  for (const auto& c : convs) {
+    if (p.order.empty() || c.case_name != prev_name) {
+      auto [it, fresh] = index.try_emplace(c.case_name, p.order.size());
+      if (fresh) {
+        p.order.push_back(c.case_name);
+        p.totals.emplace_back();
+        p.shares.emplace_back();
+      }
+      prev = it->second;
+      prev_name = c.case_name;
+    }
+    p.totals[prev].push_back(*c.total);
+    p.shares[prev].push_back(pct(c));
+  }
+  return p;
+}
+
 // The thread's question: is make_shared's share of the conversion larger
 // than the run-to-run noise of the total? Per nr_pages, the noise is the CV
 // of total across the conversions of that size, compared with the mean
@@ -60,17 +99,12 @@ Table noise_table(const std::vector<Conversion>& convs, std::string_view source)
   t.title = "Is make_shared above the run-to-run noise of the total? per nr_pages";
   t.source = std::string(source);
   t.columns = {{"nr_pages"}, {"n"}, {"mean total"}, {"total's CV"}, {"mean share"}, {"share/CV"}};
-  std::vector<std::string_view> order;
-  std::map<std::string_view, std::vector<double>> totals, shares;
-  for (const auto& c : convs) {
-    if (!totals.count(c.case_name)) order.push_back(c.case_name);
-    totals[c.case_name].push_back(*c.total);
-    shares[c.case_name].push_back(pct(c));
-  }
+  const PerCase per = per_case(convs);
   std::vector<std::string> conclusions;
-  for (const auto& name : order) {
-    const auto tot = stats::summarize(totals[name]);
-    const double share = stats::summarize(shares[name]).mean;
+  for (std::size_t k = 0; k < per.order.size(); ++k) {
+    const std::string_view name = per.order[k];
+    const auto tot = stats::summarize(per.totals[k]);
+    const double share = stats::summarize(per.shares[k]).mean;
     const std::string pages = nr_pages_of(name);
     if (tot.n < 2) {
       t.add_row({pages, std::to_string(tot.n), fmt::format("{:.0f}", tot.mean), "n/a",
@@ -104,9 +138,14 @@ Table listing_table(const std::vector<Conversion>& convs, std::string_view sourc
   t.source = std::string(source);
   // Header cells padded to the document's column widths (10, 15, 15, 12).
   t.columns = {{"  nr_pages"}, {"    make_shared"}, {"          total"}, {"  percentage"}};
-  for (const auto& c : convs)
-    t.add_row({nr_pages_of(c.case_name), fmt::format("{:.0f}", *c.make_shared), fmt::format("{:.0f}", *c.total),
-               fmt::format("{:.4f}%", pct(c))});
+  t.rows.reserve(convs.size());
+  std::string_view prev_name;
+  std::string pages;
+  for (const auto& c : convs) {
+    if (pages.empty() || c.case_name != prev_name) pages = nr_pages_of(prev_name = c.case_name);
+    t.add_row({pages, fmt::format(FMT_COMPILE("{:.0f}"), *c.make_shared), fmt::format(FMT_COMPILE("{:.0f}"), *c.total),
+               fmt::format(FMT_COMPILE("{:.4f}%"), pct(c))});
+  }
   return t;
 }
 
@@ -119,20 +158,17 @@ Table conversion_table(const std::vector<Sample>& samples, std::string_view sour
 std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source) {
   const auto convs = conversions(samples);
   if (convs.empty()) return {};
-  std::vector<Table> tables{listing_table(convs, source)};
+  std::vector<Table> tables;
+  tables.push_back(listing_table(convs, source));  // moved: a braced list would copy its rows
 
   Table s;
   s.title = "make_shared share of the conversion, per nr_pages (percent)";
   s.source = std::string(source);
   s.columns = {{"nr_pages"}, {"n"}, {"mean"}, {"sd"}, {"95% CI of mean"}, {"min"}, {"max"}};
-  std::vector<std::string_view> order;
-  std::map<std::string_view, std::vector<double>> by_case;
-  for (const auto& c : convs) {
-    if (!by_case.count(c.case_name)) order.push_back(c.case_name);
-    by_case[c.case_name].push_back(pct(c));
-  }
-  for (const auto& name : order) {
-    const auto m = stats::summarize(by_case[name]);
+  const PerCase per = per_case(convs);
+  for (std::size_t k = 0; k < per.order.size(); ++k) {
+    const std::string_view name = per.order[k];
+    const auto m = stats::summarize(per.shares[k]);
     const std::string ci = m.n < 2 ? "n/a" : fmt::format("[{:.4f}, {:.4f}]", m.ci95_low, m.ci95_high);
     s.add_row({nr_pages_of(name), std::to_string(m.n), fmt::format("{:.4f}%", m.mean),
                m.n < 2 ? "n/a" : fmt::format("{:.4f}", m.stddev), ci, fmt::format("{:.4f}%", m.min),
