@@ -168,6 +168,10 @@ void RunWriter::append_lines(std::string_view lines, std::size_t n) {
   if (std::fwrite(lines.data(), 1, lines.size(), samples_) != lines.size() || std::fflush(samples_) != 0)
     throw std::runtime_error(fmt::format("cannot append to {}: {}", (dir_ / "samples.jsonl").string(),
                                          std::strerror(errno)));
+  // Bulk appends (a long log's, MBs at a time) start their way to the disk
+  // now, without waiting for it, so that the fsync of finish() has little
+  // left to do (it took as long as formatting 60 MB of lines).
+  if (lines.size() >= (1u << 20)) ::sync_file_range(::fileno(samples_), 0, 0, SYNC_FILE_RANGE_WRITE);
   n_samples_ += n;
 }
 

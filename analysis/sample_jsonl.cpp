@@ -3,6 +3,7 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include <array>
 #include <charconv>
 #include <climits>
 #include <cmath>
@@ -97,48 +98,54 @@ void append_json_number(std::string& out, double v) {
 
 namespace {
 
-// The line's first members, case to unit, escaped: a few distinct ones
-// repeat over a long log's samples, so the last few are kept (a thread's own
-// cache: ingest writes from one thread, live runs from another).
-struct HeadCache {
-  struct Entry {
-    std::string case_name, variant, metric, unit, json;
-  };
-  static constexpr std::size_t kSize = 8;
-  Entry entries[kSize];
-  std::size_t next = 0;
-
-  const std::string& head(const Sample& s) {
-    for (auto& e : entries)
-      if (!e.json.empty() && e.metric == s.metric && e.case_name == s.case_name && e.variant == s.variant &&
-          e.unit == s.unit)
-        return e.json;
-    Entry& e = entries[next];
-    next = (next + 1) % kSize;
-    e.case_name = s.case_name;
-    e.variant = s.variant;
-    e.metric = s.metric;
-    e.unit = s.unit;
-    e.json = "{\"case\":";
-    append_json_string(e.json, s.case_name);
-    e.json += ",\"variant\":";
-    append_json_string(e.json, s.variant);
-    e.json += ",\"metric\":";
-    append_json_string(e.json, s.metric);
-    e.json += ",\"unit\":";
-    append_json_string(e.json, s.unit);
+// The line's first members, case to unit, escaped once per distinct text:
+// a long log's samples repeat a few metrics, units and variants, and
+// neighbours share their case (a thread's own cache: ingest writes from
+// one thread, live runs from another).
+class EscapedCache {
+ public:
+  const std::string& operator()(const std::string& text) {
+    for (auto& e : entries_)
+      if (e.used && e.text == text) return e.json;
+    Entry& e = entries_[next_];
+    next_ = (next_ + 1) % entries_.size();
+    e.used = true;
+    e.text = text;
+    e.json.clear();
+    append_json_string(e.json, text);
     return e.json;
   }
+
+ private:
+  struct Entry {
+    bool used = false;
+    std::string text, json;
+  };
+  std::array<Entry, 8> entries_;
+  std::size_t next_ = 0;
+};
+
+struct HeadCache {
+  EscapedCache case_name, variant, metric, unit;
 };
 
 }  // namespace
 
 void append_sample_line(std::string& out, const Sample& s, std::string_view more_members) {
   thread_local HeadCache cache;
-  out += cache.head(s);
+  out += "{\"case\":";
+  out += cache.case_name(s.case_name);
+  out += ",\"variant\":";
+  out += cache.variant(s.variant);
+  out += ",\"metric\":";
+  out += cache.metric(s.metric);
+  out += ",\"unit\":";
+  out += cache.unit(s.unit);
   out += ",\"value\":";
   append_json_number(out, s.value);
-  fmt::format_to(std::back_inserter(out), FMT_COMPILE(",\"iteration\":{}"), s.iteration);
+  out += ",\"iteration\":";
+  char buf[16];
+  out.append(buf, std::to_chars(buf, buf + sizeof buf, s.iteration).ptr);
   if (s.warmup) out += ",\"warmup\":true";
   if (s.extra.is_object()) {
     for (auto& [k, v] : s.extra.items()) {

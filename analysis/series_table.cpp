@@ -1,5 +1,7 @@
 #include "analysis/series_table.h"
 
+#include <array>
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -116,15 +118,28 @@ std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::s
   for (std::size_t t = 0; t < out.size(); ++t)
     if (pooled[t]) out[t].case_name += fmt::format(" to {})", last_of_family[t]);
   // 3. The values of each series, in sample order.
+  // The last few series seen answer most lookups (a conversion's three
+  // metrics, a group's three cycle stats) without hashing.
   std::unordered_map<SeriesKey, std::size_t, SeriesKeyHash> series_index;
+  std::array<std::pair<SeriesKey, std::size_t>, 4> recent{};
+  std::size_t recent_next = 0;
   for (std::size_t i = 0; i < samples.size(); ++i) {
     const Sample& s = samples[i];
     if (s.warmup) continue;
     const std::size_t t = table_of[case_of[i]];
     CaseSeries& c = out[t];
-    auto [it, fresh] = series_index.try_emplace(SeriesKey{t, s.variant, s.metric}, c.series.size());
-    if (fresh) c.series.push_back({s.variant, s.metric, s.unit, {}});
-    SeriesValues& sv = c.series[it->second];
+    const SeriesKey key{t, s.variant, s.metric};
+    std::size_t k = SIZE_MAX;
+    for (const auto& [rk, rv] : recent)
+      if (rk == key && !rk.metric.empty()) k = rv;
+    if (k == SIZE_MAX) {
+      auto [it, fresh] = series_index.try_emplace(key, c.series.size());
+      if (fresh) c.series.push_back({s.variant, s.metric, s.unit, {}});
+      k = it->second;
+      recent[recent_next] = {key, k};
+      recent_next = (recent_next + 1) % recent.size();
+    }
+    SeriesValues& sv = c.series[k];
     if (sv.unit != s.unit)
       throw std::runtime_error(fmt::format("series {} mixes units '{}' and '{}'", s.series_key(), sv.unit, s.unit));
     sv.values.push_back(s.value);

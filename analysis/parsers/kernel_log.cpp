@@ -337,7 +337,11 @@ void parse_records_into(std::string_view text, std::size_t first_line, BadRecord
     auto [line, after] = cur.line_at(cur.pos);
     ++line_no;
     KernelLogLine ll = strip_capture_prefix(line);
-    std::size_t a = find_anchor(ll.message);
+    // The anchor found above, when it lies in the message (nearly always:
+    // the first anchor of the line is the message's unless a capture prefix
+    // held one); otherwise searched again.
+    const std::size_t msg_at = static_cast<std::size_t>(ll.message.data() - text.data());
+    std::size_t a = anchor >= msg_at && anchor < msg_at + ll.message.size() ? anchor - msg_at : find_anchor(ll.message);
     if (a == std::string_view::npos) {  // the anchor was inside a capture prefix
       ++res.lines_ignored;
       broken = true;

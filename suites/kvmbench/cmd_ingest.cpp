@@ -104,12 +104,15 @@ bool append_samples(RunWriter& w, const Input& in, std::span<const Sample> sampl
   std::string chunk, members;
   std::size_t pending = 0;
   for (std::size_t i = 0; i < samples.size(); ++i) {
-    members.clear();
-    if (i < record_of.size()) {
-      parsers::append_record_provenance(members, records[record_of[i]]);
-      members += ',';
+    // A record's samples (a conversion's three) share its provenance.
+    if (i == 0 || i >= record_of.size() || record_of[i] != record_of[i - 1]) {
+      members.clear();
+      if (i < record_of.size()) {
+        parsers::append_record_provenance(members, records[record_of[i]]);
+        members += ',';
+      }
+      members += file_member;
     }
-    members += file_member;
     append_sample_line(chunk, samples[i], members);
     if (++pending, chunk.size() >= kChunk) {
       w.append_lines(chunk, pending);
