@@ -2,7 +2,6 @@
 
 #include <cctype>
 #include <charconv>
-#include <regex>
 #include <string>
 
 namespace kvmbench::parsers {
@@ -54,6 +53,73 @@ static std::optional<std::string_view> after_host_kernel(std::string_view s) {
   return trim_left(rest.substr(tag.size()));
 }
 
+// Hand-written matchers for the syslog-style prefixes (they were std::regex,
+// which cost more than the rest of the parse on a journalctl capture). Each
+// returns the length of the prefix it matched, 0 for none, and its field.
+// ECMAScript regex each is equivalent to (tests compare them):
+namespace {
+
+bool digit(std::string_view s, std::size_t i) { return i < s.size() && s[i] >= '0' && s[i] <= '9'; }
+bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
+
+// Digits from i (at least one); returns the position after them, or 0.
+std::size_t digits(std::string_view s, std::size_t i) {
+  const std::size_t from = i;
+  while (digit(s, i)) ++i;
+  return i > from ? i : 0;
+}
+
+// " \S+ kernel: " from i: the end of the match, or 0.
+std::size_t host_kernel(std::string_view s, std::size_t i) {
+  if (i >= s.size() || s[i] != ' ') return 0;
+  const std::size_t host = ++i;
+  while (i < s.size() && !space(s[i])) ++i;
+  constexpr std::string_view tag = " kernel: ";
+  return i > host && s.substr(i, tag.size()) == tag ? i + tag.size() : 0;
+}
+
+// ^(\d+),(\d+),(\d+),[^;]*;      field: the third number (microseconds)
+std::size_t kmsg_prefix(std::string_view s, std::string_view& usec) {
+  std::size_t i = 0;
+  for (int k = 0; k < 3; ++k) {
+    const std::size_t from = i;
+    if (!(i = digits(s, i)) || i >= s.size() || s[i] != ',') return 0;
+    if (k == 2) usec = s.substr(from, i - from);
+    ++i;
+  }
+  const std::size_t semi = s.find(';', i);
+  return semi == std::string_view::npos ? 0 : semi + 1;
+}
+
+// ^([A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d(\.\d+)?) \S+ kernel:     field: the time
+std::size_t syslog_prefix(std::string_view s, std::string_view& stamp) {
+  auto is = [&](std::size_t i, char lo, char hi) { return i < s.size() && s[i] >= lo && s[i] <= hi; };
+  auto at = [&](std::size_t i, char c) { return i < s.size() && s[i] == c; };
+  if (!(is(0, 'A', 'Z') && is(1, 'a', 'z') && is(2, 'a', 'z') && at(3, ' ') && (at(4, ' ') || digit(s, 4)) &&
+        digit(s, 5) && at(6, ' ') && digit(s, 7) && digit(s, 8) && at(9, ':') && digit(s, 10) && digit(s, 11) &&
+        at(12, ':') && digit(s, 13) && digit(s, 14)))
+    return 0;
+  std::size_t end = 15;
+  if (at(end, '.') && digit(s, end + 1)) end = digits(s, end + 1);
+  stamp = s.substr(0, end);
+  return host_kernel(s, end);
+}
+
+// ^(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*) \S+ kernel:       field: the time
+std::size_t iso_prefix(std::string_view s, std::string_view& stamp) {
+  auto at = [&](std::size_t i, char c) { return i < s.size() && s[i] == c; };
+  if (!(digit(s, 0) && digit(s, 1) && digit(s, 2) && digit(s, 3) && at(4, '-') && digit(s, 5) && digit(s, 6) &&
+        at(7, '-') && digit(s, 8) && digit(s, 9) && (at(10, 'T') || at(10, ' ')) && digit(s, 11) && digit(s, 12) &&
+        at(13, ':') && digit(s, 14) && digit(s, 15) && at(16, ':') && digit(s, 17) && digit(s, 18)))
+    return 0;
+  std::size_t end = 19;
+  while (end < s.size() && !space(s[end])) ++end;
+  stamp = s.substr(0, end);
+  return host_kernel(s, end);
+}
+
+}  // namespace
+
 // One decoration off the front of `s`; false when none matched.
 static bool strip_one(std::string_view& s, KernelLogLine& out) {
   if (s.empty()) return false;
@@ -73,31 +139,20 @@ static bool strip_one(std::string_view& s, KernelLogLine& out) {
     if (auto rest = after_host_kernel(s)) s = *rest;  // journalctl -o short-monotonic
     return true;
   }
-  // /dev/kmsg: "level,seq,usec,flags;message"
-  static const std::regex kmsg(R"(^(\d+),(\d+),(\d+),[^;]*;)");
-  // journalctl -k (short) and syslog: "Mar 05 11:22:33 host kernel: "
-  static const std::regex syslog(R"(^([A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d(\.\d+)?) \S+ kernel: )");
-  // journalctl -o short-iso / short-precise: "2026-03-05T11:22:33+0000 host kernel: "
-  static const std::regex iso(R"(^(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*) \S+ kernel: )");
-  // Cheap first-character tests decide which regex can match at all:
-  // std::regex is slow, and most lines of a capture (every line after its
-  // printk time is stripped) match none of them.
-  auto digit = [&](std::size_t i) { return i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); };
-  const bool may_kmsg = digit(0) && s.find(';') != std::string_view::npos;
-  const bool may_syslog = s.size() > 16 && std::isupper(static_cast<unsigned char>(s[0])) &&
-                          std::islower(static_cast<unsigned char>(s[1])) && s[3] == ' ';
-  const bool may_iso = digit(0) && digit(1) && digit(2) && digit(3) && s.size() > 4 && s[4] == '-';
-  if (!may_kmsg && !may_syslog && !may_iso) return false;
-  const std::string str(s.substr(0, 96));  // prefixes are short; avoid copying long lines
-  std::smatch m;
-  if (may_kmsg && std::regex_search(str, m, kmsg)) {
-    out.uptime_s = std::stod(m[3].str()) / 1e6;
-  } else if ((may_syslog && std::regex_search(str, m, syslog)) || (may_iso && std::regex_search(str, m, iso))) {
-    out.wallclock = s.substr(static_cast<std::size_t>(m.position(1)), static_cast<std::size_t>(m.length(1)));
+  // Syslog-style prefixes lie within the first 96 characters.
+  const std::string_view head = s.substr(0, 96);
+  std::string_view field;
+  std::size_t len = 0;
+  if ((len = kmsg_prefix(head, field))) {
+    double usec = 0;
+    std::from_chars(field.data(), field.data() + field.size(), usec);
+    out.uptime_s = usec / 1e6;
+  } else if ((len = syslog_prefix(head, field)) || (len = iso_prefix(head, field))) {
+    out.wallclock = field;
   } else {
     return false;
   }
-  s = trim_left(s.substr(static_cast<std::size_t>(m.length(0))));
+  s = trim_left(s.substr(len));
   return true;
 }
 
