@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -158,13 +159,38 @@ void FileBytes::copy_to(int fd) const {
     r.dest_offset = 0;
     if (::ioctl(fd, FICLONERANGE, &r) == 0 && ::lseek(fd, static_cast<off_t>(size_), SEEK_SET) >= 0) return;
   }
-  off_t from = 0;
-  std::size_t left = size_;
+  // Direct I/O from the mapping: the bytes go from the page cache of the
+  // input to the disk without being copied through the CPU (a copy into
+  // new page cache took a tenth of the ingest's CPU on two cores). Block
+  // aligned bulk only, in 16 MiB writes; not where the filesystem has no
+  // direct I/O (tmpfs) or refuses it, and only while the disk keeps up
+  // (1 GB/s: a slow disk or a network filesystem would make the ingest wait
+  // for it): the rest is copied the ways below.
+  const std::size_t bulk = size_ & ~std::size_t{4095};
+  const int flags = ::fcntl(fd, F_GETFL);
+  std::size_t done = 0;
+  if (start == 0 && bulk >= (16u << 20) && flags >= 0 && ::fcntl(fd, F_SETFL, flags | O_DIRECT) == 0) {
+    const auto t0 = std::chrono::steady_clock::now();
+    while (done < bulk) {
+      const ssize_t k = ::write(fd, mapped_ + done, std::min<std::size_t>(bulk - done, 16u << 20));
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0 || static_cast<std::size_t>(k) % 4096 != 0) break;  // refused or short: the rest below
+      done += static_cast<std::size_t>(k);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (static_cast<double>(done) < 1e9 * s) break;  // slower than 1 GB/s
+    }
+    ::fcntl(fd, F_SETFL, flags);
+    if (done > 0 && ::lseek(fd, static_cast<off_t>(done), SEEK_SET) < 0)
+      throw std::runtime_error(fmt::format("{}: cannot copy: {}", path_, std::strerror(errno)));
+  }
+  auto from = static_cast<off_t>(done);
+  std::size_t left = size_ - done;
   while (left > 0) {
     const ssize_t k = ::copy_file_range(fd_, &from, fd, nullptr, left, 0);
     if (k < 0 && errno == EINTR) continue;
-    if (k < 0 && from == 0 && (errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL))
-      return write_all(fd, mapped_, size_, path_);  // no in-kernel copy between these two
+    if (k < 0 && static_cast<std::size_t>(from) == done &&
+        (errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL))
+      return write_all(fd, mapped_ + done, size_ - done, path_);  // no in-kernel copy between these two
     if (k < 0) throw std::runtime_error(fmt::format("{}: cannot copy: {}", path_, std::strerror(errno)));
     if (k == 0) throw std::runtime_error(fmt::format("{}: the file shrank while it was copied", path_));
     left -= static_cast<std::size_t>(k);

@@ -33,9 +33,10 @@ class FileBytes {
   std::size_t size() const { return view().size(); }
 
   // Writes the bytes to `fd` (at its offset) the cheapest way the
-  // filesystems allow: a shared-extent clone (btrfs, XFS), an in-kernel
-  // copy from the file, or write(2). Throws std::runtime_error naming the
-  // file on failure, also when the file shrank meanwhile.
+  // filesystems allow: a shared-extent clone (btrfs, XFS), direct I/O from
+  // the mapping (no copy through the CPU), an in-kernel copy from the file,
+  // or write(2). Throws std::runtime_error naming the file on failure, also
+  // when the file shrank meanwhile.
   void copy_to(int fd) const;
 
  private:

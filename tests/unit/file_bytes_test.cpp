@@ -41,12 +41,13 @@ TEST(FileBytes, ReadsSmallAndLargeFilesWhole) {
   EXPECT_THROW(FileBytes::read(tmp.path / "missing"), std::runtime_error);
 }
 
-// The copy for raw/ (in the kernel for a mapped file, write(2) for a small
-// one) is the bytes that were read, also when the file grew since; a file
-// that shrank is an error, not a short copy.
+// The copy for raw/ (direct I/O or an in-kernel copy for a mapped file,
+// write(2) for a small one; a size that is no whole number of blocks for
+// the direct path) is the bytes that were read, also when the file grew
+// since; a file that shrank is an error, not a short copy.
 TEST(FileBytes, CopiesWhatWasRead) {
   test_support::TempDir tmp;
-  for (std::size_t n : {std::size_t{5}, std::size_t{9} << 20}) {
+  for (std::size_t n : {std::size_t{5}, std::size_t{9} << 20, (std::size_t{40} << 20) + 123}) {
     const fs::path p = tmp.path / ("f" + std::to_string(n)), copy = tmp.path / ("copy" + std::to_string(n));
     std::ofstream(p, std::ios::binary) << pattern(n);
     FileBytes b = FileBytes::read(p);
