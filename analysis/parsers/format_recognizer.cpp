@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
-#include <cstring>
 
 #include "analysis/parsers/guest_output.h"
 #include "analysis/parsers/kernel_log.h"

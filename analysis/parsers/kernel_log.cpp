@@ -16,7 +16,6 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#include <tuple>
 
 #include "analysis/huge_pages.h"
 #include "analysis/parsers/kernel_log_prefix.h"

@@ -235,6 +235,16 @@ void add_ingest_command(CLI::App& app) {
     // group, uptime, which no table reads).
     Run run{{}, meta, std::move(all)};
     auto tables_later = std::async(std::launch::async, [&run] { return suites::report_tables(run); });
+    // The raw copies are complete before the run directory exists: a copy
+    // that failed (the file shrank, the disk is full) stores nothing.
+    for (auto& in : inputs) {
+      if (!in.staged) continue;
+      try {
+        in.staged_written.get();
+      } catch (const std::exception& e) {
+        usage_error(fmt::format("cannot keep a raw copy of {}: {}", in.path.string(), e.what()));
+      }
+    }
     stop_if_interrupted();
     bool stopped = false;
     std::size_t stored = 0;
@@ -248,7 +258,6 @@ void add_ingest_command(CLI::App& app) {
       // a crash; samples.jsonl and meta.json are synced as always.
       auto raw_later = std::async(std::launch::async, [&w, &inputs] {
         for (auto& in : inputs) {
-          if (in.staged) in.staged_written.get();
           if (!in.staged || !in.staged->link_as(w.dir() / "raw" / in.raw_name))
             w.write_raw(in.raw_name, in.text->view(), /*durable=*/false);
         }
