@@ -18,7 +18,7 @@ ComparisonSide load_comparison_side(const fs::path& path) {
   if (fs::is_directory(path, ec)) {
     if (!fs::exists(path / "meta.json", ec))
       throw std::runtime_error(fmt::format("{}: not a run directory (no meta.json)", path.string()));
-    return side_from_run(load_run(path), path.string());
+    return side_from_run(load_run(path, SampleProvenance::drop), path.string());
   }
   std::string text = read_file(path);
   if (!parsers::looks_like_gbench_json(text))

@@ -89,7 +89,10 @@ struct Run {
 // Loads a run directory. Throws std::runtime_error with "file:line: reason"
 // for a missing meta.json, malformed JSON or a malformed sample line. A last
 // line without its newline (a run killed mid-write) is reported, not loaded.
-Run load_run(const std::filesystem::path& dir);
+// SampleProvenance::drop leaves the samples' provenance members out of their
+// extra (see kProvenanceMembers): what report, compare and gate load.
+enum class SampleProvenance { keep, drop };
+Run load_run(const std::filesystem::path& dir, SampleProvenance provenance = SampleProvenance::keep);
 
 // For each meta.json "inputs" entry with "raw" and "raw_bytes" (what ingest
 // stores), a message when that copy is missing or not of that size (a crash

@@ -277,29 +277,54 @@ struct LineReader {
 
 }  // namespace
 
-std::optional<Sample> read_sample_line(std::string_view line) {
+// Which core member `key` is (0 case, 1 variant, 2 metric, 3 unit, 4 value,
+// 5 iteration, 6 warmup), 7 for none: by its first letter, then one compare.
+static std::size_t core_key_index(std::string_view key) {
+  if (key.empty()) return 7;
+  switch (key[0]) {
+    case 'c': return key == "case" ? 0 : 7;
+    case 'v': return key == "variant" ? 1 : key == "value" ? 4 : 7;
+    case 'm': return key == "metric" ? 2 : 7;
+    case 'u': return key == "unit" ? 3 : 7;
+    case 'i': return key == "iteration" ? 5 : 7;
+    case 'w': return key == "warmup" ? 6 : 7;
+    default: return 7;
+  }
+}
+
+bool is_provenance_member(std::string_view key) {
+  for (std::string_view k : kProvenanceMembers)
+    if (k == key) return true;
+  return false;
+}
+
+std::optional<Sample> read_sample_line(std::string_view line, bool keep_provenance) {
   LineReader r{line};
   if (!r.eat('{')) return std::nullopt;
   Sample smp;
   bool have_case = false, have_metric = false, have_unit = false, have_value = false;
-  unsigned seen = 0;  // bit per core key, to refuse repeats
+  unsigned seen = 0;     // bit per core key, to refuse repeats
+  unsigned dropped = 0;  // bit per provenance member left out, likewise
   std::string key, scratch;
   nlohmann::json v;
   if (!r.eat('}')) {
     do {
-      if (!r.string(key) || !r.eat(':') || !r.value(v, scratch)) return std::nullopt;
-      static constexpr std::string_view core[] = {"case", "variant", "metric", "unit", "value", "iteration", "warmup"};
-      std::size_t k = 0;
-      while (k < std::size(core) && core[k] != key) ++k;
-      if (k < std::size(core)) {
+      if (!r.string(key) || !r.eat(':')) return std::nullopt;
+      const std::size_t k = core_key_index(key);
+      if (k < 7) {
         if (seen & (1u << k)) return std::nullopt;
         seen |= 1u << k;
       }
+      // The text members straight into the sample (no JSON value between).
       switch (k) {
-        case 0: if (!v.is_string()) return std::nullopt; smp.case_name = v.get<std::string>(); have_case = true; break;
-        case 1: if (!v.is_string()) return std::nullopt; smp.variant = v.get<std::string>(); break;
-        case 2: if (!v.is_string()) return std::nullopt; smp.metric = v.get<std::string>(); have_metric = true; break;
-        case 3: if (!v.is_string()) return std::nullopt; smp.unit = v.get<std::string>(); have_unit = true; break;
+        case 0: if (!r.string(smp.case_name)) return std::nullopt; have_case = true; continue;
+        case 1: if (!r.string(smp.variant)) return std::nullopt; continue;
+        case 2: if (!r.string(smp.metric)) return std::nullopt; have_metric = true; continue;
+        case 3: if (!r.string(smp.unit)) return std::nullopt; have_unit = true; continue;
+        default: break;
+      }
+      if (!r.value(v, scratch)) return std::nullopt;
+      switch (k) {
         case 4: if (!v.is_number()) return std::nullopt; smp.value = v.get<double>(); have_value = true; break;
         case 5:
           if (!v.is_number_integer() || v.get<std::int64_t>() < INT32_MIN || v.get<std::int64_t>() > INT32_MAX)
@@ -308,6 +333,13 @@ std::optional<Sample> read_sample_line(std::string_view line) {
           break;
         case 6: if (!v.is_boolean()) return std::nullopt; smp.warmup = v.get<bool>(); break;
         default:
+          if (!keep_provenance && is_provenance_member(key)) {
+            std::size_t bit = 0;
+            while (kProvenanceMembers[bit] != key) ++bit;
+            if (dropped & (1u << bit)) return std::nullopt;
+            dropped |= 1u << bit;
+            break;
+          }
           if (smp.extra.is_object() && smp.extra.contains(key)) return std::nullopt;
           smp.extra[key] = std::move(v);
       }

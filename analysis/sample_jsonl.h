@@ -29,8 +29,17 @@ void append_json_string(std::string& out, std::string_view text);
 // reads hundreds of thousands of lines. nullopt for anything else (nested
 // values, \u escapes, a repeated key, a missing or mistyped core field,
 // malformed text): the caller then reads the line with nlohmann, which also
-// words the error. The sample is the one sample_from_json would give.
-std::optional<Sample> read_sample_line(std::string_view line);
+// words the error. The sample is the one sample_from_json would give; with
+// keep_provenance false, less the provenance members below.
+std::optional<Sample> read_sample_line(std::string_view line, bool keep_provenance = true);
+
+// Where a sample came from, as ingest and kernel-log captures write it
+// (raw file, its line, print group, lines spanned, timestamps): no table
+// reads them, and a long log's run has them on every line, so reading a run
+// for its tables leaves them out (a JSON object per sample was most of
+// `report`'s time).
+inline constexpr std::string_view kProvenanceMembers[] = {"file", "line", "group", "lines", "uptime_s", "wallclock"};
+bool is_provenance_member(std::string_view key);
 
 // Appends a number as JSON: shortest text that reads back to the same
 // double, with ".0" on integral values (as nlohmann writes them), and null

@@ -36,7 +36,7 @@ static void report_several(const std::vector<std::string>& dirs, const std::stri
   for (const auto& d : dirs) {
     Run run;
     try {
-      run = load_run(d);
+      run = load_run(d, SampleProvenance::drop);
     } catch (const std::exception& e) {
       usage_error(e.what());
     }
@@ -83,7 +83,7 @@ void add_report_command(CLI::App& app) {
     o->dir = o->dirs.front();
     Run run;
     try {
-      run = load_run(o->dir);
+      run = load_run(o->dir, SampleProvenance::drop);
     } catch (const std::exception& e) {
       usage_error(e.what());
     }

@@ -242,7 +242,7 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
                writer.samples_written(), writer.dir().string());
 
   if (writer.samples_written() > 0)
-    print_run_report(load_run(writer.dir()), req.format);
+    print_run_report(load_run(writer.dir(), SampleProvenance::drop), req.format);
   else if (outcome == Outcome::ok)
     fmt::print("{} / {}: no samples (every part was skipped on this host)\n", t.suite->name, preset.name);
   return outcome;

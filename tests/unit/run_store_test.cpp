@@ -1,5 +1,6 @@
 #include "analysis/run_store.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -51,6 +52,67 @@ TEST(RunStore, RejectsTruncatedLastSampleLine) {
     FAIL() << "truncated line accepted";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("samples.jsonl:2"), std::string::npos) << e.what();
+  }
+}
+
+// Reading a run for its tables leaves the provenance members out (also
+// from a line only nlohmann reads, here one with a nested member) and keeps
+// every other member.
+TEST(RunStore, DropsProvenanceWhenAskedTo) {
+  test_support::TempDir tmp;
+  const fs::path dir = tmp.path / "run";
+  {
+    RunWriter w = RunWriter::create_at(dir, {{"suite", "rmpopt"}, {"source", "replay"}});
+    w.append(Sample{"range=2T", "", "sweep_time", "ns", 5, 0, false,
+                    {{"line", 3}, {"group", 1}, {"uptime_s", 1.5}, {"file", "k.log"}, {"range_start", "0x0"}}});
+    w.append(Sample{"c", "", "m", "ns", 6, 0, false, {{"wallclock", "Mar 05"}, {"nested", {{"a", 1}}}}});
+    w.finish();
+  }
+  const kvmbench::Run kept = load_run(dir);
+  EXPECT_EQ(kept.samples[0].extra.size(), 5u);
+  const kvmbench::Run dropped = load_run(dir, SampleProvenance::drop);
+  ASSERT_EQ(dropped.samples.size(), 2u);
+  EXPECT_EQ(dropped.samples[0].extra, (nlohmann::json{{"range_start", "0x0"}}));
+  EXPECT_EQ(dropped.samples[1].extra, (nlohmann::json{{"nested", {{"a", 1}}}}));
+  EXPECT_EQ(dropped.samples[1].value, 6);
+}
+
+// A long run (past 16 MB of lines) is read in two halves: the samples in
+// file order, and a bad line reported with its number in the whole file.
+TEST(RunStore, ReadsALongRunInTwoHalves) {
+  test_support::TempDir tmp;
+  const fs::path dir = tmp.path / "run";
+  constexpr int kLines = 120000;  // ~18 MB
+  {
+    RunWriter w = RunWriter::create_at(dir, {{"suite", "x"}, {"source", "replay"}});
+    std::string chunk;
+    for (int i = 0; i < kLines; ++i)
+      chunk += fmt::format(R"({{"case":"c{}","variant":"","metric":"m","unit":"ns","value":{}.0,"iteration":{},)"
+                           R"("line":{},"file":"a-rather-long-file-name-to-make-the-lines-long-{}.log"}})"
+                           "\n",
+                           i % 7, i, i, i + 1, std::string(40, 'x'));
+    w.append_lines(chunk, kLines);
+    w.finish();
+  }
+  ASSERT_GT(fs::file_size(dir / "samples.jsonl"), 16u << 20);
+  const kvmbench::Run r = load_run(dir);
+  ASSERT_EQ(r.samples.size(), static_cast<std::size_t>(kLines));
+  for (int i = 0; i < kLines; i += 997) {
+    EXPECT_EQ(r.samples[i].value, i);
+    EXPECT_EQ(r.samples[i].extra["line"], i + 1);
+  }
+  EXPECT_EQ(r.samples.back().iteration, kLines - 1);
+  // A bad line in the second half: numbered in the whole file.
+  std::string text = read_file(dir / "samples.jsonl");
+  std::size_t at = 0;
+  for (int i = 0; i < 100000; ++i) at = text.find('\n', at) + 1;
+  text.insert(at, "{\"case\":1}\n");
+  write_file_atomic(dir / "samples.jsonl", text);
+  try {
+    load_run(dir);
+    FAIL() << "bad line accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("samples.jsonl:100001:"), std::string::npos) << e.what();
   }
 }
 
