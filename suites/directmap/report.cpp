@@ -9,6 +9,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "analysis/number_format.h"
+
 namespace kvmbench::suites::directmap {
 
 std::string variant_label(const std::string& variant) {
@@ -24,7 +26,7 @@ void add_once(std::vector<T>& v, const T& x) {
   if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
 }
 
-std::string fixed(double x, int decimals) { return std::isnan(x) ? "n/a" : fmt::format("{:.{}f}", x, decimals); }
+std::string fixed(double x, int decimals) { return std::isnan(x) ? "n/a" : format_fixed(x, decimals); }
 
 // The document's one decimal; when every mean is below 1 (a small or
 // emulated guest), enough decimals for two significant digits of the

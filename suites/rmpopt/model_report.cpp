@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "analysis/number_format.h"
 #include "analysis/units.h"
 
 namespace kvmbench::suites::rmpopt {
@@ -39,7 +40,7 @@ void add_note(Table& t, const std::string& text) {
 
 std::string fixed(double v, int digits) {
   if (!std::isfinite(v)) return "n/a";
-  return fmt::format("{:.{}f}", v, digits);
+  return format_fixed(v, digits);
 }
 
 std::string sig(double v) {
