@@ -1,5 +1,7 @@
 #include "analysis/plain_numbers.h"
 
+#include "analysis/printable.h"
+
 #include <charconv>
 #include <cmath>
 #include <system_error>
@@ -19,18 +21,7 @@ std::string_view trim(std::string_view s) {
 // Shown in error messages; long garbage lines are cut.
 std::string quoted(std::string_view s) {
   constexpr std::size_t kMax = 40;
-  std::string out = "'";
-  // Binary input must not reach the terminal raw: non-printable bytes as \xNN.
-  for (unsigned char c : s.substr(0, kMax)) {
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      static const char hex[] = "0123456789abcdef";
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
+  std::string out = "'" + printable(s.substr(0, kMax));
   if (s.size() > kMax) out += "...";
   out += "'";
   return out;

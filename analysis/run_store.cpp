@@ -8,6 +8,7 @@
 
 #include "analysis/file_bytes.h"
 #include "analysis/huge_pages.h"
+#include "analysis/printable.h"
 #include "analysis/sample_jsonl.h"
 
 #include <algorithm>
@@ -247,7 +248,7 @@ void read_sample_lines(std::string_view text, const fs::path& path, bool keep, s
           for (std::string_view k : kProvenanceMembers) out.back().extra.erase(std::string(k));
       }
     } catch (const std::exception& e) {
-      throw SampleLineError(path, line_no, e.what());
+      throw SampleLineError(path, line_no, printable(e.what()));  // nlohmann quotes the bytes it read
     }
   }
 }

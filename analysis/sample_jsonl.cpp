@@ -292,10 +292,10 @@ static std::size_t core_key_index(std::string_view key) {
   }
 }
 
-bool is_provenance_member(std::string_view key) {
-  for (std::string_view k : kProvenanceMembers)
-    if (k == key) return true;
-  return false;
+std::size_t provenance_member_index(std::string_view key) {
+  std::size_t i = 0;
+  while (i < std::size(kProvenanceMembers) && kProvenanceMembers[i] != key) ++i;
+  return i;
 }
 
 std::optional<Sample> read_sample_line(std::string_view line, bool keep_provenance) {
@@ -333,9 +333,8 @@ std::optional<Sample> read_sample_line(std::string_view line, bool keep_provenan
           break;
         case 6: if (!v.is_boolean()) return std::nullopt; smp.warmup = v.get<bool>(); break;
         default:
-          if (!keep_provenance && is_provenance_member(key)) {
-            std::size_t bit = 0;
-            while (kProvenanceMembers[bit] != key) ++bit;
+          if (const std::size_t bit = provenance_member_index(key);
+              !keep_provenance && bit < std::size(kProvenanceMembers)) {
             if (dropped & (1u << bit)) return std::nullopt;
             dropped |= 1u << bit;
             break;

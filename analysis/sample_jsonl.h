@@ -39,7 +39,8 @@ std::optional<Sample> read_sample_line(std::string_view line, bool keep_provenan
 // for its tables leaves them out (a JSON object per sample was most of
 // `report`'s time).
 inline constexpr std::string_view kProvenanceMembers[] = {"file", "line", "group", "lines", "uptime_s", "wallclock"};
-bool is_provenance_member(std::string_view key);
+// Index of `key` in kProvenanceMembers, or its size when it is none.
+std::size_t provenance_member_index(std::string_view key);
 
 // Appends a number as JSON: shortest text that reads back to the same
 // double, with ".0" on integral values (as nlohmann writes them), and null

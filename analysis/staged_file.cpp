@@ -20,16 +20,6 @@ std::unique_ptr<StagedFile> StagedFile::open_in(const std::filesystem::path& dir
 
 StagedFile::~StagedFile() { ::close(fd_); }
 
-void StagedFile::write_all(std::string_view bytes) {
-  std::size_t off = 0;
-  while (off < bytes.size()) {
-    const ssize_t n = ::write(fd_, bytes.data() + off, bytes.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw std::runtime_error(fmt::format("cannot write a staged file: {}", std::strerror(errno)));
-    off += static_cast<std::size_t>(n);
-  }
-}
-
 void StagedFile::write_copy_of(const FileBytes& src) { src.copy_to(fd_); }
 
 bool StagedFile::link_as(const std::filesystem::path& path) {

@@ -23,9 +23,8 @@ class StagedFile {
   StagedFile(const StagedFile&) = delete;
   StagedFile& operator=(const StagedFile&) = delete;
 
-  // Throws std::runtime_error on a write error.
-  void write_all(std::string_view bytes);
-  // The bytes of `src`, copied in the kernel where it can (FileBytes::copy_to).
+  // Writes the bytes of `src` (FileBytes::copy_to: cloned, direct I/O or
+  // copied in the kernel where it can). Throws std::runtime_error on failure.
   void write_copy_of(const FileBytes& src);
   // Names the file `path` (must not exist). Not synced to the disk. False
   // when `path` is on another filesystem than the directory it was opened

@@ -664,14 +664,5 @@ void append_record_provenance(std::string& out, const KernelRecord& r) {
   }
 }
 
-std::vector<Sample> samples_from_records(const std::vector<KernelRecord>& records,
-                                         std::vector<std::uint32_t>* record_of) {
-  std::vector<Sample> out;
-  std::vector<std::uint32_t> of;
-  SampleBuilder().add(records, 0, out, of);
-  if (record_of) *record_of = std::move(of);
-  else provenance_into_extra(records, of, out);
-  return out;
-}
 
 }  // namespace kvmbench::parsers

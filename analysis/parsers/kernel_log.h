@@ -110,13 +110,8 @@ ParseResult parse_kernel_log(std::string_view text, BadRecords bad = BadRecords:
 // True when some line holds the start of one of the records above.
 bool mentions_kernel_record(std::string_view text);
 
-// The samples of the records in order. With `record_of`, provenance stays
-// out of Sample::extra and record_of receives each sample's record index.
-std::vector<Sample> samples_from_records(const std::vector<KernelRecord>& records,
-                                         std::vector<std::uint32_t>* record_of = nullptr);
-
 // A record's provenance as JSON object members without braces, the same
-// members and values samples_from_records puts into extra:
+// members and values Provenance::in_extra puts into each sample's extra:
 //   "line":N,"group":G[,"lines":L][,"uptime_s":U][,"wallclock":"W"]
 void append_record_provenance(std::string& out, const KernelRecord& r);
 

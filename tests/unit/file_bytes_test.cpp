@@ -99,11 +99,13 @@ TEST(FileBytes, ReadsAPipe) {
 
 // A staged file has no name until it is linked; dropped, it leaves nothing.
 TEST(StagedFile, NamedOnlyWhenLinked) {
-  test_support::TempDir tmp;
+  test_support::TempDir tmp, src;
+  std::ofstream(src.path / "a.log") << "raw bytes\n";
+  std::ofstream(src.path / "b.log") << "never named";
   EXPECT_EQ(StagedFile::open_in(tmp.path / "missing"), nullptr);
   auto staged = StagedFile::open_in(tmp.path);
   if (!staged) GTEST_SKIP() << "no O_TMPFILE on the filesystem of " << tmp.path;
-  staged->write_all("raw bytes\n");
+  staged->write_copy_of(FileBytes::read(src.path / "a.log"));
   EXPECT_TRUE(fs::is_empty(tmp.path));
   EXPECT_TRUE(staged->link_as(tmp.path / "raw.log"));
   EXPECT_EQ(read_file(tmp.path / "raw.log"), "raw bytes\n");
@@ -111,9 +113,24 @@ TEST(StagedFile, NamedOnlyWhenLinked) {
   staged.reset();
   auto dropped = StagedFile::open_in(tmp.path);
   ASSERT_NE(dropped, nullptr);
-  dropped->write_all("never named");
+  dropped->write_copy_of(FileBytes::read(src.path / "b.log"));
   dropped.reset();
   std::size_t entries = 0;
   for ([[maybe_unused]] auto& e : fs::directory_iterator(tmp.path)) ++entries;
   EXPECT_EQ(entries, 1u);
+}
+
+// Named on another filesystem than the one it was staged on: false, nothing
+// done (ingest then writes the raw copy the ordinary way).
+TEST(StagedFile, LinkOnAnotherFilesystemIsRefusedQuietly) {
+  test_support::TempDir tmp;
+  const fs::path other = "/dev/shm";
+  struct stat a {}, b {};
+  if (::stat(tmp.path.c_str(), &a) != 0 || ::stat(other.c_str(), &b) != 0 || a.st_dev == b.st_dev)
+    GTEST_SKIP() << "no second filesystem at " << other;
+  auto staged = StagedFile::open_in(tmp.path);
+  if (!staged) GTEST_SKIP() << "no O_TMPFILE on the filesystem of " << tmp.path;
+  const fs::path target = other / ("kvmbench-staged-test-" + std::to_string(::getpid()));
+  EXPECT_FALSE(staged->link_as(target));
+  EXPECT_FALSE(fs::exists(target));
 }

@@ -116,6 +116,24 @@ TEST(RunStore, ReadsALongRunInTwoHalves) {
   }
 }
 
+// A binary samples.jsonl: the reason names the line, and the bytes it
+// quotes reach the terminal as \xNN, not raw.
+TEST(RunStore, BinarySampleLineIsReportedPrintably) {
+  test_support::TempDir tmp;
+  const fs::path dir = tmp.path / "run";
+  RunWriter::create_at(dir, {{"suite", "x"}, {"source", "replay"}}).finish();
+  write_file_atomic(dir / "samples.jsonl", std::string("\xa5\x01\xff garbage\n"));
+  try {
+    load_run(dir);
+    FAIL() << "binary line accepted";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("samples.jsonl:1:"), std::string::npos) << what;
+    EXPECT_NE(what.find("\\xa5"), std::string::npos) << what;
+    for (unsigned char c : what) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << what;
+  }
+}
+
 TEST(RunStore, RejectsMissingSourceAndExistingDir) {
   test_support::TempDir tmp;
   EXPECT_THROW(RunWriter::create_at(tmp.path / "a", {{"suite", "x"}}), std::invalid_argument);
