@@ -147,7 +147,7 @@ std::string KnobSet::set(std::string_view rel, std::string_view value) {
     journal_knob_restored(id);
     throw std::runtime_error(fmt::format("cannot write '{}' to {}: {}", value, path, err));
   }
-  changes_.push_back({path, old, std::string(value), id});
+  changes_.push_back({path, old, std::string(value), id, false, {}});
   slots_.push_back(slot);
   try {
     return knob_value_from_text(read_text(path));

@@ -82,7 +82,7 @@ TEST(AsidReplay, NptOnAndOffBesideNativeWithRatios) {
   EXPECT_NE(skips.find("flushbyasid=off"), std::string::npos) << skips;
   EXPECT_NE(skips.find("this CPU has FLUSHBYASID (CPUID 0x8000000A EDX[6])"), std::string::npos) << skips;
   for (auto& s : run.samples)
-    if (s.variant.starts_with("npt=")) EXPECT_EQ(s.extra.value("flushbyasid", ""), "yes");
+    if (s.variant.starts_with("npt=")) { EXPECT_EQ(s.extra.value("flushbyasid", ""), "yes"); }
 
   // The table: tcp_rr guest 41250 (both repetitions) over native 50000 and
   // 51000 (mean 50500): ratio 41250 / 50500 = 0.816832. Fieller with no

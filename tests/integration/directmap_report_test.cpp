@@ -89,7 +89,7 @@ void expect_80_columns(const std::string& text) {
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line))
-    if (!line.starts_with("run") && !line.starts_with("  /")) EXPECT_LE(line.size(), 80u) << line;
+    if (!line.starts_with("run") && !line.starts_with("  /")) { EXPECT_LE(line.size(), 80u) << line; }
 }
 
 }  // namespace

@@ -77,8 +77,8 @@ TEST(RunCliAll, RunsHostAndSmokeWhereTheDocumentCannot) {
     EXPECT_EQ(ran.count(suite + "/document"), doc ? 1u : 0u) << suite;
     if (!doc) {
       EXPECT_NE(r.err.find(suite + ": not run here: document:"), std::string::npos) << r.err;
-      if (presets.count("host") && presets.at("host")) EXPECT_EQ(ran.count(suite + "/host"), 1u) << suite;
-      if (presets.count("smoke") && presets.at("smoke")) EXPECT_EQ(ran.count(suite + "/smoke"), 1u) << suite;
+      if (presets.count("host") && presets.at("host")) { EXPECT_EQ(ran.count(suite + "/host"), 1u) << suite; }
+      if (presets.count("smoke") && presets.at("smoke")) { EXPECT_EQ(ran.count(suite + "/smoke"), 1u) << suite; }
     } else {
       EXPECT_EQ(ran.count(suite + "/smoke"), 0u) << suite;
     }

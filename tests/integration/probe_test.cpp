@@ -23,7 +23,7 @@ TEST(Probe, JsonHasTheContractKeysAndExitsZero) {
   EXPECT_TRUE(j["kvm"]["reason"].is_string());
   EXPECT_FALSE(j["kvm"]["reason"].get<std::string>().empty());
   // When KVM cannot run a guest the probe must say why, not just "no".
-  if (j["kvm"]["runs_guests"] == false) EXPECT_NE(j["kvm"]["reason"], "ok");
+  if (j["kvm"]["runs_guests"] == false) { EXPECT_NE(j["kvm"]["reason"], "ok"); }
 }
 
 TEST(Probe, TextFitsIn80ColumnsAndExplainsKvm) {

@@ -84,7 +84,7 @@ TEST(RunReplay, RmpoptDocumentReadsKernelLogAndGuestConsoles) {
   EXPECT_EQ(by_it[1], 398765432);  // /dev/kmsg record capture
   EXPECT_EQ(sweeps[0].case_name, "range=2T");
   for (auto& s : with_metric(run, "rmpopt_cycles_largest"))
-    if (s.iteration == 0) EXPECT_EQ(s.value, 90210);
+    if (s.iteration == 0) { EXPECT_EQ(s.value, 90210); }
   auto avg = with_metric(run, "rmpopt_cycles_average");
   ASSERT_EQ(avg.size(), 2u);
   // The guests' consoles and the kernel log are kept in the run as live.

@@ -39,7 +39,7 @@ TEST(Adaptive, EveryPrimaryMetricMustConverge) {
   double noisy[] = {100, 130, 80, 120, 90};
   for (int i = 0; i < 5; ++i) {
     rep.add_run({{"steady", 100.0 + 0.01 * i}, {"noisy", noisy[i]}}, 0.1);
-    if (i < 4) EXPECT_EQ(rep.status().decision, Decision::run_again);
+    if (i < 4) { EXPECT_EQ(rep.status().decision, Decision::run_again); }
   }
   auto st = rep.status();
   EXPECT_EQ(st.decision, Decision::stop_max_runs);

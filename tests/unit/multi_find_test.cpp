@@ -62,7 +62,7 @@ TEST(MultiFind, AgreesWithBruteForceEverywhere) {
       const auto want = naive(text, from);
       const auto got = f.find(text, from);
       ASSERT_EQ(got.pos, want.first) << "text '" << text << "' from " << from;
-      if (got.pos != std::string_view::npos) EXPECT_EQ(got.needle, want.second);
+      if (got.pos != std::string_view::npos) { EXPECT_EQ(got.needle, want.second); }
     }
   }
 }
