@@ -3,6 +3,7 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <climits>
@@ -76,77 +77,97 @@ void append_json_string(std::string& out, std::string_view text) {
   out += '"';
 }
 
-void append_json_number(std::string& out, double v) {
-  if (!std::isfinite(v)) {
-    out += "null";
-    return;
-  }
+char* write_json_number(char* p, double v) {
+  if (!std::isfinite(v)) return std::copy_n("null", 4, p);
   // Counts (cycles, ns, pages) are most values: whole numbers well inside
   // 2^53 print as the integer and ".0", which is what the shortest form
   // below gives for them, at a fraction of the cost.
   if (v == std::trunc(v) && std::fabs(v) < 1e15 && !(v == 0 && std::signbit(v))) {
-    char buf[24];
-    const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v));
-    out.append(buf, r.ptr);
-    out += ".0";
-    return;
+    p = std::to_chars(p, p + 24, static_cast<std::int64_t>(v)).ptr;
+    return std::copy_n(".0", 2, p);
   }
-  const std::size_t start = out.size();
-  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), v);
-  if (out.find_first_of(".e", start) == std::string::npos) out += ".0";
+  char* end = fmt::format_to(p, FMT_COMPILE("{}"), v);
+  if (std::find_if(p, end, [](char c) { return c == '.' || c == 'e'; }) == end) end = std::copy_n(".0", 2, end);
+  return end;
 }
 
 namespace {
 
-// The line's first members, case to unit, escaped once per distinct text:
-// a long log's samples repeat a few metrics, units and variants, and
-// neighbours share their case (a thread's own cache: ingest writes from
-// one thread, live runs from another).
-class EscapedCache {
- public:
-  const std::string& operator()(const std::string& text) {
-    for (auto& e : entries_)
-      if (e.used && e.text == text) return e.json;
-    Entry& e = entries_[next_];
-    next_ = (next_ + 1) % entries_.size();
-    e.used = true;
-    e.text = text;
-    e.json.clear();
-    append_json_string(e.json, text);
-    return e.json;
+char* write_text(char* p, std::string_view t) { return std::copy_n(t.data(), t.size(), p); }
+
+}  // namespace
+
+void append_json_number(std::string& out, double v) {
+  char buf[kJsonNumberRoom];
+  out.append(buf, write_json_number(buf, v));
+}
+
+namespace {
+
+// True when `t` goes into JSON as it is, between quotes: printable ASCII
+// without '"' or '\\' (labels nearly always are).
+bool plain_json_text(std::string_view t) {
+  for (const char ch : t) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return false;
   }
+  return true;
+}
 
- private:
-  struct Entry {
-    bool used = false;
-    std::string text, json;
-  };
-  std::array<Entry, 8> entries_;
-  std::size_t next_ = 0;
+// A string member's value as it goes into a line: the text itself, quoted
+// on the way, or (when it needs escapes) its escaped literal.
+struct JsonText {
+  std::string_view text;
+  bool quote;
+  std::size_t size() const { return text.size() + (quote ? 2 : 0); }
+  char* write(char* p) const {
+    if (quote) *p++ = '"';
+    p = std::copy_n(text.data(), text.size(), p);
+    if (quote) *p++ = '"';
+    return p;
+  }
 };
 
-struct HeadCache {
-  EscapedCache case_name, variant, metric, unit;
-};
+JsonText json_text(const std::string& t, std::string& escaped) {
+  if (plain_json_text(t)) return {t, true};
+  escaped.clear();
+  append_json_string(escaped, t);
+  return {escaped, false};
+}
 
 }  // namespace
 
 void append_sample_line(std::string& out, const Sample& s, std::string_view more_members) {
-  thread_local HeadCache cache;
-  out += "{\"case\":";
-  out += cache.case_name(s.case_name);
-  out += ",\"variant\":";
-  out += cache.variant(s.variant);
-  out += ",\"metric\":";
-  out += cache.metric(s.metric);
-  out += ",\"unit\":";
-  out += cache.unit(s.unit);
-  out += ",\"value\":";
-  append_json_number(out, s.value);
-  out += ",\"iteration\":";
-  char buf[16];
-  out.append(buf, std::to_chars(buf, buf + sizeof buf, s.iteration).ptr);
-  if (s.warmup) out += ",\"warmup\":true";
+  thread_local std::string escaped[4];
+  const JsonText case_json = json_text(s.case_name, escaped[0]), variant_json = json_text(s.variant, escaped[1]),
+                 metric_json = json_text(s.metric, escaped[2]), unit_json = json_text(s.unit, escaped[3]);
+  static constexpr std::string_view k_case = "{\"case\":", k_variant = ",\"variant\":", k_metric = ",\"metric\":",
+                                    k_unit = ",\"unit\":", k_value = ",\"value\":", k_iteration = ",\"iteration\":",
+                                    k_warmup = ",\"warmup\":true";
+  // The line is written by pointer into room made for it at once (a few
+  // dozen small appends per line were most of the cost of storing a long
+  // log's samples); s.extra's members, rare in bulk, are appended after.
+  const std::size_t room = k_case.size() + case_json.size() + k_variant.size() + variant_json.size() +
+                           k_metric.size() + metric_json.size() + k_unit.size() + unit_json.size() + k_value.size() +
+                           kJsonNumberRoom + k_iteration.size() + 12 + k_warmup.size();
+  const std::size_t at = out.size();
+  out.resize(at + room);
+  char* const begin = out.data() + at;
+  char* p = begin;
+  p = write_text(p, k_case);
+  p = case_json.write(p);
+  p = write_text(p, k_variant);
+  p = variant_json.write(p);
+  p = write_text(p, k_metric);
+  p = metric_json.write(p);
+  p = write_text(p, k_unit);
+  p = unit_json.write(p);
+  p = write_text(p, k_value);
+  p = write_json_number(p, s.value);
+  p = write_text(p, k_iteration);
+  p = std::to_chars(p, p + 12, s.iteration).ptr;
+  if (s.warmup) p = write_text(p, k_warmup);
+  out.resize(at + static_cast<std::size_t>(p - begin));
   if (s.extra.is_object()) {
     for (auto& [k, v] : s.extra.items()) {
       if (is_core_key(k)) continue;

@@ -46,5 +46,9 @@ std::size_t provenance_member_index(std::string_view key);
 // double, with ".0" on integral values (as nlohmann writes them), and null
 // for NaN and infinities, which JSON cannot hold.
 void append_json_number(std::string& out, double v);
+// The same text written at p, which has room for kJsonNumberRoom bytes
+// ("-2.2250738585072014e-308" is the longest); returns its end.
+inline constexpr std::size_t kJsonNumberRoom = 32;
+char* write_json_number(char* p, double v);
 
 }  // namespace kvmbench

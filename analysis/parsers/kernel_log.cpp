@@ -1,6 +1,5 @@
 #include "analysis/parsers/kernel_log.h"
 
-#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <array>
@@ -652,17 +651,28 @@ std::string_view name_of(CycleStat s) {
 }
 
 void append_record_provenance(std::string& out, const KernelRecord& r) {
-  fmt::format_to(std::back_inserter(out), FMT_COMPILE("\"line\":{},\"group\":{}"), r.line, r.group);
-  if (r.line_count > 1) fmt::format_to(std::back_inserter(out), FMT_COMPILE(",\"lines\":{}"), r.line_count);
-  if (r.uptime_s) {
-    out += ",\"uptime_s\":";
-    append_json_number(out, *r.uptime_s);
+  // Written by pointer: this runs once per record of a months-long log.
+  char buf[128];
+  char* p = buf;
+  auto text = [&p](std::string_view t) { p = std::copy_n(t.data(), t.size(), p); };
+  auto count = [&p](std::size_t v) { p = std::to_chars(p, p + 20, v).ptr; };
+  text("\"line\":");
+  count(r.line);
+  text(",\"group\":");
+  p = std::to_chars(p, p + 12, r.group).ptr;
+  if (r.line_count > 1) {
+    text(",\"lines\":");
+    count(r.line_count);
   }
+  if (r.uptime_s) {
+    text(",\"uptime_s\":");
+    p = write_json_number(p, *r.uptime_s);
+  }
+  out.append(buf, p);
   if (!r.wallclock.empty()) {
     out += ",\"wallclock\":";
     append_json_string(out, r.wallclock);
   }
 }
-
 
 }  // namespace kvmbench::parsers

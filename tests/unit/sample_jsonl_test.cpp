@@ -48,6 +48,20 @@ TEST(SampleJsonl, SameMembersAsToJson) {
                            {"b", true}, {"n", nullptr}, {"arr", {1, 2}}, {"obj", {{"k", "v"}}}, {"value", 99}}});
 }
 
+// The line is written by pointer into room computed up front: the longest
+// pieces (a long label, the longest number text, the widest iteration, a
+// warm-up flag) must fit, and plain and escaped labels mix in one line.
+TEST(SampleJsonl, LongestPiecesFitTheLine) {
+  const std::string long_case(10000, 'x');
+  expect_same_as_to_json({long_case, "v\"q", std::string(300, 'm'), "u\\", -2.2250738585072014e-308,
+                          std::numeric_limits<int>::min(), true, {}});
+  expect_same_as_to_json({"c", "", "m", "u", -1.7976931348623157e308, std::numeric_limits<int>::max(), true, {}});
+  std::string out;
+  append_json_number(out, -2.2250738585072014e-308);
+  EXPECT_LE(out.size(), kJsonNumberRoom);
+  EXPECT_EQ(out, "-2.2250738585072014e-308");
+}
+
 TEST(SampleJsonl, EscapesStringsAsJsonRequires) {
   // Quote, backslash, control characters, and valid UTF-8 (kept as is).
   Sample s{"a\"b\\c\n\t\x01", "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80", "m", "u", 1, 0, false, {{"k\x1f", "v"}}};
