@@ -1,7 +1,5 @@
 #include "analysis/series_table.h"
 
-#include <array>
-
 #include <fmt/format.h>
 
 #include <cmath>
@@ -9,6 +7,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "analysis/name_index.h"
 #include "analysis/statistics.h"
 
 namespace kvmbench {
@@ -35,6 +34,7 @@ namespace {
 struct SeriesValues {
   std::string variant, metric, unit;
   std::vector<double> values;
+  const Sample* first = nullptr;  // its first sample, whose labels its key views
 };
 
 struct CaseSeries {
@@ -70,20 +70,14 @@ struct SeriesKeyHash {
 std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::size_t max_cases,
                                       std::vector<bool>& pooled) {
   // 1. The distinct cases, and the case of each sample.
-  std::unordered_map<std::string_view, std::size_t> case_index;
+  NameIndex case_index;
   std::vector<std::string_view> names;
   std::vector<std::size_t> case_of(samples.size());
-  const Sample* prev = nullptr;  // neighbours mostly share their case: no lookup then
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (samples[i].warmup) continue;
-    if (prev && prev->case_name == samples[i].case_name) {
-      case_of[i] = case_of[static_cast<std::size_t>(prev - samples.data())];
-    } else {
-      auto [it, fresh] = case_index.try_emplace(samples[i].case_name, names.size());
-      if (fresh) names.push_back(samples[i].case_name);
-      case_of[i] = it->second;
-    }
-    prev = &samples[i];
+    auto [c, fresh] = case_index.find_or_add(samples[i].case_name);
+    if (fresh) names.push_back(samples[i].case_name);
+    case_of[i] = c;
   }
   // 2. The table each case goes to: its own, or its family's pooled one.
   std::unordered_map<std::string_view, std::size_t> family_size;
@@ -117,27 +111,29 @@ std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::s
   }
   for (std::size_t t = 0; t < out.size(); ++t)
     if (pooled[t]) out[t].case_name += fmt::format(" to {})", last_of_family[t]);
-  // 3. The values of each series, in sample order.
-  // The last few series seen answer most lookups (a conversion's three
-  // metrics, a group's three cycle stats) without hashing.
+  // 3. The values of each series, in sample order. A table has a few
+  // series, found by comparing; one with many (a benchmark's counters)
+  // hashes its keys.
+  constexpr std::size_t kScanned = 16;
   std::unordered_map<SeriesKey, std::size_t, SeriesKeyHash> series_index;
-  std::array<std::pair<SeriesKey, std::size_t>, 4> recent{};
-  std::size_t recent_next = 0;
   for (std::size_t i = 0; i < samples.size(); ++i) {
     const Sample& s = samples[i];
     if (s.warmup) continue;
     const std::size_t t = table_of[case_of[i]];
     CaseSeries& c = out[t];
-    const SeriesKey key{t, s.variant, s.metric};
-    std::size_t k = SIZE_MAX;
-    for (const auto& [rk, rv] : recent)
-      if (rk == key && !rk.metric.empty()) k = rv;
-    if (k == SIZE_MAX) {
-      auto [it, fresh] = series_index.try_emplace(key, c.series.size());
-      if (fresh) c.series.push_back({s.variant, s.metric, s.unit, {}});
+    std::size_t k = 0;
+    if (c.series.size() <= kScanned) {
+      while (k < c.series.size() && !(c.series[k].metric == s.metric && c.series[k].variant == s.variant)) ++k;
+      if (k == c.series.size()) {
+        c.series.push_back({s.variant, s.metric, s.unit, {}, &s});
+        if (c.series.size() > kScanned)  // from now on hashed
+          for (std::size_t j = 0; j < c.series.size(); ++j)
+            series_index.try_emplace(SeriesKey{t, c.series[j].first->variant, c.series[j].first->metric}, j);
+      }
+    } else {
+      auto [it, fresh] = series_index.try_emplace(SeriesKey{t, s.variant, s.metric}, c.series.size());
+      if (fresh) c.series.push_back({s.variant, s.metric, s.unit, {}, &s});
       k = it->second;
-      recent[recent_next] = {key, k};
-      recent_next = (recent_next + 1) % recent.size();
     }
     SeriesValues& sv = c.series[k];
     if (sv.unit != s.unit)

@@ -2,9 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <unordered_map>
+#include <map>
 #include <optional>
 
+#include "analysis/name_index.h"
 #include "analysis/number_format.h"
 #include "analysis/statistics.h"
 
@@ -17,24 +18,15 @@ struct Conversion {
   std::optional<double> make_shared, total;
 };
 
-struct CaseIteration {
-  std::string_view case_name;
-  int iteration;
-  bool operator==(const CaseIteration&) const = default;
-};
-struct CaseIterationHash {
-  std::size_t operator()(const CaseIteration& k) const {
-    return std::hash<std::string_view>()(k.case_name) ^ (static_cast<std::size_t>(k.iteration) * 0x9e3779b97f4a7c15ull);
-  }
-};
-
-// One entry per (case, iteration), in the order the conversions were seen
-// (hashed: a long log has tens of thousands of conversions).
+// One entry per (case, iteration), in the order the conversions were seen.
+// A long log has tens of thousands of conversions of a few sizes: the case
+// is found by NameIndex and the iteration in a vector per case.
 std::vector<Conversion> conversions(const std::vector<Sample>& samples) {
+  constexpr std::size_t kNone = SIZE_MAX;
   std::vector<Conversion> out;
-  std::unordered_map<CaseIteration, std::size_t, CaseIterationHash> index;
-  const Sample* prev = nullptr;  // a conversion's samples are usually neighbours
-  std::size_t prev_at = 0;
+  NameIndex cases;
+  std::vector<std::vector<std::size_t>> by_iteration;  // per case: iteration -> entry in out
+  std::map<std::pair<std::size_t, int>, std::size_t> odd_iterations;  // negative ones, or far apart
   for (const auto& s : samples) {
     // Compared as views: the length decides most samples without reading
     // the text (a long log's other metrics).
@@ -42,18 +34,23 @@ std::vector<Conversion> conversions(const std::vector<Sample>& samples) {
     const std::string_view metric = s.metric;
     const bool ms = metric == "make_shared_cycles"sv;
     if (s.warmup || (!ms && metric != "total_cycles"sv)) continue;
-    std::size_t at;
-    if (prev && prev->iteration == s.iteration && prev->case_name == s.case_name) {
-      at = prev_at;
+    const std::size_t c = cases.find_or_add(s.case_name).first;
+    if (c == by_iteration.size()) by_iteration.emplace_back();
+    std::size_t* at;
+    auto& slots = by_iteration[c];
+    if (s.iteration >= 0 && static_cast<std::size_t>(s.iteration) < slots.size() + 4096) {
+      const auto it = static_cast<std::size_t>(s.iteration);
+      if (it >= slots.size()) slots.resize(it + 1, kNone);
+      at = &slots[it];
     } else {
-      auto [it, fresh] = index.try_emplace({s.case_name, s.iteration}, out.size());
-      if (fresh) out.push_back({s.case_name, {}, {}});
-      at = it->second;
+      at = &odd_iterations.try_emplace({c, s.iteration}, kNone).first->second;
     }
-    Conversion& c = out[at];
-    (ms ? c.make_shared : c.total) = s.value;
-    prev = &s;
-    prev_at = at;
+    if (*at == kNone) {
+      *at = out.size();
+      out.push_back({s.case_name, {}, {}});
+    }
+    Conversion& conv = out[*at];
+    (ms ? conv.make_shared : conv.total) = s.value;
   }
   std::erase_if(out, [](const Conversion& c) { return !c.make_shared || !c.total || *c.total <= 0; });
   return out;
@@ -73,22 +70,16 @@ struct PerCase {
 };
 PerCase per_case(const std::vector<Conversion>& convs) {
   PerCase p;
-  std::unordered_map<std::string_view, std::size_t> index;
-  std::string_view prev_name;
-  std::size_t prev = 0;
+  NameIndex index;
   for (const auto& c : convs) {
-    if (p.order.empty() || c.case_name != prev_name) {
-      auto [it, fresh] = index.try_emplace(c.case_name, p.order.size());
-      if (fresh) {
-        p.order.push_back(c.case_name);
-        p.totals.emplace_back();
-        p.shares.emplace_back();
-      }
-      prev = it->second;
-      prev_name = c.case_name;
+    const auto [k, fresh] = index.find_or_add(c.case_name);
+    if (fresh) {
+      p.order.push_back(c.case_name);
+      p.totals.emplace_back();
+      p.shares.emplace_back();
     }
-    p.totals[prev].push_back(*c.total);
-    p.shares[prev].push_back(pct(c));
+    p.totals[k].push_back(*c.total);
+    p.shares[k].push_back(pct(c));
   }
   return p;
 }

@@ -89,3 +89,22 @@ TEST(SeriesTable, ManyCasesOfOneFamilyArePooled) {
   EXPECT_EQ(series_summary_tables(s, "replay", 80, 0).size(), 32u);
   EXPECT_EQ(series_summary_tables(s, "replay", 80, 40).size(), 32u);
 }
+
+// A case with more series than are found by comparing (16) hashes its keys
+// from then on: every sample must still land in its own series, also those
+// of series made before the switch, with samples interleaved.
+TEST(SeriesTable, ManySeriesInOneCaseKeepTheirSamples) {
+  std::vector<Sample> s;
+  for (int i = 0; i < 4; ++i)
+    for (int m = 0; m < 40; ++m)
+      s.push_back({"c", m % 2 ? "v" : "", "metric_" + std::to_string(m), "ns", 100.0 * m + i, i, false, {}});
+  auto t = series_summary_tables(s, "replay", 100000);
+  ASSERT_EQ(t.size(), 1u);
+  ASSERT_EQ(t[0].columns.size(), 41u);
+  for (int m = 0; m < 40; ++m) {
+    const std::size_t col = static_cast<std::size_t>(m) + 1;
+    EXPECT_EQ(t[0].columns[col].header, (m % 2 ? "v/metric_" : "metric_") + std::to_string(m));
+    EXPECT_EQ(t[0].rows[1][col], "4") << m;                                    // n
+    EXPECT_EQ(t[0].rows[2][col], format_sig(100.0 * m + 1.5)) << m;             // mean of m00+0..3
+  }
+}
