@@ -31,6 +31,11 @@ std::string_view strip_quote_markers(std::string_view line, int* depth = nullptr
 // unknown prefix is left in the message.
 KernelLogLine strip_capture_prefix(std::string_view line);
 
+// The content of dmesg's "[   49.913402]" as seconds: a plain number
+// (digits and a '.'; blanks around it), read as from_chars reads it; nullopt
+// for anything else.
+std::optional<double> bracket_uptime(std::string_view inside);
+
 // True when the line, after quote markers, starts with a capture timestamp
 // (so it begins a new log line and cannot be the tail of a wrapped one).
 bool has_capture_timestamp(std::string_view line);

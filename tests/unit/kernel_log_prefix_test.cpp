@@ -4,10 +4,13 @@
 // mutated ones, stripping must give the same uptime, wall clock and message.
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "analysis/parsers/kernel_log_prefix.h"
 
@@ -97,4 +100,43 @@ TEST(KernelLogPrefix, HandMatchersAgreeWithTheRegexes) {
   expect_as_reference("6,1," + std::string(100, '9') + ",x;" + msg);
   expect_as_reference("Mar 05 11:22:33 " + std::string(90, 'h') + " kernel: " + msg);
   EXPECT_EQ(mutated, 4000u);
+}
+
+// The uptime's fast path (an exact integer over an exact power of ten) must
+// read every plain number as from_chars does, bit for bit, and refuse what
+// is not one; checked on the shapes dmesg prints and on random digit/dot
+// strings around the 15-digit limit of the fast path.
+TEST(KernelLogPrefix, UptimeReadsAsFromChars) {
+  auto reference = [](std::string_view t) -> std::optional<double> {
+    while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+    while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+    if (t.empty() || t.find_first_not_of("0123456789.") != std::string_view::npos) return std::nullopt;
+    double v = 0;
+    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
+    return v;
+  };
+  std::vector<std::string> cases = {"   49.913402", "0.000000", "12345.678901", "999999999.999999", "1", "1.",
+                                    ".5",           ".",        "",             "1.2.3",            "1e5", "-1.0",
+                                    "0.1",          "0.3",      "123456789012345", "1234567890123456", "9007199254740993",
+                                    "00000000000000000000.1", " 7.25 ", "4.9406564584124654e-324"};
+  std::uint64_t s = 42;
+  for (int i = 0; i < 20000; ++i) {
+    std::string t;
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    const int len = 1 + static_cast<int>((s >> 33) % 20);
+    for (int k = 0; k < len; ++k) {
+      s = s * 6364136223846793005ull + 1442695040888963407ull;
+      const unsigned r = static_cast<unsigned>(s >> 40) % 12;
+      t += r < 10 ? static_cast<char>('0' + r) : '.';
+    }
+    cases.push_back(t);
+  }
+  for (const auto& c : cases) {
+    const auto got = bracket_uptime(c), want = reference(c);
+    ASSERT_EQ(got.has_value(), want.has_value()) << "'" << c << "'";
+    if (got) {
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(*got), std::bit_cast<std::uint64_t>(*want)) << "'" << c << "'";
+    }
+  }
 }
