@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/label.h"
+
 namespace kvmbench {
 
 // Where a number came from. Printed in every table header; gating refuses
@@ -30,10 +32,10 @@ std::string_view to_string(Direction d);
 
 // One measured value, one line of samples.jsonl.
 struct Sample {
-  std::string case_name;   // e.g. "nr_pages=262144", "anon-4k"
-  std::string variant;     // e.g. "all-cpus", "pinned-node0"; may be empty
-  std::string metric;      // e.g. "total_cycles", "faultin_rate"
-  std::string unit;        // e.g. "cycles", "GB/s", "ns"
+  Label case_name;   // e.g. "nr_pages=262144", "anon-4k"
+  Label variant;     // e.g. "all-cpus", "pinned-node0"; may be empty
+  Label metric;      // e.g. "total_cycles", "faultin_rate"
+  Label unit;        // e.g. "cycles", "GB/s", "ns"
   double value = 0;
   int iteration = 0;       // 0-based repetition index
   bool warmup = false;     // warm-up samples are stored but not summarised

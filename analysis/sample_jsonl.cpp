@@ -102,45 +102,10 @@ void append_json_number(std::string& out, double v) {
   out.append(buf, write_json_number(buf, v));
 }
 
-namespace {
-
-// True when `t` goes into JSON as it is, between quotes: printable ASCII
-// without '"' or '\\' (labels nearly always are).
-bool plain_json_text(std::string_view t) {
-  for (const char ch : t) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return false;
-  }
-  return true;
-}
-
-// A string member's value as it goes into a line: the text itself, quoted
-// on the way, or (when it needs escapes) its escaped literal.
-struct JsonText {
-  std::string_view text;
-  bool quote;
-  std::size_t size() const { return text.size() + (quote ? 2 : 0); }
-  char* write(char* p) const {
-    if (quote) *p++ = '"';
-    p = std::copy_n(text.data(), text.size(), p);
-    if (quote) *p++ = '"';
-    return p;
-  }
-};
-
-JsonText json_text(const std::string& t, std::string& escaped) {
-  if (plain_json_text(t)) return {t, true};
-  escaped.clear();
-  append_json_string(escaped, t);
-  return {escaped, false};
-}
-
-}  // namespace
-
 void append_sample_line(std::string& out, const Sample& s, std::string_view more_members) {
-  thread_local std::string escaped[4];
-  const JsonText case_json = json_text(s.case_name, escaped[0]), variant_json = json_text(s.variant, escaped[1]),
-                 metric_json = json_text(s.metric, escaped[2]), unit_json = json_text(s.unit, escaped[3]);
+  // Each label's JSON literal was made when the label was.
+  const std::string_view case_json = s.case_name.json(), variant_json = s.variant.json(),
+                         metric_json = s.metric.json(), unit_json = s.unit.json();
   static constexpr std::string_view k_case = "{\"case\":", k_variant = ",\"variant\":", k_metric = ",\"metric\":",
                                     k_unit = ",\"unit\":", k_value = ",\"value\":", k_iteration = ",\"iteration\":",
                                     k_warmup = ",\"warmup\":true";
@@ -155,13 +120,13 @@ void append_sample_line(std::string& out, const Sample& s, std::string_view more
   char* const begin = out.data() + at;
   char* p = begin;
   p = write_text(p, k_case);
-  p = case_json.write(p);
+  p = write_text(p, case_json);
   p = write_text(p, k_variant);
-  p = variant_json.write(p);
+  p = write_text(p, variant_json);
   p = write_text(p, k_metric);
-  p = metric_json.write(p);
+  p = write_text(p, metric_json);
   p = write_text(p, k_unit);
-  p = unit_json.write(p);
+  p = write_text(p, unit_json);
   p = write_text(p, k_value);
   p = write_json_number(p, s.value);
   p = write_text(p, k_iteration);
@@ -338,10 +303,10 @@ std::optional<Sample> read_sample_line(std::string_view line, bool keep_provenan
       }
       // The text members straight into the sample (no JSON value between).
       switch (k) {
-        case 0: if (!r.string(smp.case_name)) return std::nullopt; have_case = true; continue;
-        case 1: if (!r.string(smp.variant)) return std::nullopt; continue;
-        case 2: if (!r.string(smp.metric)) return std::nullopt; have_metric = true; continue;
-        case 3: if (!r.string(smp.unit)) return std::nullopt; have_unit = true; continue;
+        case 0: if (!r.string(scratch)) return std::nullopt; smp.case_name = scratch; have_case = true; continue;
+        case 1: if (!r.string(scratch)) return std::nullopt; smp.variant = scratch; continue;
+        case 2: if (!r.string(scratch)) return std::nullopt; smp.metric = scratch; have_metric = true; continue;
+        case 3: if (!r.string(scratch)) return std::nullopt; smp.unit = scratch; have_unit = true; continue;
         default: break;
       }
       if (!r.value(v, scratch)) return std::nullopt;

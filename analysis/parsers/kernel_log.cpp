@@ -447,19 +447,19 @@ namespace {
 struct SampleBuilder {
   struct Next {
     int iteration = 0;
-    std::string case_name;
+    Label case_name;
   };
   std::unordered_map<std::uint64_t, Next> sweep_next;      // range size
   std::unordered_map<std::uint64_t, Next> to_shared_next;  // nr_pages
-  std::string group_case;
+  Label group_case;
   int group_case_of = 0;
 
   static std::uint64_t range_size(const KernelRecord& r) {
     return r.range_end >= r.range_start ? r.range_end - r.range_start : 0;
   }
-  const std::string& group_case_name(int group) {
+  const Label& group_case_name(int group) {
     if (group_case_of != group) {
-      group_case = "group=" + std::to_string(group);
+      group_case = Label("group=" + std::to_string(group));
       group_case_of = group;
     }
     return group_case;
@@ -468,16 +468,16 @@ struct SampleBuilder {
   // Samples of records[from..] appended to out, their record index to record_of.
   void add(const std::vector<KernelRecord>& records, std::size_t from, std::vector<Sample>& out,
            std::vector<std::uint32_t>& record_of) {
-    static const std::string cycle_metric[] = {"rmpopt_cycles_largest", "rmpopt_cycles_smallest",
-                                               "rmpopt_cycles_average"};
-    static const std::string make_shared_cycles = "make_shared_cycles", total_cycles = "total_cycles",
-                             make_shared_pct = "make_shared_pct", sweep_time = "sweep_time";
+    static const Label cycle_metric[] = {"rmpopt_cycles_largest", "rmpopt_cycles_smallest", "rmpopt_cycles_average"};
+    static const Label make_shared_cycles = "make_shared_cycles", total_cycles = "total_cycles",
+                       make_shared_pct = "make_shared_pct", sweep_time = "sweep_time", cycles = "cycles", ns = "ns",
+                       percent = "%";
     out.reserve(out.size() + (records.size() - from) * 3);
     advise_huge_pages(out);
     record_of.reserve(record_of.size() + (records.size() - from) * 3);
     for (std::size_t i = from; i < records.size(); ++i) {
       const KernelRecord& r = records[i];
-      auto add_one = [&](const std::string& case_name, const std::string& metric, const char* unit, double value,
+      auto add_one = [&](const Label& case_name, const Label& metric, const Label& unit, double value,
                          int iteration) -> Sample& {
         Sample& s = out.emplace_back();
         s.case_name = case_name;
@@ -493,13 +493,13 @@ struct SampleBuilder {
           // Iteration 0 always: a group holds each stat at most once (a
           // repeated stat starts the next group), so each (group, stat)
           // series has one sample.
-          add_one(group_case_name(r.group), cycle_metric[static_cast<int>(r.stat)], "cycles", r.cycles, 0);
+          add_one(group_case_name(r.group), cycle_metric[static_cast<int>(r.stat)], cycles, r.cycles, 0);
           break;
         case KernelRecordKind::rmpopt_sweep: {
           const std::uint64_t size = range_size(r);
           Next& n = sweep_next[size];
-          if (n.case_name.empty()) n.case_name = "range=" + format_bytes(size);
-          Sample& s = add_one(n.case_name, sweep_time, "ns", r.ns, n.iteration++);
+          if (n.case_name.empty()) n.case_name = Label("range=" + format_bytes(size));
+          Sample& s = add_one(n.case_name, sweep_time, ns, r.ns, n.iteration++);
           // The range is part of what was measured (the report derives the
           // number of regions from it), not provenance: always in extra.
           s.extra["range_start"] = r.range_start_text;
@@ -509,11 +509,11 @@ struct SampleBuilder {
         }
         case KernelRecordKind::to_shared: {
           Next& n = to_shared_next[r.nr_pages];
-          if (n.case_name.empty()) n.case_name = "nr_pages=" + std::to_string(r.nr_pages);
+          if (n.case_name.empty()) n.case_name = Label("nr_pages=" + std::to_string(r.nr_pages));
           const int it = n.iteration++;
-          add_one(n.case_name, make_shared_cycles, "cycles", r.make_shared, it);
-          add_one(n.case_name, total_cycles, "cycles", r.total, it);
-          if (r.total > 0) add_one(n.case_name, make_shared_pct, "%", 100.0 * r.make_shared / r.total, it);
+          add_one(n.case_name, make_shared_cycles, cycles, r.make_shared, it);
+          add_one(n.case_name, total_cycles, cycles, r.total, it);
+          if (r.total > 0) add_one(n.case_name, make_shared_pct, percent, 100.0 * r.make_shared / r.total, it);
           break;
         }
       }

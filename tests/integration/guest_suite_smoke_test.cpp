@@ -36,7 +36,9 @@ TEST(SuiteSmoke, AsidRunsEveryWorkloadInATcgGuest) {
     metrics.insert(s.metric);
     variants.insert(s.variant);
     // The native baseline runs on the host; the guest's under TCG.
-    if (s.variant != "native") EXPECT_EQ(s.extra.value("accel", ""), "tcg");
+    if (s.variant != "native") {
+      EXPECT_EQ(s.extra.value("accel", ""), "tcg");
+    }
   }
   EXPECT_EQ(variants, (std::set<std::string>{"native", "tcg"}));
   // The guest/native table, labelled as emulated.
