@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "analysis/name_index.h"
+#include "analysis/label_index.h"
 #include "analysis/statistics.h"
 
 namespace kvmbench {
@@ -32,9 +32,8 @@ std::string format_sig(double x, int sig) {
 namespace {
 
 struct SeriesValues {
-  std::string variant, metric, unit;
+  Label variant, metric, unit;
   std::vector<double> values;
-  const Sample* first = nullptr;  // its first sample, whose labels its key views
 };
 
 struct CaseSeries {
@@ -51,12 +50,12 @@ std::string_view case_family(std::string_view name) {
 
 struct SeriesKey {
   std::size_t table;
-  std::string_view variant, metric;
+  Label variant, metric;
   bool operator==(const SeriesKey&) const = default;
 };
 struct SeriesKeyHash {
   std::size_t operator()(const SeriesKey& k) const {
-    const std::hash<std::string_view> h;
+    const std::hash<Label> h;
     return (k.table * 0x9e3779b97f4a7c15ull) ^ h(k.variant) ^ (h(k.metric) * 31);
   }
 };
@@ -70,7 +69,7 @@ struct SeriesKeyHash {
 std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::size_t max_cases,
                                       std::vector<bool>& pooled) {
   // 1. The distinct cases, and the case of each sample.
-  NameIndex case_index;
+  LabelIndex case_index;
   std::vector<std::string_view> names;
   std::vector<std::size_t> case_of(samples.size());
   for (std::size_t i = 0; i < samples.size(); ++i) {
@@ -125,14 +124,14 @@ std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::s
     if (c.series.size() <= kScanned) {
       while (k < c.series.size() && !(c.series[k].metric == s.metric && c.series[k].variant == s.variant)) ++k;
       if (k == c.series.size()) {
-        c.series.push_back({s.variant, s.metric, s.unit, {}, &s});
+        c.series.push_back({s.variant, s.metric, s.unit, {}});
         if (c.series.size() > kScanned)  // from now on hashed
           for (std::size_t j = 0; j < c.series.size(); ++j)
-            series_index.try_emplace(SeriesKey{t, c.series[j].first->variant, c.series[j].first->metric}, j);
+            series_index.try_emplace(SeriesKey{t, c.series[j].variant, c.series[j].metric}, j);
       }
     } else {
       auto [it, fresh] = series_index.try_emplace(SeriesKey{t, s.variant, s.metric}, c.series.size());
-      if (fresh) c.series.push_back({s.variant, s.metric, s.unit, {}, &s});
+      if (fresh) c.series.push_back({s.variant, s.metric, s.unit, {}});
       k = it->second;
     }
     SeriesValues& sv = c.series[k];
@@ -171,7 +170,7 @@ std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std
     std::vector<std::string> headers;
     std::vector<std::vector<std::string>> columns;
     for (const auto& sv : c.series) {
-      headers.push_back(sv.variant.empty() ? sv.metric : sv.variant + "/" + sv.metric);
+      headers.push_back(sv.variant.empty() ? sv.metric.str() : sv.variant + "/" + sv.metric);
       columns.push_back(statistic_cells(sv));
     }
     const std::size_t label_width = 11;  // "95% CI high"

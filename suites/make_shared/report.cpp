@@ -5,7 +5,7 @@
 #include <map>
 #include <optional>
 
-#include "analysis/name_index.h"
+#include "analysis/label_index.h"
 #include "analysis/number_format.h"
 #include "analysis/statistics.h"
 
@@ -14,17 +14,17 @@ namespace kvmbench::suites::make_shared {
 namespace {
 
 struct Conversion {
-  std::string_view case_name;  // a view into the samples
+  Label case_name;
   std::optional<double> make_shared, total;
 };
 
 // One entry per (case, iteration), in the order the conversions were seen.
 // A long log has tens of thousands of conversions of a few sizes: the case
-// is found by NameIndex and the iteration in a vector per case.
+// is found by LabelIndex and the iteration in a vector per case.
 std::vector<Conversion> conversions(const std::vector<Sample>& samples) {
   constexpr std::size_t kNone = SIZE_MAX;
   std::vector<Conversion> out;
-  NameIndex cases;
+  LabelIndex cases;
   std::vector<std::vector<std::size_t>> by_iteration;  // per case: iteration -> entry in out
   std::map<std::pair<std::size_t, int>, std::size_t> odd_iterations;  // negative ones, or far apart
   for (const auto& s : samples) {
@@ -65,12 +65,12 @@ double pct(const Conversion& c) { return 100.0 * *c.make_shared / *c.total; }
 
 // The conversions' values per case, cases in first-seen order.
 struct PerCase {
-  std::vector<std::string_view> order;
+  std::vector<Label> order;
   std::vector<std::vector<double>> totals, shares;
 };
 PerCase per_case(const std::vector<Conversion>& convs) {
   PerCase p;
-  NameIndex index;
+  LabelIndex index;
   for (const auto& c : convs) {
     const auto [k, fresh] = index.find_or_add(c.case_name);
     if (fresh) {
