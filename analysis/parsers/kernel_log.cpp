@@ -10,6 +10,7 @@
 #include <cstring>
 #include <exception>
 #include <iterator>
+#include <future>
 #include <thread>
 
 #if defined(__SSE2__)
@@ -560,9 +561,21 @@ KernelLogParse parse_kernel_log_records(std::string_view text, Provenance proven
   } else {
     // Each half is parsed, and its samples built, on its own core. The
     // tail is read as if it began at line 1 with group 1 and no earlier
-    // records; once the head is known, its lines, groups, iterations and
-    // group case names are shifted to follow the head's.
+    // records. As soon as the head's records are read, the tail's thread
+    // shifts its lines, groups and record numbers to follow them and
+    // builds its samples (group case names right the first time); once
+    // the head's samples are built, it continues the iterations of each
+    // key from the head's count. The main thread then only appends.
     const std::string_view head = text.substr(0, cut), tail = text.substr(cut);
+    struct HeadRead {
+      std::size_t lines;
+      int groups;
+      std::uint32_t records;
+    };
+    std::promise<HeadRead> head_read;
+    std::promise<void> head_built;
+    auto head_read_later = head_read.get_future();
+    auto head_built_later = head_built.get_future();
     KernelLogParse second;
     SampleBuilder head_builder;
     std::exception_ptr second_error;
@@ -570,7 +583,37 @@ KernelLogParse parse_kernel_log_records(std::string_view text, Provenance proven
     std::thread worker([&] {
       try {
         parse_records_into(tail, 1, bad, second);
+        const HeadRead h = head_read_later.get();  // throws when the head failed
+        for (auto& r : second.records) {
+          r.group += h.groups;  // the tail's first record always starts a new group: see split_point
+          r.line += h.lines;
+        }
+        for (auto& w : second.result.warnings) w = renumber_warning(w, h.lines);
         SampleBuilder().add(second.records, 0, second.result.samples, second.sample_record);
+        head_built_later.get();
+        // Iterations continue from the head's count of the same key (a
+        // log has a few keys: the last one asked answers most samples).
+        std::unordered_map<std::uint64_t, int> sweep_offset, to_shared_offset;
+        std::uint64_t last_pages = 0;
+        int last_pages_offset = -1;
+        for (std::size_t i = 0; i < second.result.samples.size(); ++i) {
+          Sample& s = second.result.samples[i];
+          const KernelRecord& r = second.records[second.sample_record[i]];
+          second.sample_record[i] += h.records;
+          if (r.kind == KernelRecordKind::rmpopt_sweep) {
+            auto [it, fresh] = sweep_offset.try_emplace(SampleBuilder::range_size(r), 0);
+            if (fresh) it->second = head_builder.seen(r);
+            s.iteration += it->second;
+          } else if (r.kind == KernelRecordKind::to_shared) {
+            if (last_pages_offset < 0 || r.nr_pages != last_pages) {
+              auto [it, fresh] = to_shared_offset.try_emplace(r.nr_pages, 0);
+              if (fresh) it->second = head_builder.seen(r);
+              last_pages = r.nr_pages;
+              last_pages_offset = it->second;
+            }
+            s.iteration += last_pages_offset;
+          }
+        }
       } catch (const ParseError& e) {
         second_bad = e;
       } catch (...) {
@@ -579,8 +622,15 @@ KernelLogParse parse_kernel_log_records(std::string_view text, Provenance proven
     });
     try {
       parse_records_into(head, 1, bad, out);
+      head_read.set_value({out.result.lines_read, out.records.empty() ? 0 : out.records.back().group,
+                           static_cast<std::uint32_t>(out.records.size())});
       head_builder.add(out.records, 0, samples, out.sample_record);
+      head_built.set_value();
     } catch (...) {
+      // The tail's thread must not wait for a head that will not come.
+      const auto e = std::current_exception();
+      try { head_read.set_exception(e); } catch (const std::future_error&) {}
+      try { head_built.set_exception(e); } catch (const std::future_error&) {}
       worker.join();
       throw;  // the first bad record of the file is in the head
     }
@@ -588,42 +638,12 @@ KernelLogParse parse_kernel_log_records(std::string_view text, Provenance proven
     const std::size_t lines_before = out.result.lines_read;
     if (second_bad) throw ParseError(second_bad->line + lines_before, second_bad->what());
     if (second_error) std::rethrow_exception(second_error);
-    // The tail's first record always starts a new group: see split_point.
-    const int groups_before = out.records.empty() ? 0 : out.records.back().group;
-    const auto records_before = static_cast<std::uint32_t>(out.records.size());
-    for (auto& r : second.records) {
-      r.group += groups_before;
-      r.line += lines_before;
-    }
-    // Iterations continue from the head's count of the same key.
-    std::unordered_map<std::uint64_t, int> sweep_offset, to_shared_offset;
-    for (std::size_t i = 0; i < second.result.samples.size(); ++i) {
-      Sample& s = second.result.samples[i];
-      const KernelRecord& r = second.records[second.sample_record[i]];
-      switch (r.kind) {
-        case KernelRecordKind::rmpopt_cycles:
-          s.case_name = head_builder.group_case_name(r.group);
-          break;
-        case KernelRecordKind::rmpopt_sweep: {
-          auto [it, fresh] = sweep_offset.try_emplace(SampleBuilder::range_size(r), 0);
-          if (fresh) it->second = head_builder.seen(r);
-          s.iteration += it->second;
-          break;
-        }
-        case KernelRecordKind::to_shared: {
-          auto [it, fresh] = to_shared_offset.try_emplace(r.nr_pages, 0);
-          if (fresh) it->second = head_builder.seen(r);
-          s.iteration += it->second;
-          break;
-        }
-      }
-      second.sample_record[i] += records_before;
-    }
-    for (auto& w : second.result.warnings) w = renumber_warning(w, lines_before);
-    append_advised(out.records, std::move(second.records));
+    // The records (the larger part) are appended on another core.
+    std::thread records_mover([&] { append_advised(out.records, std::move(second.records)); });
     out.joined.splice(out.joined.end(), second.joined);
     append_advised(samples, std::move(second.result.samples));
     append_advised(out.sample_record, std::move(second.sample_record));
+    records_mover.join();
     ParseResult& res = out.result;
     res.lines_read += second.result.lines_read;
     res.records += second.result.records;
