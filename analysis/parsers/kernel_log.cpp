@@ -240,6 +240,25 @@ struct LineCursor {
   }
 };
 
+// False when `t` (ending in ']') cannot end in a dmesg bracket prefix, so
+// it has text after its prefixes: the last '[' before the end would have to
+// open a plain uptime ("[  49.913402]") or a wall clock of at most 32
+// characters with a ':' ("[Thu Mar  5 11:22:33 2026]"). Lines of a log that
+// end in ']' for other reasons ("... range [0x... - 0x...]") are told
+// unrelated without stripping their prefixes. True means: ask
+// strip_capture_prefix.
+bool may_end_in_bracket_prefix(std::string_view t) {
+  std::size_t i = t.size() - 1;  // the ']'
+  while (i > 0 && ((t[i - 1] >= '0' && t[i - 1] <= '9') || t[i - 1] == '.' || t[i - 1] == ' ' || t[i - 1] == '\t' ||
+                   t[i - 1] == '\r'))
+    --i;
+  if (i > 0 && t[i - 1] == '[') return true;  // an uptime
+  const std::size_t from = t.size() - 1 > 33 ? t.size() - 1 - 33 : 0;
+  // The first '[' in reach: a ':' after the prefix's own '[' is after it.
+  const std::size_t open = t.substr(from, t.size() - 1 - from).find('[');
+  return open != std::string_view::npos && t.substr(from + open).find(':') != std::string_view::npos;
+}
+
 // A line without an anchor is blank or unrelated. Its message can only be
 // empty when the line ends like a capture prefix (']', ';', "kernel:"), so
 // only then is the (slower) prefix stripping needed to tell which.
@@ -253,8 +272,9 @@ bool is_blank_line(std::string_view line) {
   const char last = line[end - 1];
   if (last != ']' && last != ';' && last != ':' && last != '>') return false;
   std::string_view t = strip_quote_markers(line);
-  return t.empty() ||
-         ((t.back() == ']' || t.back() == ';' || t.back() == ':') && strip_capture_prefix(line).message.empty());
+  if (t.empty()) return true;
+  if (t.back() == ']' && !may_end_in_bracket_prefix(t)) return false;
+  return (t.back() == ']' || t.back() == ';' || t.back() == ':') && strip_capture_prefix(line).message.empty();
 }
 
 struct UnrelatedLines {

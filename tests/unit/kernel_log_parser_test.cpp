@@ -354,3 +354,39 @@ TEST(KernelLogParser, BadRecordsCanBeSkippedWithAWarning) {
   EXPECT_EQ(r.samples[3].extra["line"], 4);
   EXPECT_EQ(r.samples[3].iteration, 1);  // the skipped record takes no iteration
 }
+
+// Lines without records are blank (only capture prefixes, or nothing) or
+// unrelated (counted in lines_ignored). Lines ending in ']' are told apart
+// by a short cut before stripping their prefixes: the count must be what
+// stripping every line gives, on lines built from prefixes, bracketed
+// texts and endings that look like prefixes.
+TEST(KernelLogParser, BlankAndUnrelatedLinesAreToldApartAsStrippingDoes) {
+  const std::vector<std::string> parts = {"[   49.913402]", "[Thu Mar  5 11:22:33 2026]", "[Thu 11:22:33 [x]",
+                                          "[]",             "[0x00000000 - 0x2dffffff]",  "[a:b]",
+                                          "[1.5] [2.5]",    "> ",                         "text",
+                                          "x]",             "]",                          "[ 1.0] lab1 kernel:",
+                                          "6,12,345,-;",    "Mar 05 11:22:33 lab1 kernel:", "[mem 0x1-0x2 [a:b]",
+                                          "[ \t7.25\r]",    "[12345678901234567890123456789012345:]", " "};
+  std::string log;
+  std::size_t want_ignored = 0, lines = 0;
+  std::uint64_t s = 7;
+  for (int i = 0; i < 5000; ++i) {
+    std::string line;
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    const int n = 1 + static_cast<int>((s >> 33) % 3);
+    for (int k = 0; k < n; ++k) {
+      s = s * 6364136223846793005ull + 1442695040888963407ull;
+      if (k) line += (s >> 60) % 2 ? " " : "";
+      line += parts[(s >> 35) % parts.size()];
+    }
+    log += line + "\n";
+    ++lines;
+    if (!strip_capture_prefix(line).message.empty()) ++want_ignored;
+  }
+  const ParseResult r = parse_kernel_log(log);
+  EXPECT_EQ(r.records, 0u);
+  EXPECT_EQ(r.lines_read, lines);
+  EXPECT_EQ(r.lines_ignored, want_ignored);
+  EXPECT_GT(want_ignored, 100u);
+  EXPECT_LT(want_ignored, lines - 100);  // both kinds are there
+}
