@@ -8,6 +8,7 @@
 
 #include "analysis/parsers/kernel_log_prefix.h"
 #include "analysis/run_store.h"
+#include "tests/unit/test_rng.h"
 
 using namespace kvmbench;
 using namespace kvmbench::parsers;
@@ -369,15 +370,13 @@ TEST(KernelLogParser, BlankAndUnrelatedLinesAreToldApartAsStrippingDoes) {
                                           "[ \t7.25\r]",    "[12345678901234567890123456789012345:]", " "};
   std::string log;
   std::size_t want_ignored = 0, lines = 0;
-  std::uint64_t s = 7;
+  kvmbench::testing::TestRng rng(7);
   for (int i = 0; i < 5000; ++i) {
     std::string line;
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    const int n = 1 + static_cast<int>((s >> 33) % 3);
-    for (int k = 0; k < n; ++k) {
-      s = s * 6364136223846793005ull + 1442695040888963407ull;
-      if (k) line += (s >> 60) % 2 ? " " : "";
-      line += parts[(s >> 35) % parts.size()];
+    const auto n = 1 + rng.below(3);
+    for (std::uint64_t k = 0; k < n; ++k) {
+      if (k && rng.below(2)) line += ' ';
+      line += parts[rng.below(parts.size())];
     }
     log += line + "\n";
     ++lines;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/parsers/kernel_log_prefix.h"
+#include "tests/unit/test_rng.h"
 
 using namespace kvmbench::parsers;
 
@@ -120,14 +121,12 @@ TEST(KernelLogPrefix, UptimeReadsAsFromChars) {
                                     ".5",           ".",        "",             "1.2.3",            "1e5", "-1.0",
                                     "0.1",          "0.3",      "123456789012345", "1234567890123456", "9007199254740993",
                                     "00000000000000000000.1", " 7.25 ", "4.9406564584124654e-324"};
-  std::uint64_t s = 42;
+  kvmbench::testing::TestRng rng(42);
   for (int i = 0; i < 20000; ++i) {
     std::string t;
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    const int len = 1 + static_cast<int>((s >> 33) % 20);
-    for (int k = 0; k < len; ++k) {
-      s = s * 6364136223846793005ull + 1442695040888963407ull;
-      const unsigned r = static_cast<unsigned>(s >> 40) % 12;
+    const auto len = 1 + rng.below(20);
+    for (std::uint64_t k = 0; k < len; ++k) {
+      const auto r = rng.below(12);
       t += r < 10 ? static_cast<char>('0' + r) : '.';
     }
     cases.push_back(t);

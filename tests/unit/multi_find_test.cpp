@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "tests/unit/test_rng.h"
+
 using kvmbench::parsers::MultiFinder;
 
 namespace {
@@ -43,11 +45,8 @@ TEST(MultiFind, FindsTheLeftmostOfEitherNeedle) {
 // against the brute-force answer.
 TEST(MultiFind, AgreesWithBruteForceEverywhere) {
   const MultiFinder f(kNeedles);
-  std::uint64_t seed = 12345;
-  auto rnd = [&] {
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    return seed >> 33;
-  };
+  kvmbench::testing::TestRng rng(12345);
+  auto rnd = [&] { return rng.next(); };
   const std::string alphabet = "SEV-NP: RMOTguest_mdfo:ah \n";
   for (int round = 0; round < 300; ++round) {
     std::string text(rnd() % 120, ' ');
