@@ -93,7 +93,9 @@ std::string raw_name_for(const fs::path& p, std::set<std::string>& used) {
 // Writes an input's samples as samples.jsonl lines, a few MB per write,
 // each with its provenance: the raw file, and for kernel log records the
 // line, group and timestamps taken from the record (not from a JSON object
-// per sample: that cost more than parsing the log).
+// per sample: that cost more than parsing the log). Each chunk is written
+// on another core while the next is formatted (the writes of a long log's
+// 60 MB of lines took a third as long as formatting them).
 // Returns false when Ctrl-C stopped it between two writes.
 bool append_samples(RunWriter& w, const Input& in, std::span<const Sample> samples) {
   constexpr std::size_t kChunk = 4u << 20;
@@ -101,8 +103,16 @@ bool append_samples(RunWriter& w, const Input& in, std::span<const Sample> sampl
   append_json_string(file_member, in.raw_name);
   const auto& records = in.parsed.kernel_records;
   const auto& record_of = in.parsed.kernel_sample_record;
-  std::string chunk, members;
+  std::string chunk, members, writing;
   std::size_t pending = 0;
+  std::future<void> written;  // of `writing`; declared after it, so waited for before it goes
+  auto hand_over = [&] {
+    if (written.valid()) written.get();  // in order, and a failed write ends it here
+    std::swap(chunk, writing);
+    written = std::async(std::launch::async, [&w, &writing, n = pending] { w.append_lines(writing, n); });
+    chunk.clear();
+    pending = 0;
+  };
   for (std::size_t i = 0; i < samples.size(); ++i) {
     // A record's samples (a conversion's three) share its provenance.
     if (i == 0 || i >= record_of.size() || record_of[i] != record_of[i - 1]) {
@@ -115,13 +125,15 @@ bool append_samples(RunWriter& w, const Input& in, std::span<const Sample> sampl
     }
     append_sample_line(chunk, samples[i], members);
     if (++pending, chunk.size() >= kChunk) {
-      w.append_lines(chunk, pending);
-      chunk.clear();
-      pending = 0;
-      if (host::interrupted()) return false;
+      hand_over();
+      if (host::interrupted()) {
+        written.get();
+        return false;
+      }
     }
   }
-  if (pending) w.append_lines(chunk, pending);
+  if (pending) hand_over();
+  if (written.valid()) written.get();
   return true;
 }
 
