@@ -86,6 +86,31 @@ char* write_json_number(char* p, double v) {
     p = std::to_chars(p, p + 24, static_cast<std::int64_t>(v)).ptr;
     return std::copy_n(".0", 2, p);
   }
+  // Decimals of a few places (a dmesg uptime, 49.913402) print as their
+  // digits: with k places the smallest that reads back to v, and at most
+  // 15 digits in all, no shorter text reads back to v and no other of as
+  // many digits does, so this is the text of the shortest form below.
+  // m = a * 10^k rounded is that decimal's integer when one exists (the
+  // product errs by far less than 1/2 below 1e15); m / 10^k == a checks it
+  // (m and 10^k exact, one rounding).
+  if (const double a = std::fabs(v); a >= 1e-3 && a < 1e9) {
+    static constexpr double kScale[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6};
+    static constexpr std::uint64_t kDivisor[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+    for (int k = 1; k <= 6; ++k) {
+      const double m = std::nearbyint(a * kScale[k]);
+      if (m / kScale[k] != a) continue;
+      const auto digits = static_cast<std::uint64_t>(m);
+      if (v < 0) *p++ = '-';
+      p = std::to_chars(p, p + 20, digits / kDivisor[k]).ptr;
+      *p++ = '.';
+      std::uint64_t places = digits % kDivisor[k];
+      for (int d = k - 1; d >= 0; --d) {
+        p[d] = static_cast<char>('0' + places % 10);
+        places /= 10;
+      }
+      return p + k;
+    }
+  }
   char* end = fmt::format_to(p, FMT_COMPILE("{}"), v);
   if (std::find_if(p, end, [](char c) { return c == '.' || c == 'e'; }) == end) end = std::copy_n(".0", 2, end);
   return end;

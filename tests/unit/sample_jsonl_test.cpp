@@ -5,8 +5,11 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "analysis/parsers/kernel_log.h"
+#include "tests/unit/test_rng.h"
 
 using namespace kvmbench;
 
@@ -201,4 +204,40 @@ TEST(SampleJsonl, FastReaderDeclinesWhatItDoesNotHandle) {
   EXPECT_EQ(s->value, 2500);
   EXPECT_TRUE(s->warmup);
   EXPECT_TRUE(s->extra.is_null());
+}
+
+// Decimals of up to six places (dmesg uptimes, shares) take a short cut; it
+// must print exactly what the shortest form prints: checked on the texts
+// dmesg writes read back as doubles, on awkward neighbours (0.1, 0.3, the
+// edges of the short cut's range, values one ulp off a short decimal) and
+// on random doubles across the range.
+TEST(SampleJsonl, DecimalsPrintAsTheShortestFormDoes) {
+  auto shortest = [](double v) {
+    std::string want = fmt::format("{}", v);
+    if (want.find_first_of(".e") == std::string::npos) want += ".0";
+    return want;
+  };
+  std::vector<double> values = {0.1,   0.2,         0.3,        1e-3,     0.0015,      999999999.999999, 123456.1,
+                                 -2.5,  -0.001,      49.913402,  61.538401, 1e9 - 0.5,  0.000999999, 1.000001,
+                                 5e-324, 0.1 + 0.2,  1.0 / 3.0, 2.675,    100.000001, 12345678.9,
+                                 // Below the short cut's range the shortest form may switch to an exponent.
+                                 1e-5, 2e-5, 1e-6, 0.0001, 0.0009, 0.000123};
+  kvmbench::testing::TestRng rng(99);
+  for (int i = 0; i < 50000; ++i) {
+    // A dmesg uptime "[%5lu.%06lu]" as the parser reads it.
+    const std::string text = fmt::format("{}.{:06}", rng.below(100000000), rng.below(1000000));
+    values.push_back(std::stod(text));
+    // Fewer places, and one ulp either side.
+    const double d = static_cast<double>(rng.below(1000000)) / 1000.0;
+    values.push_back(d);
+    values.push_back(std::nextafter(d, 0.0));
+    values.push_back(std::nextafter(d, 1e9));
+    // Anything in the range, and out of it.
+    values.push_back(std::ldexp(static_cast<double>(rng.next()), -static_cast<int>(rng.below(60))));
+  }
+  for (double v : values) {
+    std::string out;
+    append_json_number(out, v);
+    ASSERT_EQ(out, shortest(v)) << fmt::format("{:.17g}", v);
+  }
 }
