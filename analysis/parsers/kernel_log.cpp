@@ -13,8 +13,8 @@
 #include <future>
 #include <thread>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
 #endif
 
 #include "analysis/huge_pages.h"
@@ -281,36 +281,84 @@ struct UnrelatedLines {
   std::size_t lines = 0, non_blank = 0;
 };
 
-// Counts the lines of a stretch without records, and those with text: most
-// of a months-long log, so it runs over newline bit masks 16 bytes at a time
-// instead of a call per line. Only a line that ends like a blank one might
-// (']' ';' ':' '>' or a blank) gets the full is_blank_line test.
-UnrelatedLines count_unrelated_lines(std::string_view span) {
-  UnrelatedLines u;
-  std::size_t line_start = 0;
-  auto one_line = [&](std::size_t end) {  // the line [line_start, end)
-    ++u.lines;
-    const char last = end > line_start ? span[end - 1] : ' ';
-    const bool maybe_blank = last == ']' || last == ';' || last == ':' || last == '>' || last == ' ' ||
-                             last == '\t' || last == '\r';
-    if (!maybe_blank || !is_blank_line(span.substr(line_start, end - line_start))) ++u.non_blank;
-    line_start = end + 1;
-  };
-  std::size_t i = 0;
-#if defined(__SSE2__)
-  const __m128i nl = _mm_set1_epi8('\n');
-  for (; i + 16 <= span.size(); i += 16) {
-    unsigned m = static_cast<unsigned>(_mm_movemask_epi8(
-        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(span.data() + i)), nl)));
-    while (m) {
-      one_line(i + static_cast<std::size_t>(__builtin_ctz(m)));
-      m &= m - 1;
+// Whether a line ending in `c` might be blank (only capture prefixes or
+// blanks): the last character of a prefix (']' ';' ':'), of a bare quote
+// ('>'), a blank, or '\n' for an empty line.
+bool may_end_blank_line(char c) {
+  return c == ']' || c == ';' || c == ':' || c == '>' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+#if defined(__x86_64__)
+// The newlines of span[i..] 32 bytes at a time, on CPUs with AVX2: they
+// are counted (a popcount per block), and only those after a character a
+// blank line may end in are handed to `maybe_blank` (a superset of
+// may_end_blank_line: every byte up to ' ', ':' to '>', and ']'), so the
+// loop has no branch per line. `prev_may_end`: whether span[i - 1] is such
+// a character (true at the start, where an empty first line may be).
+template <class MaybeBlank>
+__attribute__((target("avx2,popcnt"))) std::size_t count_newlines_avx2(std::string_view span, std::size_t& i,
+                                                                       bool prev_may_end, MaybeBlank&& maybe_blank) {
+  const __m256i nl = _mm256_set1_epi8('\n'), space = _mm256_set1_epi8(' '), colon = _mm256_set1_epi8(':'),
+                four = _mm256_set1_epi8(4), bracket = _mm256_set1_epi8(']');
+  std::size_t lines = 0;
+  std::uint64_t carry = prev_may_end ? 1 : 0;
+  for (; i + 32 <= span.size(); i += 32) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(span.data() + i));
+    const auto newlines = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, nl)));
+    if (!newlines) {
+      carry = static_cast<std::uint8_t>(span[i + 31]) <= ' ' || span[i + 31] == ']' ||
+              (span[i + 31] >= ':' && span[i + 31] <= '>');
+      continue;
+    }
+    const __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, space), v);  // <= ' '
+    const __m256i off = _mm256_sub_epi8(v, colon);
+    const __m256i punct = _mm256_cmpeq_epi8(_mm256_min_epu8(off, four), off);  // ':' to '>'
+    const auto ends = static_cast<std::uint32_t>(
+        _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(low, punct), _mm256_cmpeq_epi8(v, bracket))));
+    std::uint32_t candidates = newlines & static_cast<std::uint32_t>((std::uint64_t{ends} << 1) | carry);
+    carry = ends >> 31;
+    lines += static_cast<std::size_t>(__builtin_popcount(newlines));
+    while (candidates) {
+      maybe_blank(i + static_cast<std::size_t>(__builtin_ctz(candidates)));
+      candidates &= candidates - 1;
     }
   }
+  return lines;
+}
 #endif
-  for (; i < span.size(); ++i)
-    if (span[i] == '\n') one_line(i);
-  if (line_start < span.size()) one_line(span.size());  // a last line without its newline
+
+// Counts the lines of a stretch without records, and those with text: most
+// of a months-long log, so newlines are counted by the block where the CPU
+// can (AVX2), and only a line that ends like a blank one might gets the
+// full is_blank_line test.
+UnrelatedLines count_unrelated_lines(std::string_view span) {
+  UnrelatedLines u;
+  std::size_t blank = 0;
+  // The line that ends at `end` (a newline's position, or the span's end).
+  auto check_line_ending_at = [&](std::size_t end) {
+    const void* nl = end ? ::memrchr(span.data(), '\n', end) : nullptr;
+    const std::size_t start = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - span.data()) + 1 : 0;
+    if (is_blank_line(span.substr(start, end - start))) ++blank;
+  };
+  std::size_t i = 0;
+#if defined(__x86_64__)
+  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+  if (avx2) u.lines += count_newlines_avx2(span, i, true, check_line_ending_at);
+#endif
+  const char* const base = span.data();
+  while (i < span.size()) {
+    const void* nl = std::memchr(base + i, '\n', span.size() - i);
+    if (!nl) break;
+    const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(nl) - base);
+    ++u.lines;
+    if (at == 0 || may_end_blank_line(span[at - 1])) check_line_ending_at(at);
+    i = at + 1;
+  }
+  if (!span.empty() && span.back() != '\n') {  // a last line without its newline
+    ++u.lines;
+    if (may_end_blank_line(span.back())) check_line_ending_at(span.size());
+  }
+  u.non_blank = u.lines - blank;
   return u;
 }
 

@@ -367,7 +367,9 @@ TEST(KernelLogParser, BlankAndUnrelatedLinesAreToldApartAsStrippingDoes) {
                                           "[1.5] [2.5]",    "> ",                         "text",
                                           "x]",             "]",                          "[ 1.0] lab1 kernel:",
                                           "6,12,345,-;",    "Mar 05 11:22:33 lab1 kernel:", "[mem 0x1-0x2 [a:b]",
-                                          "[ \t7.25\r]",    "[12345678901234567890123456789012345:]", " "};
+                                          "[ \t7.25\r]",    "[12345678901234567890123456789012345:]", " ",
+                                          "",               "\r",                          "x\t",
+                                          "<",              "a=",                         std::string(40, 'y')};
   std::string log;
   std::size_t want_ignored = 0, lines = 0;
   kvmbench::testing::TestRng rng(7);
