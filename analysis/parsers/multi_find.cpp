@@ -78,6 +78,26 @@ __attribute__((target("avx2"))) MultiFindHit MultiFinder::find_avx2(std::string_
     first[k] = _mm256_set1_epi8(probes_[k].needle[probes_[k].at1]);
     second[k] = _mm256_set1_epi8(probes_[k].needle[probes_[k].at2]);
   }
+  if (probes_.size() == 2) {
+    // Two needles (the kernel log's anchors): the loop unrolled, its probes
+    // and offsets in registers.
+    const char* const d = text.data();
+    const std::size_t a0 = probes_[0].at1, b0 = probes_[0].at2, a1 = probes_[1].at1, b1 = probes_[1].at2;
+    for (; i + longest_ + 31 <= text.size(); i += 32) {
+      const char* const at = d + i;
+      const auto h0 = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_and_si256(
+          _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + a0)), first[0]),
+          _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + b0)), second[0]))));
+      const auto h1 = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_and_si256(
+          _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + a1)), first[1]),
+          _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + b1)), second[1]))));
+      if (h0 | h1) {
+        const unsigned hits[2] = {h0, h1};
+        if (const MultiFindHit h = check_candidates(text, i, hits, h0 | h1); h.pos != std::string_view::npos) return h;
+      }
+    }
+    return {};
+  }
   for (; i + longest_ + 31 <= text.size(); i += 32) {
     unsigned hits[kMaxNeedles];
     unsigned any = 0;

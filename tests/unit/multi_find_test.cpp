@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "tests/unit/test_rng.h"
@@ -12,12 +13,15 @@ using kvmbench::parsers::MultiFinder;
 namespace {
 
 constexpr std::string_view kNeedles[] = {"SEV-SNP: RMPOPT", "guest_memfd to_shared:"};
+// Three needles take the general loop (two have their own).
+constexpr std::string_view kThreeNeedles[] = {"SEV-SNP: RMPOPT", "guest_memfd to_shared:", "tdx: seam"};
 
 // The reference: the leftmost position of any needle, by brute force.
-std::pair<std::size_t, std::size_t> naive(std::string_view text, std::size_t from) {
+std::pair<std::size_t, std::size_t> naive(std::string_view text, std::size_t from,
+                                          std::span<const std::string_view> needles = kNeedles) {
   for (std::size_t i = from; i < text.size(); ++i)
-    for (std::size_t k = 0; k < std::size(kNeedles); ++k)
-      if (text.substr(i).starts_with(kNeedles[k])) return {i, k};
+    for (std::size_t k = 0; k < needles.size(); ++k)
+      if (text.substr(i).starts_with(needles[k])) return {i, k};
   return {std::string_view::npos, 0};
 }
 
@@ -44,24 +48,27 @@ TEST(MultiFind, FindsTheLeftmostOfEitherNeedle) {
 // near misses (the two probe bytes right, the rest wrong), and random text,
 // against the brute-force answer.
 TEST(MultiFind, AgreesWithBruteForceEverywhere) {
-  const MultiFinder f(kNeedles);
-  kvmbench::testing::TestRng rng(12345);
-  auto rnd = [&] { return rng.next(); };
-  const std::string alphabet = "SEV-NP: RMOTguest_mdfo:ah \n";
-  for (int round = 0; round < 300; ++round) {
-    std::string text(rnd() % 120, ' ');
-    for (char& c : text) c = alphabet[rnd() % alphabet.size()];
-    // Plant needles, whole or damaged in one byte, at random places.
-    for (int p = 0; p < 3; ++p) {
-      std::string n(kNeedles[rnd() % 2]);
-      if (rnd() % 2) n[rnd() % n.size()] = '#';
-      if (n.size() <= text.size()) text.replace(rnd() % (text.size() - n.size() + 1), n.size(), n);
-    }
-    for (std::size_t from = 0; from <= text.size(); from += 1 + rnd() % 7) {
-      const auto want = naive(text, from);
-      const auto got = f.find(text, from);
-      ASSERT_EQ(got.pos, want.first) << "text '" << text << "' from " << from;
-      if (got.pos != std::string_view::npos) { EXPECT_EQ(got.needle, want.second); }
+  for (const std::span<const std::string_view> needles : {std::span<const std::string_view>(kNeedles),
+                                                          std::span<const std::string_view>(kThreeNeedles)}) {
+    const MultiFinder f(needles);
+    kvmbench::testing::TestRng rng(12345);
+    auto rnd = [&] { return rng.next(); };
+    const std::string alphabet = "SEV-NP: RMOTguest_mdfo:ah \ntdx";
+    for (int round = 0; round < 300; ++round) {
+      std::string text(rnd() % 300, ' ');
+      for (char& c : text) c = alphabet[rnd() % alphabet.size()];
+      // Plant needles, whole or damaged in one byte, at random places.
+      for (int p = 0; p < 4; ++p) {
+        std::string n(needles[rnd() % needles.size()]);
+        if (rnd() % 2) n[rnd() % n.size()] = '#';
+        if (n.size() <= text.size()) text.replace(rnd() % (text.size() - n.size() + 1), n.size(), n);
+      }
+      for (std::size_t from = 0; from <= text.size(); from += 1 + rnd() % 7) {
+        const auto want = naive(text, from, needles);
+        const auto got = f.find(text, from);
+        ASSERT_EQ(got.pos, want.first) << "text '" << text << "' from " << from;
+        if (got.pos != std::string_view::npos) { EXPECT_EQ(got.needle, want.second); }
+      }
     }
   }
 }
