@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <vector>
 
 namespace kvmbench {
 
@@ -134,16 +135,16 @@ void append_sample_line(std::string& out, const Sample& s, std::string_view more
   static constexpr std::string_view k_case = "{\"case\":", k_variant = ",\"variant\":", k_metric = ",\"metric\":",
                                     k_unit = ",\"unit\":", k_value = ",\"value\":", k_iteration = ",\"iteration\":",
                                     k_warmup = ",\"warmup\":true";
-  // The line is written by pointer into room made for it at once (a few
-  // dozen small appends per line were most of the cost of storing a long
-  // log's samples); s.extra's members, rare in bulk, are appended after.
+  // The line is written by pointer into a buffer with room for it, and
+  // appended at once (a few dozen small appends per line were most of the
+  // cost of storing a long log's samples); s.extra's members, rare in
+  // bulk, are appended after.
   const std::size_t room = k_case.size() + case_json.size() + k_variant.size() + variant_json.size() +
                            k_metric.size() + metric_json.size() + k_unit.size() + unit_json.size() + k_value.size() +
-                           kJsonNumberRoom + k_iteration.size() + 12 + k_warmup.size();
-  const std::size_t at = out.size();
-  out.resize(at + room);
-  char* const begin = out.data() + at;
-  char* p = begin;
+                           kJsonNumberRoom + k_iteration.size() + 12 + k_warmup.size() + 1 + more_members.size() + 2;
+  thread_local std::vector<char> buffer(4096);
+  if (buffer.size() < room) buffer.resize(room);
+  char* p = buffer.data();
   p = write_text(p, k_case);
   p = write_text(p, case_json);
   p = write_text(p, k_variant);
@@ -157,17 +158,25 @@ void append_sample_line(std::string& out, const Sample& s, std::string_view more
   p = write_text(p, k_iteration);
   p = std::to_chars(p, p + 12, s.iteration).ptr;
   if (s.warmup) p = write_text(p, k_warmup);
-  out.resize(at + static_cast<std::size_t>(p - begin));
-  if (s.extra.is_object()) {
-    for (auto& [k, v] : s.extra.items()) {
-      if (is_core_key(k)) continue;
-      out += ',';
-      append_json_string(out, k);
-      out += ':';
-      if (v.is_string()) append_json_string(out, v.get_ref<const std::string&>());
-      else if (v.is_number_float()) append_json_number(out, v.get<double>());
-      else out += v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (!s.extra.is_object() || s.extra.empty()) {
+    if (!more_members.empty()) {
+      *p++ = ',';
+      p = write_text(p, more_members);
     }
+    *p++ = '}';
+    *p++ = '\n';
+    out.append(buffer.data(), p);
+    return;
+  }
+  out.append(buffer.data(), p);
+  for (auto& [k, v] : s.extra.items()) {
+    if (is_core_key(k)) continue;
+    out += ',';
+    append_json_string(out, k);
+    out += ':';
+    if (v.is_string()) append_json_string(out, v.get_ref<const std::string&>());
+    else if (v.is_number_float()) append_json_number(out, v.get<double>());
+    else out += v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   if (!more_members.empty()) {
     out += ',';
