@@ -13,7 +13,7 @@ namespace {
 struct EntryHash {
   using is_transparent = void;
   std::size_t operator()(std::string_view t) const { return std::hash<std::string_view>()(t); }
-  std::size_t operator()(const Label::Entry& e) const { return (*this)(std::string_view(e.text)); }
+  std::size_t operator()(const Label::Entry& e) const { return e.hash; }
 };
 struct EntryEqual {
   using is_transparent = void;
@@ -22,8 +22,8 @@ struct EntryEqual {
   bool operator()(const Label::Entry& a, std::string_view b) const { return a.text == b; }
 };
 
-Label::Entry make_entry(std::string_view text) {
-  Label::Entry e{std::string(text), {}};
+Label::Entry make_entry(std::string_view text, std::size_t hash) {
+  Label::Entry e{std::string(text), {}, hash};
   append_json_string(e.json, text);
   return e;
 }
@@ -50,18 +50,19 @@ const Label::Entry* Label::empty_entry() {
 
 const Label::Entry* Label::intern(std::string_view text) {
   // A thread's last few texts answer most lookups (a log's samples cycle
-  // through a few labels) without the lock.
+  // through a few labels) without the lock; their hashes tell most others
+  // apart without comparing texts ("group=1041", "group=1042").
+  const std::size_t hash = EntryHash()(text);
   thread_local std::array<const Entry*, 8> recent{};
   thread_local std::size_t next = 0;
   for (const Entry* e : recent)
-    if (e && e->text.size() == text.size() && std::string_view(e->text) == text) return e;
-  const std::size_t hash = EntryHash()(text);
+    if (e && e->hash == hash && std::string_view(e->text) == text) return e;
   Shard& shard = shard_of(hash);
   const Entry* found;
   {
     std::lock_guard<std::mutex> lock(shard.mu);
     auto it = shard.entries.find(text);
-    if (it == shard.entries.end()) it = shard.entries.insert(make_entry(text)).first;
+    if (it == shard.entries.end()) it = shard.entries.insert(make_entry(text, hash)).first;
     found = &*it;
   }
   recent[next] = found;

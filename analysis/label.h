@@ -27,6 +27,7 @@ class Label {
   struct Entry {
     std::string text;
     std::string json;  // the text as a JSON string literal, quotes included
+    std::size_t hash;  // of text, as the pool hashes it
   };
 
   Label() : e_(empty_entry()) {}
