@@ -226,7 +226,11 @@ struct SampleLineError : std::runtime_error {
 
 // The samples of the lines of `text` (lines numbered from 1), appended to out.
 void read_sample_lines(std::string_view text, const fs::path& path, bool keep, std::vector<Sample>& out) {
-  out.reserve(out.size() + static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')));
+  std::size_t lines = 0;  // counted by memchr: std::count went a byte at a time
+  for (const char *p = text.data(), *end = p + text.size();
+       (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))); ++p)
+    ++lines;
+  out.reserve(out.size() + lines);
   advise_huge_pages(out);
   std::size_t pos = 0, line_no = 0;
   while (pos < text.size()) {

@@ -167,6 +167,8 @@ TEST(SampleJsonl, FastReaderAgreesWithNlohmann) {
       {"anon-4k", "pinned-node0", "faultin_rate", "GB/s", 0.1, 4, true, {{"cpu", 3}, {"note", "a\"b\\c\nd\t"}}},
       {"c", "v", "m", "u", -1e-300, 7, false, {{"i", -3}, {"u", 18446744073709551615ull}, {"d", 0.25}, {"w", 2.0},
                                                {"b", false}, {"n", nullptr}, {"s", "caf\xC3\xA9"}}},
+      // Escapes in labels and keys (read through the unescaping path).
+      {"a\"b", "v\\w", "m\tx", "u/\r", 2, 1, false, {{"k\"ey", "v"}, {"line\n", 3}}},
   };
   for (const auto& s : samples) {
     std::string line;
