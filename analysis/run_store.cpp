@@ -342,4 +342,13 @@ std::vector<std::string> check_raw_copies(const Run& run) {
   return out;
 }
 
+std::optional<std::string> check_sample_count(const Run& run) {
+  if (!run.meta.contains("n_samples") || !run.meta["n_samples"].is_number_unsigned()) return std::nullopt;
+  const auto want = run.meta["n_samples"].get<std::uintmax_t>();
+  if (want == run.samples.size()) return std::nullopt;
+  return fmt::format("{}: {} samples, meta.json says {} were stored (edited, or lost with the disk?); the tables "
+                     "show the samples that are there",
+                     (run.dir / "samples.jsonl").string(), run.samples.size(), want);
+}
+
 }  // namespace kvmbench

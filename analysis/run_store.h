@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -98,5 +99,11 @@ Run load_run(const std::filesystem::path& dir, SampleProvenance provenance = Sam
 // stores), a message when that copy is missing or not of that size (a crash
 // before it reached the disk: the samples are intact, the copy is not).
 std::vector<std::string> check_raw_copies(const Run& run);
+
+// A message when samples.jsonl holds another number of samples than the
+// n_samples meta.json recorded when the run finished (an emptied or cut
+// file reads as a run with fewer samples, lines that are whole included);
+// nothing for a run that never finished (no n_samples).
+std::optional<std::string> check_sample_count(const Run& run);
 
 }  // namespace kvmbench

@@ -27,6 +27,13 @@ static std::string run_name(const std::string& dir) {
   return p.filename().string();
 }
 
+// What the run's files hold that meta.json does not expect (a raw copy or
+// samples.jsonl cut short): said on stderr; the tables still print.
+static void warn_about_stored_files(const Run& run) {
+  for (const auto& w : check_raw_copies(run)) fmt::print(stderr, "kvmbench: warning: {}\n", w);
+  if (const auto w = check_sample_count(run)) fmt::print(stderr, "kvmbench: warning: {}\n", *w);
+}
+
 // Several runs: directmap only (the document's table puts a 4K-pre-split
 // kernel and a 2M+split kernel side by side); other suites compare two runs
 // with `kvmbench compare`.
@@ -40,6 +47,7 @@ static void report_several(const std::vector<std::string>& dirs, const std::stri
     } catch (const std::exception& e) {
       usage_error(e.what());
     }
+    warn_about_stored_files(run);
     if (run.suite() != "directmap")
       usage_error(fmt::format("{}: a {} run; several runs in one report are for directmap (use `kvmbench "
                               "compare BASE CAND` for two runs of another suite)",
@@ -87,7 +95,7 @@ void add_report_command(CLI::App& app) {
     } catch (const std::exception& e) {
       usage_error(e.what());
     }
-    for (const auto& w : check_raw_copies(run)) fmt::print(stderr, "kvmbench: warning: {}\n", w);
+    warn_about_stored_files(run);
     std::vector<Table> tables;
     try {
       tables = suites::report_tables(run);

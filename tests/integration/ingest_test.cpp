@@ -194,6 +194,14 @@ TEST(IngestCommand, ReportFromDiskMatchesIngestAndLinesKeepProvenance) {
   EXPECT_EQ(cut.exit_code, 0);
   EXPECT_EQ(cut.out, report.out);
   EXPECT_NE(cut.err.find("raw/long.log: 100 bytes, "), std::string::npos) << cut.err;
+
+  // samples.jsonl emptied or cut at a line's end (no torn last line to
+  // refuse): the report says so instead of showing fewer samples quietly.
+  fs::resize_file(dirs[0] / "samples.jsonl", 0);
+  auto emptied = run_kvmbench({"report", dirs[0].string(), "--format", "csv"});
+  EXPECT_EQ(emptied.exit_code, 0);
+  EXPECT_NE(emptied.err.find("samples.jsonl: 0 samples, meta.json says 1000 were stored"), std::string::npos)
+      << emptied.err;
 }
 
 // `kvmbench ingest <(journalctl -k)`: the file is a pipe, read once.
