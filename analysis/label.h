@@ -40,20 +40,12 @@ class Label {
   operator std::string_view() const { return e_->text; }    // NOLINT
   std::string_view json() const { return e_->json; }
 
-  const char* data() const { return e_->text.data(); }
-  const char* c_str() const { return e_->text.c_str(); }
   std::size_t size() const { return e_->text.size(); }
   bool empty() const { return e_->text.empty(); }
-  char front() const { return e_->text.front(); }
-  char back() const { return e_->text.back(); }
-  auto begin() const { return e_->text.begin(); }
-  auto end() const { return e_->text.end(); }
   bool starts_with(std::string_view p) const { return std::string_view(e_->text).starts_with(p); }
-  bool ends_with(std::string_view p) const { return std::string_view(e_->text).ends_with(p); }
   std::size_t find(std::string_view t, std::size_t pos = 0) const { return e_->text.find(t, pos); }
   std::size_t find(char c, std::size_t pos = 0) const { return e_->text.find(c, pos); }
   std::size_t rfind(std::string_view t, std::size_t pos = std::string::npos) const { return e_->text.rfind(t, pos); }
-  std::size_t rfind(char c, std::size_t pos = std::string::npos) const { return e_->text.rfind(c, pos); }
   std::string substr(std::size_t pos, std::size_t n = std::string::npos) const { return e_->text.substr(pos, n); }
 
   // The same text is the same entry: equal labels have equal addresses.
