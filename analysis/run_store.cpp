@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <thread>
 #include <optional>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <chrono>
@@ -126,9 +127,11 @@ RunWriter RunWriter::create_in(const fs::path& out_root, const nlohmann::json& m
   std::string host = meta.contains("hostname") && meta["hostname"].is_string()
                          ? meta["hostname"].get<std::string>()
                          : std::string("localhost");
-  if (host.empty()) host = "localhost";
+  // "(none)" is what the kernel reports when nothing set a host name (a
+  // bare initramfs): no name, and no parentheses in a directory name.
+  if (host.empty() || host == "(none)") host = "localhost";
   for (char& c : host)
-    if (c == '/' || c == ' ') c = '_';
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
   fs::create_directories(out_root);
   std::string base = fmt::format("{}-{}-{}", meta["suite"].get<std::string>(), utc_timestamp_compact(), host);
   for (int i = 0; i < 1000; ++i) {

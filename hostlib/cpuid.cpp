@@ -65,6 +65,22 @@ bool CpuInfo::has(std::string_view feature) const {
   return std::find(features.begin(), features.end(), feature) != features.end();
 }
 
+std::string hypervisor_name_of(std::string_view sig) {
+  // The signatures as the hypervisors publish them (trailing NULs and
+  // blanks trimmed); QEMU's TCG one is TCG_CPUID_SIG in target/i386/cpu.c.
+  static const std::pair<std::string_view, std::string_view> known[] = {
+      {"KVMKVMKVM", "kvm"},        {"TCGTCGTCGTCG", "tcg"},    {"Microsoft Hv", "hyperv"},
+      {"VMwareVMware", "vmware"},  {"XenVMMXenVMM", "xen"},    {"VBoxVBoxVBox", "virtualbox"},
+      {"bhyve bhyve", "bhyve"},    {"ACRNACRNACRN", "acrn"},   {"QNXQVMBSQG", "qnx"},
+  };
+  if (sig.empty()) return "other";  // the bit without a leaf
+  for (auto& [s, name] : known)
+    if (sig == s) return std::string(name);
+  return "other";
+}
+
+bool cpu_is_emulated(const CpuInfo& cpu) { return cpu.hypervisor_name == "tcg"; }
+
 const std::vector<std::string>& known_cpu_features() {
   static const std::vector<std::string> names = {"svm", "npt", "flushbyasid", "sev", "sev_es",
                                                  "sev_snp", "rmpopt", "vmx", "tdx"};
@@ -119,6 +135,14 @@ CpuInfo decode_cpu(const CpuidTable& t) {
       c.tsc_hz_cpuid = static_cast<std::uint64_t>(hv.eax) * 1000ull;
       c.tsc_hz_cpuid_leaf = "0x40000010";
     }
+  }
+
+  // The hypervisor's signature, in EBX, ECX, EDX order (not the vendor
+  // string's EBX, EDX, ECX). QEMU puts "TCGTCGTCGTCG" there under TCG.
+  if (c.hypervisor) {
+    auto hv = leaf(t, kHvBase);
+    c.hypervisor_signature = trim(regs_text({hv.ebx, hv.ecx, hv.edx}));
+    c.hypervisor_name = hypervisor_name_of(c.hypervisor_signature);
   }
 
   c.max_ext_leaf = leaf(t, kExtBase).eax;
@@ -217,7 +241,7 @@ CpuidTable read_cpuid_table() {
     for (std::uint32_t l = kExtBase + 1; l <= std::min<std::uint32_t>(e0.eax, kExtBase + 0x25); ++l)
       get(l);
   if (bit(t[{1, 0}].ecx, 31)) {
-    auto h = get(kHvBase);
+    auto h = get(kHvBase);  // the signature (decode_cpu) and the maximum hypervisor leaf
     if (h.eax >= kHvBase + 0x10 && h.eax < kHvBase + 0x100) get(kHvBase + 0x10);
   }
 #endif
@@ -246,6 +270,9 @@ nlohmann::json to_json(const CpuInfo& c) {
   j["stepping"] = c.stepping;
   j["microcode"] = c.microcode.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.microcode);
   j["hypervisor"] = c.hypervisor;
+  j["hypervisor_signature"] = c.hypervisor_signature;
+  j["hypervisor_name"] = c.hypervisor_name;
+  j["emulated"] = cpu_is_emulated(c);
   j["features"] = c.features;
   j["feature_source"] = c.feature_source;
   j["max_leaf"] = c.max_leaf;

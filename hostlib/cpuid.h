@@ -34,6 +34,12 @@ struct CpuInfo {
   unsigned stepping = 0;
   std::string microcode;     // "0x..." from /proc/cpuinfo, "" when unknown
   bool hypervisor = false;   // CPUID 1 ECX[31]: we run inside a VM
+  // CPUID 0x40000000 EBX:ECX:EDX when `hypervisor`: "KVMKVMKVM", "TCGTCGTCGTCG"
+  // (QEMU's software emulator), "Microsoft Hv", ... ("" when none).
+  std::string hypervisor_signature;
+  // What the signature names: "kvm", "tcg", "hyperv", "vmware", "xen", ...,
+  // "other" for an unknown one, "" when there is no hypervisor.
+  std::string hypervisor_name;
   // Lower-case names from {svm, npt, flushbyasid, sev, sev_es, sev_snp,
   // rmpopt, vmx, tdx}, in that order, only those present.
   std::vector<std::string> features;
@@ -47,6 +53,13 @@ struct CpuInfo {
 
   bool has(std::string_view feature) const;
 };
+
+// Pure: the short name of a hypervisor signature (CPUID 0x40000000).
+std::string hypervisor_name_of(std::string_view signature);
+
+// Whether this CPU is emulated in software rather than executed by hardware:
+// QEMU's TCG ("TCGTCGTCGTCG"). Everything measured on it is `emulated`.
+bool cpu_is_emulated(const CpuInfo& cpu);
 
 // All feature names kvmbench reports, in report order.
 const std::vector<std::string>& known_cpu_features();

@@ -158,6 +158,33 @@ nlohmann::json cpufreq(Reader& r, const std::vector<int>& cpus) {
 
 }  // namespace
 
+nlohmann::json virtualization_json(const nlohmann::json& cpu, bool dev_kvm_present) {
+  const bool in_vm = cpu.value("hypervisor", false);
+  const std::string name = cpu.value("hypervisor_name", std::string());
+  const bool emulated = name == "tcg";
+  nlohmann::json v = {{"in_vm", in_vm},
+                      {"hypervisor", in_vm ? nlohmann::json(name) : nlohmann::json(nullptr)},
+                      {"signature", cpu.value("hypervisor_signature", std::string())},
+                      {"emulated", emulated},
+                      // A KVM here runs its guests as a nested hypervisor.
+                      {"kvm_nested", in_vm && dev_kvm_present}};
+  if (emulated)
+    v["note"] = "the CPU is QEMU's software emulator (TCG): every result measured here is emulated";
+  else if (in_vm && dev_kvm_present)
+    v["note"] = fmt::format("KVM here is nested in {}: guests run two levels down",
+                            name.empty() || name == "other" ? "another hypervisor" : name);
+  return v;
+}
+
+std::string emulation_reason(const nlohmann::json& m) {
+  if (!m.is_object() || !m.contains("cpu") || !m["cpu"].is_object()) return "";
+  const auto& cpu = m["cpu"];
+  if (cpu.value("hypervisor_name", std::string()) != "tcg") return "";
+  return fmt::format("this machine's CPU is QEMU's software emulator (TCG; CPUID 0x40000000 \"{}\"): "
+                     "what runs here is emulated, not measured on hardware",
+                     cpu.value("hypervisor_signature", std::string()));
+}
+
 unsigned long hugepage_dir_kb(std::string_view name) {
   constexpr std::string_view pre = "hugepages-", suf = "kB";
   if (name.size() <= pre.size() + suf.size() || name.substr(0, pre.size()) != pre ||
@@ -195,6 +222,10 @@ nlohmann::json collect_metadata(const MetadataOptions& o) {
 
   CpuInfo cpu = read_cpu();
   m["cpu"] = to_json(cpu);
+  {
+    std::error_code ec;
+    m["virtualization"] = virtualization_json(m["cpu"], fs::exists("/dev/kvm", ec));
+  }
 
   if (o.probe_kvm) {
     const KvmStatus kvm = probe_kvm(o.kvm_timeout_ms);

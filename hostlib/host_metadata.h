@@ -24,13 +24,24 @@ struct MetadataOptions {
   int tsc_calibration_ms = 50;
 };
 
-// Top-level keys: collected_at, hostname, kernel, cpu, kvm, kvm_modules,
+// Top-level keys: collected_at, hostname, kernel, cpu, virtualization, kvm, kvm_modules,
 // smt, topology, numa, memory, hugepages, thp, tsc_hz, tsc, clocksource,
 // cpufreq, qemu, needs_root, unreadable. (kvm.present, kvm.runs_guests,
 // kvm.reason, kvm.guest_memfd_flags, cpu.vendor, cpu.features,
 // memory.total_bytes, memory.directmap, numa.nodes, qemu.version and
 // qemu.accels are the keys other tools rely on.)
 nlohmann::json collect_metadata(const MetadataOptions& options = {});
+
+// Pure: why results measured on the host described by `metadata` (the
+// object collect_metadata returns) are `emulated` rather than `hardware`:
+// its CPU is QEMU's software emulator (TCG). "" when they are hardware.
+std::string emulation_reason(const nlohmann::json& metadata);
+
+// Pure: the "virtualization" object of the metadata from the CPU object
+// (cpu.hypervisor, hypervisor_name, hypervisor_signature) and whether
+// /dev/kvm exists: which hypervisor this host runs under, whether its CPU is
+// emulated, and whether a KVM here is nested in another hypervisor.
+nlohmann::json virtualization_json(const nlohmann::json& cpu, bool dev_kvm_present);
 
 // Pure helpers (unit-tested): the hugepage pool directory name
 // "hugepages-2048kB" -> 2048 (0 when it is not one); the selected entry of

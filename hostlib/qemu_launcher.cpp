@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "hostlib/cpuid.h"
 #include "hostlib/interrupt.h"
 #include "hostlib/kvm_probe.h"
 #include "hostlib/qemu_net_peer.h"
@@ -204,7 +205,8 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
     if (pin_cpus.empty()) return cannot(fmt::format("host NUMA node {} has no CPUs", *spec.pin_numa_node));
   }
   r.accel = plan.accel;
-  r.source = plan.accel == Accel::kvm ? Source::hardware : Source::emulated;
+  // KVM on an emulated CPU (the emulated lab) is as emulated as TCG itself.
+  r.source = plan.accel == Accel::kvm && !cpu_is_emulated(read_cpu()) ? Source::hardware : Source::emulated;
 
   // --- start ---------------------------------------------------------------
   plan.console_log = console_log;

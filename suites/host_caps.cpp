@@ -40,6 +40,7 @@ HostCaps probe_host_caps() {
     for (const auto& a : q.value("accels", nlohmann::json::array()))
       if (a.is_string()) caps.qemu_accels.push_back(a.get<std::string>());
   }
+  caps.emulated_reason = host::emulation_reason(caps.metadata);
   if (auto k = host::default_guest_kernel()) caps.guest_kernel = k.path.string();
   caps.metadata["guest_kernel"] = caps.guest_kernel.empty() ? nlohmann::json(nullptr)
                                                             : nlohmann::json(caps.guest_kernel);

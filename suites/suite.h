@@ -27,6 +27,9 @@ struct HostCaps {
   unsigned online_cpus = 1;
   unsigned long long memory_bytes = 0;
   nlohmann::json metadata;                // everything, for meta.json
+  // Why a measurement here is `emulated` although the preset measures
+  // hardware (the CPU is QEMU TCG: the emulated lab); "" on real hardware.
+  std::string emulated_reason;
 
   bool has_feature(const std::string& f) const;
   bool qemu_has_accel(const std::string& a) const;

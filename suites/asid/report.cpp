@@ -31,7 +31,14 @@ namespace {
 
 using Key = std::pair<std::string, std::string>;  // case, metric
 
-std::string fixed3(double x) { return std::isnan(x) ? "n/a" : fmt::format("{:.3f}", x); }
+// Three decimals, as the document's ratios; a ratio far below one (a guest
+// thousands of times slower, e.g. cpuid exits in the emulated lab) keeps
+// three significant digits instead of printing as 0.000.
+std::string fixed3(double x) {
+  if (std::isnan(x)) return "n/a";
+  if (std::fabs(x) >= 0.1 || x == 0) return fmt::format("{:.3f}", x);
+  return format_sig(x, 3);
+}
 
 }  // namespace
 

@@ -67,13 +67,20 @@ std::string join(const nlohmann::json& arr, const std::string& sep, const std::s
 std::string yes_no(const nlohmann::json& v) { return v.is_boolean() ? (v.get<bool>() ? "yes" : "no") : "unknown"; }
 
 void print_text(const nlohmann::json& m) {
-  fmt::print("kvmbench probe: {} (source: hardware, probed {})\n\n", str(m["hostname"]), str(m["collected_at"]));
+  const std::string emulated = host::emulation_reason(m);
+  fmt::print("kvmbench probe: {} (source: {}, probed {})\n\n", str(m["hostname"]), emulated.empty() ? "hardware" : "emulated",
+             str(m["collected_at"]));
   line("Kernel", str(m["kernel"]["release"]));
   line("Cmdline", str(m["kernel"]["cmdline"]));
   auto& c = m["cpu"];
   line("CPU", fmt::format("{} ({} family {} model {} stepping {}, microcode {}){}", str(c["model_name"]),
                           str(c["vendor_id"]), c["family"].dump(), c["model"].dump(), c["stepping"].dump(),
                           str(c["microcode"], "unknown"), c["hypervisor"] == true ? ", running in a VM" : ""));
+  if (m.contains("virtualization") && m["virtualization"].value("in_vm", false)) {
+    const auto& v = m["virtualization"];
+    line("Hypervisor", fmt::format("{} (CPUID 0x40000000 \"{}\"){}", str(v["hypervisor"]), str(v["signature"]),
+                                   v.contains("note") ? "; " + str(v["note"]) : ""));
+  }
   std::string absent;
   for (auto* f : {"svm", "npt", "flushbyasid", "sev", "sev_es", "sev_snp", "rmpopt", "vmx", "tdx"}) {
     bool have = false;
@@ -169,6 +176,8 @@ void add_probe_command(CLI::App& app) {
     host::MetadataOptions o;
     o.kvm_timeout_ms = *kvm_timeout;
     auto m = host::collect_metadata(o);
+    // What a result measured on this host would be labelled.
+    m["source"] = host::emulation_reason(m).empty() ? "hardware" : "emulated";
     if (*json)
       fmt::print("{}\n", m.dump(2));
     else

@@ -111,8 +111,10 @@ enum class Outcome { ok, failed, interrupted };
 Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
   const Preset& preset = *t.preset;
   // A replayed run's numbers come from the captures, whatever the preset
-  // measures live.
-  const Source source = t.replay_dir.empty() ? preset.source : Source::replay;
+  // measures live; a live one on an emulated CPU (the emulated lab) measures
+  // nothing of hardware, whatever the preset would measure on a real host.
+  Source source = t.replay_dir.empty() ? preset.source : Source::replay;
+  if (source == Source::hardware && !caps.emulated_reason.empty()) source = Source::emulated;
   auto params = resolve_params(preset, req.overrides);
   const int reps = req.repetitions > 0 ? req.repetitions : preset.default_repetitions;
 
@@ -127,6 +129,7 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
       {"warmup_repetitions", req.warmup},
       {"host", caps.metadata},
   };
+  if (source != preset.source && t.replay_dir.empty()) meta["source_note"] = caps.emulated_reason;
   if (!t.replay_dir.empty()) {
     // The numbers come from the machine the captures were taken on: its
     // metadata is the capture's host.json where there is one (the `host`
@@ -149,6 +152,7 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
   RunWriter writer = RunWriter::create_in(req.out_root, meta);
   fmt::print(stderr, "kvmbench: {} / {} [source: {}] -> {}\n", t.suite->name, preset.name,
              to_string(source), writer.dir().string());
+  if (meta.contains("source_note")) fmt::print(stderr, "kvmbench: {}\n", caps.emulated_reason);
   // A replay measures nothing here: this host's noise does not matter.
   if (t.replay_dir.empty())
     for (const auto& w : adaptive::host_noise_warnings(meta))

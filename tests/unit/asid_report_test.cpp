@@ -121,6 +121,20 @@ TEST(AsidReport, SmallSamplesAndEmulatedAreLabelled) {
   EXPECT_NE(notes.find("not a performance figure"), std::string::npos) << notes;
 }
 
+TEST(AsidReport, RatioFarBelowOneKeepsItsDigits) {
+  // cpuid in a guest of the emulated lab: every cpuid exits to a KVM that is
+  // itself emulated, thousands of times slower than native. 1230 / 5e6 =
+  // 0.000246, which three decimals would print as 0.000.
+  std::vector<Sample> s;
+  add(s, "leaf=0", "native", "cpuid_rate", "ops/s", {5e6});
+  add(s, "leaf=0", "npt=on", "cpuid_rate", "ops/s", {1230});
+  auto tables = asid::report_tables(s, "emulated");
+  ASSERT_EQ(tables.size(), 1u);
+  auto* r = row(tables[0], "npt=on");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ((*r)[4], "0.000246");
+}
+
 TEST(AsidReport, NoNativeNoLayout) {
   std::vector<Sample> s;
   add(s, "leaf=0", "npt=on", "cpuid_rate", "ops/s", {1e6, 1e6});

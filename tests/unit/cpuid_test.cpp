@@ -85,6 +85,67 @@ TEST(Cpuid, IntelGuestWithTscLeaves) {
   EXPECT_EQ(d.tsc_hz_cpuid_leaf, "0x16");
 }
 
+// Hypervisor signature: CPUID 0x40000000 EBX, ECX, EDX (in that order, not
+// the vendor string's EBX, EDX, ECX). QEMU's TCG_CPUID_SIG is
+// "TCGTCGTCGTCG"; KVM's KVM_SIGNATURE is "KVMKVMKVM\0\0\0".
+TEST(Cpuid, HypervisorSignatureNamesTcgAndKvm) {
+  auto hv_leaf = [](const char sig[13]) {
+    auto w = [&](int i) {
+      return static_cast<std::uint32_t>(static_cast<unsigned char>(sig[i])) |
+             static_cast<std::uint32_t>(static_cast<unsigned char>(sig[i + 1])) << 8 |
+             static_cast<std::uint32_t>(static_cast<unsigned char>(sig[i + 2])) << 16 |
+             static_cast<std::uint32_t>(static_cast<unsigned char>(sig[i + 3])) << 24;
+    };
+    return CpuidRegs{0x40000001, w(0), w(4), w(8)};
+  };
+  CpuidTable t;
+  t[{0, 0}] = vendor_leaf(1, "AuthenticAMD");
+  t[{1, 0}] = {0x00000F6B, 0, 1u << 31, 0};  // the hypervisor bit
+  t[{0x40000000, 0}] = hv_leaf("TCGTCGTCGTCG");
+  auto tcg = decode_cpu(t);
+  EXPECT_EQ(tcg.hypervisor_signature, "TCGTCGTCGTCG");
+  EXPECT_EQ(tcg.hypervisor_name, "tcg");
+  EXPECT_TRUE(cpu_is_emulated(tcg));
+  t[{0x40000000, 0}] = hv_leaf("KVMKVMKVM\0\0\0");
+  auto kvm = decode_cpu(t);
+  EXPECT_EQ(kvm.hypervisor_signature, "KVMKVMKVM");
+  EXPECT_EQ(kvm.hypervisor_name, "kvm");
+  EXPECT_FALSE(cpu_is_emulated(kvm));
+  // EBX:EDX:ECX order would read "TCGTTCGTCGCG" for TCG's leaf; a stale leaf
+  // without the hypervisor bit is not read at all.
+  t[{0x40000000, 0}] = hv_leaf("TCGTCGTCGTCG");
+  t[{1, 0}] = {0x00000F6B, 0, 0, 0};
+  auto bare = decode_cpu(t);
+  EXPECT_EQ(bare.hypervisor_signature, "");
+  EXPECT_EQ(bare.hypervisor_name, "");
+  EXPECT_FALSE(cpu_is_emulated(bare));
+  EXPECT_EQ(hypervisor_name_of("Microsoft Hv"), "hyperv");
+  EXPECT_EQ(hypervisor_name_of("SomethingNew"), "other");
+}
+
+TEST(HostMetadata, VirtualizationAndEmulationReason) {
+  nlohmann::json tcg = {{"hypervisor", true}, {"hypervisor_name", "tcg"}, {"hypervisor_signature", "TCGTCGTCGTCG"}};
+  auto v = virtualization_json(tcg, true);
+  EXPECT_EQ(v["emulated"], true);
+  EXPECT_EQ(v["kvm_nested"], true);
+  EXPECT_EQ(v["hypervisor"], "tcg");
+  nlohmann::json meta = {{"cpu", tcg}};
+  EXPECT_NE(emulation_reason(meta).find("TCGTCGTCGTCG"), std::string::npos);
+  // KVM in a KVM guest (a cloud VM with nested virtualization): hardware
+  // runs it, but nested, and meta.json says so.
+  nlohmann::json cloud = {{"hypervisor", true}, {"hypervisor_name", "kvm"}, {"hypervisor_signature", "KVMKVMKVM"}};
+  auto n = virtualization_json(cloud, true);
+  EXPECT_EQ(n["emulated"], false);
+  EXPECT_EQ(n["kvm_nested"], true);
+  EXPECT_NE(n["note"].get<std::string>().find("nested in kvm"), std::string::npos);
+  EXPECT_EQ(emulation_reason({{"cpu", cloud}}), "");
+  // Bare metal: no hypervisor, nothing nested, nothing emulated.
+  auto bare = virtualization_json({{"hypervisor", false}}, true);
+  EXPECT_EQ(bare["kvm_nested"], false);
+  EXPECT_TRUE(bare["hypervisor"].is_null());
+  EXPECT_EQ(emulation_reason(nlohmann::json::object()), "");
+}
+
 TEST(Cpuid, MergesKernelFlagsAndMicrocode) {
   CpuidTable t;
   t[{0, 0}] = vendor_leaf(1, "GenuineIntel");
