@@ -132,10 +132,20 @@ std::string module_reload_refusal(const fs::path& module_dir, const ModuleState&
   return "";
 }
 
+std::string rmmod_beside(const std::string& modprobe) {
+  const fs::path p = modprobe;
+  if (modprobe.find('/') == std::string::npos) return "rmmod";
+  return (p.parent_path() / "rmmod").string();
+}
+
 void reload_module(const std::string& modprobe, const fs::path& module_dir, const ModuleParams& params) {
   const std::string module = module_dir.filename().string();
   std::error_code ec;
-  if (fs::is_directory(module_dir, ec)) run_modprobe(modprobe, {"-r", module});
+  // rmmod, not `modprobe -r`: that also unloads the dependencies nothing
+  // else uses, and on an SEV host kvm_amd's include ccp, the PSP driver
+  // whose unload shuts the SEV firmware down. kvm stays loaded (and keeps
+  // its runtime parameters) too.
+  if (fs::is_directory(module_dir, ec)) run_modprobe(rmmod_beside(modprobe), {module});
   std::vector<std::string> args = {module};
   for (auto& [k, v] : params) args.push_back(k + "=" + v);
   run_modprobe(modprobe, args);

@@ -1,18 +1,20 @@
 // Reloading a kernel module with other parameters: the only way to change a
 // parameter fixed at load time, such as kvm_amd's `npt`. A reload is
-// `modprobe -r <module>` then `modprobe <module> k=v ...`; KnobSet wraps it
+// `rmmod <module>` then `modprobe <module> k=v ...`; KnobSet wraps it
 // as a journaled host knob (knobs.h) and the journal (knob_journal.h) puts
 // the old parameters back after a crash.
 //
 // The module is read under a (fake) sysfs tree: <root>/sys/module/<module>
 // with refcnt and parameters/*. The modprobe program is $KVMBENCH_MODPROBE
 // (tests point it at a script that edits the fake tree), else `modprobe`
-// from /usr/sbin, /sbin or $PATH. It runs in its own process group, so a
-// Ctrl-C on the terminal does not kill it half-way.
+// from /usr/sbin, /sbin or $PATH; rmmod is the one beside it. Both run in
+// their own process group, so a Ctrl-C on the terminal does not kill them
+// half-way.
 //
-// Note: `modprobe -r kvm_amd` also unloads kvm when nothing else uses it;
-// kvm's runtime-writable parameters then go back to their load-time values.
-// Parameters given in /etc/modprobe.d apply again on every load.
+// Only the module itself is unloaded (rmmod): `modprobe -r kvm_amd` would
+// also unload the dependencies nothing else uses (kvm, and ccp, the PSP
+// driver, on an SEV host). Parameters given in /etc/modprobe.d apply again
+// on every load.
 #pragma once
 
 #include <filesystem>
@@ -49,8 +51,12 @@ std::string format_module_params(const ModuleParams& params);
 // built into the kernel, or in use (refcnt > 0).
 std::string module_reload_refusal(const std::filesystem::path& module_dir, const ModuleState& state);
 
-// modprobe -r <module> (when it is loaded), then modprobe <module> k=v for
-// each of `params`. <module> is module_dir's last component. Throws
+// The rmmod that goes with `modprobe`: the one in the same directory when
+// modprobe is a path (/usr/sbin/modprobe -> /usr/sbin/rmmod), else "rmmod".
+std::string rmmod_beside(const std::string& modprobe);
+
+// rmmod <module> (when it is loaded; its dependencies stay), then modprobe
+// <module> k=v for each of `params`. <module> is module_dir's last component. Throws
 // std::runtime_error with the command and its output when modprobe fails.
 // Does not check refcnt (module_reload_refusal does).
 void reload_module(const std::string& modprobe, const std::filesystem::path& module_dir, const ModuleParams& params);

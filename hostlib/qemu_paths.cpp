@@ -12,6 +12,9 @@
 #ifndef KVMBENCH_GUEST_IMAGE
 #define KVMBENCH_GUEST_IMAGE ""
 #endif
+#ifndef KVMBENCH_LAB_IMAGE
+#define KVMBENCH_LAB_IMAGE ""
+#endif
 #ifndef KVMBENCH_GUEST_IMAGE_ENTRIES
 #define KVMBENCH_GUEST_IMAGE_ENTRIES ""
 #endif
@@ -83,6 +86,42 @@ FoundPath find_qemu() {
     if (!dir.empty() && ::access(cand.c_str(), X_OK) == 0) return {cand, ""};
   }
   return {{}, "qemu-system-x86_64 not found in PATH (install qemu-system-x86)"};
+}
+
+FoundPath lab_base_initramfs() {
+  const fs::path image = KVMBENCH_LAB_IMAGE;
+  if (image.empty()) return {{}, "the build made no lab image (busybox-static missing at configure time?)"};
+  if (!fs::is_regular_file(image))
+    return {{}, "lab image " + image.string() + " not built (build target kvmbench_guest_image)"};
+  return {image, ""};
+}
+
+FoundPath default_lab_kernel_package() {
+  if (auto e = env("KVMBENCH_LAB_KERNEL"); !e.empty()) {
+    if (fs::is_regular_file(e)) return {e, ""};
+    return {{}, "KVMBENCH_LAB_KERNEL=" + e + " is not a file"};
+  }
+  const fs::path dir = fs::path(KVMBENCH_GUEST_KERNEL_CACHE) / "deb";
+  std::vector<fs::path> found;
+  std::error_code ec;
+  if (fs::is_directory(dir, ec))
+    for (auto& de : fs::directory_iterator(dir, ec))
+      if (de.path().extension() == ".deb" && de.is_regular_file()) found.push_back(de.path());
+  if (found.empty())
+    return {{}, "no kernel package in " + dir.string() +
+                    " (run scripts/fetch-guest-kernel.sh, or pass --lab-kernel FILE.deb)"};
+  std::sort(found.begin(), found.end());
+  return {found.back(), ""};
+}
+
+FoundPath find_virtiofsd() {
+  if (auto e = env("KVMBENCH_VIRTIOFSD"); !e.empty()) {
+    if (::access(e.c_str(), X_OK) == 0) return {e, ""};
+    return {{}, "KVMBENCH_VIRTIOFSD=" + e + " is not executable"};
+  }
+  for (const char* p : {"/usr/libexec/virtiofsd", "/usr/lib/qemu/virtiofsd"})
+    if (::access(p, X_OK) == 0) return {p, ""};
+  return {{}, "virtiofsd not found in /usr/libexec or /usr/lib/qemu (install qemu-system-common or virtiofsd)"};
 }
 
 }  // namespace kvmbench::host

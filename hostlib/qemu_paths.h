@@ -26,4 +26,15 @@ std::filesystem::path guest_bin_dir();
 // qemu-system-x86_64 from $KVMBENCH_QEMU or PATH.
 FoundPath find_qemu();
 
+// The emulated lab machine (hostlib/lab_machine.h):
+// <build>/guests/image/kvmbench-lab-initramfs.cpio (lab-init and busybox).
+FoundPath lab_base_initramfs();
+// The kernel package the lab boots by default: $KVMBENCH_LAB_KERNEL if set,
+// else the newest .deb under .cache/guest-kernel/deb/ (what
+// scripts/fetch-guest-kernel.sh downloads).
+FoundPath default_lab_kernel_package();
+// QEMU's virtiofsd: $KVMBENCH_VIRTIOFSD, else /usr/libexec/virtiofsd (the
+// virtiofsd package) or /usr/lib/qemu/virtiofsd (QEMU 7.2's own).
+FoundPath find_virtiofsd();
+
 }  // namespace kvmbench::host

@@ -111,4 +111,37 @@ void ChildProcess::kill_and_reap(double grace_s) {
   drain_output();
 }
 
+ProgramRun run_program(const std::vector<std::string>& argv, double timeout_s) {
+  ProgramRun r;
+  try {
+    ChildProcess p(argv);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+    while (!p.poll_exit()) {
+      if (std::chrono::steady_clock::now() >= deadline) {
+        p.kill_and_reap(0.2);
+        r.timed_out = true;
+        r.output = p.output();
+        return r;
+      }
+      p.drain_output();
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    r.exit_code = p.exit_code();
+    r.signal = p.signal();
+    r.output = p.output();
+  } catch (const std::exception& e) {
+    r.exit_code = 127;
+    r.output = e.what();
+  }
+  return r;
+}
+
+std::string ProgramRun::failure() const {
+  if (timed_out) return "did not finish in time";
+  std::string out = output;
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  const std::string what = signal ? "signal " + std::to_string(signal) : "exit " + std::to_string(exit_code);
+  return out.empty() ? what : what + ": " + out;
+}
+
 }  // namespace kvmbench::host

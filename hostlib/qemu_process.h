@@ -44,4 +44,18 @@ class ChildProcess {
   std::string output_;
 };
 
+// A program run to its end under a time limit (no PATH search: argv[0] is a
+// path). Never throws: a program that cannot start reads as exit 127 with
+// the reason in `output`.
+struct ProgramRun {
+  int exit_code = -1;   // -1 when killed by a signal or timed out
+  int signal = 0;
+  bool timed_out = false;
+  std::string output;   // stdout and stderr, the first 64 KiB
+  bool ok() const { return exit_code == 0; }
+  // "exit 2: <last lines of output>", "signal 9", "timed out after 10 s".
+  std::string failure() const;
+};
+ProgramRun run_program(const std::vector<std::string>& argv, double timeout_s);
+
 }  // namespace kvmbench::host

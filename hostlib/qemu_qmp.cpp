@@ -69,7 +69,13 @@ nlohmann::json QmpClient::read_message(double timeout_s) {
 }
 
 nlohmann::json QmpClient::execute(const std::string& cmd, double timeout_s) {
-  std::string msg = nlohmann::json{{"execute", cmd}}.dump() + "\n";
+  return execute(cmd, nullptr, timeout_s);
+}
+
+nlohmann::json QmpClient::execute(const std::string& cmd, const nlohmann::json& arguments, double timeout_s) {
+  nlohmann::json request = {{"execute", cmd}};
+  if (!arguments.is_null()) request["arguments"] = arguments;
+  std::string msg = request.dump() + "\n";
   if (::send(fd_, msg.data(), msg.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(msg.size()))
     throw std::runtime_error("QMP send failed");
   for (;;) {

@@ -25,6 +25,8 @@ class QmpClient {
   // Sends {"execute": cmd} and returns its "return" value; events in
   // between are skipped. Throws std::runtime_error on "error" or timeout.
   nlohmann::json execute(const std::string& cmd, double timeout_s = 5);
+  // The same with "arguments".
+  nlohmann::json execute(const std::string& cmd, const nlohmann::json& arguments, double timeout_s = 5);
 
   // Host thread ids of the vCPUs, in vCPU index order.
   std::vector<pid_t> vcpu_threads();

@@ -5,8 +5,10 @@ set -eu
 
 PACKAGES="cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev libeigen3-dev
 libbenchmark-dev libgtest-dev nlohmann-json3-dev libhwloc-dev libnuma-dev
-libboost-dev qemu-system-x86 busybox-static cpio chromium"
+libboost-dev qemu-system-x86 busybox-static cpio kmod chromium"
 # chromium: the HTML report is checked in a real (headless) browser.
+# kmod: modprobe, rmmod and depmod, also inside the emulated lab (`kvmbench
+# lab`), whose kvm_amd reloads use the host's own.
 
 missing=""
 for p in $PACKAGES; do

@@ -104,8 +104,9 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
   notes.push_back("guest/native = guest mean / native mean (same run, same host); n = guest/native");
   notes.push_back("runs; 95% CI of the ratio by Fieller's theorem (Welch df)");
   if (source == "emulated") {
-    notes.push_back("EMULATED: the guest ran under QEMU TCG; a functional check of the");
-    notes.push_back("guest/native path, not a performance figure");
+    notes.push_back("EMULATED: QEMU TCG emulated the guest (smoke) or the host itself");
+    notes.push_back("(the emulated lab); a functional check of the guest/native path,");
+    notes.push_back("not a performance figure");
   }
   if (!flushbyasid.empty())
     notes.push_back(fmt::format("FLUSHBYASID (CPUID 0x8000000A EDX[6]) on the CPU: {}; off not measured",

@@ -23,5 +23,6 @@ void add_gate_command(CLI::App& app);
 void add_model_command(CLI::App& app);
 void add_list_command(CLI::App& app);
 void add_run_command(CLI::App& app);
+void add_lab_command(CLI::App& app);
 
 }  // namespace kvmbench::cli

@@ -11,6 +11,7 @@
 #include "analysis/adaptive.h"
 #include "analysis/run_store.h"
 #include "hostlib/interrupt.h"
+#include "hostlib/lab_machine.h"
 #include "kvmbench_version.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/kvmbench/progress.h"
@@ -130,6 +131,7 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
       {"host", caps.metadata},
   };
   if (source != preset.source && t.replay_dir.empty()) meta["source_note"] = caps.emulated_reason;
+  if (auto lab = host::lab_identity_from_env(); !lab.is_null() && t.replay_dir.empty()) meta["lab"] = lab;
   if (!t.replay_dir.empty()) {
     // The numbers come from the machine the captures were taken on: its
     // metadata is the capture's host.json where there is one (the `host`

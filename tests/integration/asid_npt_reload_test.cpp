@@ -53,7 +53,7 @@ TEST_F(NptReload, CtrlCReloadsTheModuleBackOnUnwind) {
   waitpid(pid, &status, 0);
   EXPECT_TRUE(WIFEXITED(status)) << "status " << status;
   EXPECT_EQ(read_text(npt), "Y\n");
-  EXPECT_EQ(read_text(root / "modprobe.log"), "-r kvm_amd\nkvm_amd npt=0\n-r kvm_amd\nkvm_amd npt=Y\n");
+  EXPECT_EQ(read_text(root / "modprobe.log"), "rmmod kvm_amd\nfake-modprobe kvm_amd npt=0\nrmmod kvm_amd\nfake-modprobe kvm_amd npt=Y\n");
   auto r = run_kvmbench({"restore"}, 30, "", env);
   EXPECT_NE(r.out.find("0 setting(s) restored"), std::string::npos) << r.out << r.err;
 }

@@ -70,6 +70,16 @@ TEST(ModuleParam, BooleansCompareByMeaning) {
   EXPECT_EQ(format_module_params({{"npt", "Y"}, {"nested", "1"}}), "nested=1 npt=Y");
 }
 
+// rmmod(8) unloads one module; `modprobe -r` also unloads the dependencies
+// nothing else uses (kmod's modprobe(8), --remove), which takes ccp (the
+// PSP driver) along with kvm_amd on an SEV host. The fake modprobe refuses
+// -r, so a reload through it fails the test above.
+TEST(ModuleReloadTools, RmmodIsTheOneBesideModprobe) {
+  EXPECT_EQ(rmmod_beside("/usr/sbin/modprobe"), "/usr/sbin/rmmod");
+  EXPECT_EQ(rmmod_beside("/tmp/x/fake-modprobe"), "/tmp/x/rmmod");
+  EXPECT_EQ(rmmod_beside("modprobe"), "rmmod");
+}
+
 TEST_F(ModuleReload, ReloadsJournalsAndPutsBackAtScopeExit) {
   {
     KnobSet k(root);
@@ -89,7 +99,7 @@ TEST_F(ModuleReload, ReloadsJournalsAndPutsBackAtScopeExit) {
     EXPECT_EQ(j["all"], (nlohmann::json{{"nested", "1"}, {"npt", "Y"}}));
   }
   EXPECT_EQ(npt(), "Y\n");
-  EXPECT_EQ(log(), "-r kvm_amd\nkvm_amd npt=0\n-r kvm_amd\nkvm_amd npt=Y\n");
+  EXPECT_EQ(log(), "rmmod kvm_amd\nfake-modprobe kvm_amd npt=0\nrmmod kvm_amd\nfake-modprobe kvm_amd npt=Y\n");
   auto rep = restore_dead_knob_changes();
   EXPECT_TRUE(rep.restored.empty());
   EXPECT_EQ(read_text(knob_journal_path()), "");  // finished: compacted away
