@@ -30,7 +30,12 @@ std::vector<std::string> build_lab_qemu_argv(const LabSpec& spec, const LabPaths
   const std::string mem = fmt::format("{}M", spec.memory_mib);
   return {p.qemu.string(), "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
           // virtiofs (vhost-user) needs the guest's RAM shared with virtiofsd.
-          "-machine", "q35,memory-backend=labmem", "-accel", "tcg,thread=single", "-cpu", kLabCpu,
+          "-machine", "q35,memory-backend=labmem",
+          // One TCG thread for all vCPUs: with a thread each (MTTCG), the
+          // lab wedged within minutes of running KVM guests (both vCPUs
+          // looping in the kernel with interrupts off), and on 2 host cores
+          // it was slower, not faster.
+          "-accel", "tcg,thread=single", "-cpu", kLabCpu,
           "-smp", std::to_string(spec.vcpus), "-m", mem,
           "-object", fmt::format("memory-backend-memfd,id=labmem,size={},share=on", mem),
           "-chardev", "socket,id=hostfs,path=" + p.virtiofs_socket.string(),
