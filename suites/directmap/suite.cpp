@@ -97,7 +97,7 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
                                                        : host::MemoryBackend::memfd;
   if (snp) {
     spec.confidential = host::Confidential::sev_snp;
-    spec.snp.firmware = ctx.param("firmware");
+    spec.snp = snp_options(ctx);
   }
   spec.pin_numa_node = node;
   spec.host_numa_node = node;
@@ -166,17 +166,18 @@ void run_host(RunContext& ctx) {
 // not scaled to the host: override them on smaller machines.
 std::vector<Param> guest_params(const std::string& mem, const std::string& vcpus, const std::string& bytes,
                                 const std::string& timeout) {
-  return {
+  std::vector<Param> p = {
       {"guest-mem", mem, "guest memory"},
       {"vcpus", vcpus, "vCPUs = faultin threads"},
       {"bytes", bytes, "bytes each thread faults in (stress --vm-bytes)"},
       {"backing", "memfd", "guest RAM backend: memfd, anonymous, hugetlbfs"},
       {"confidential", "none", "none or snp (guest_memfd; rate from FileHugePages)"},
-      {"firmware", "", "SNP-capable OVMF (confidential=snp)"},
       {"meminfo-field", "Shmem", "meminfo field that grows with guest memory (non-SNP)"},
       {"sample-hz", "10", "meminfo sampling rate"},
       {"timeout", timeout, "seconds before the guest is killed"},
   };
+  for (auto& s : snp_params("SNP-capable OVMF (confidential=snp)")) p.push_back(s);
+  return p;
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ host::GuestSpec snp_guest_spec(RunContext& ctx, double hold) {
   spec.memory_mib = ctx.param_bytes("guest-mem") >> 20;
   spec.backend = host::MemoryBackend::memfd;
   spec.confidential = host::Confidential::sev_snp;
-  spec.snp.firmware = ctx.param("firmware");
+  spec.snp = snp_options(ctx);
   spec.timeout_s = hold + 600;
   return spec;
 }
@@ -171,9 +171,9 @@ Suite make_rmpopt_suite() {
       {"vcpus", "4", "vCPUs of each guest"},
       {"hold", "20", "seconds the first guest lives before it terminates"},
       {"sweep-timeout", "30", "seconds to wait for the sweep's log line"},
-      {"firmware", "", "SNP-capable OVMF image"},
       {"kernel-variant", "all-cpus", "label of the kernel's loop (all-cpus, leader-primary)"},
   };
+  for (auto& p : snp_params("SNP-capable OVMF image")) doc.params.push_back(p);
   doc.unsupported_reason = document_unsupported;
   doc.run = run_document;
   doc.primary_metrics = {"sweep_time"};
