@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "hostlib/confidential_host.h"
 #include "hostlib/cpuid.h"
 #include "hostlib/host_metadata.h"
 #include "hostlib/kvm_probe.h"
@@ -22,6 +23,8 @@ HostCaps probe_host_caps() {
   caps.metadata = host::collect_metadata(opts);
   caps.metadata["kvm"] = host::to_json(caps.kvm);
   caps.metadata["kvm"]["private_vm_types"] = host::private_vm_types_json(caps.kvm);
+  caps.confidential = host::probe_confidential_host();
+  caps.metadata["confidential"] = host::to_json(caps.confidential);
   // ASLR changes addresses run to run (noise in cache-sensitive numbers).
   {
     std::ifstream aslr("/proc/sys/kernel/randomize_va_space");

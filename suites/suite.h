@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/result_model.h"
+#include "hostlib/confidential_host.h"
 #include "hostlib/kvm_probe.h"
 
 namespace kvmbench::suites {
@@ -26,6 +27,7 @@ struct HostCaps {
   std::string guest_kernel;               // a kernel image for TCG guests, or empty
   unsigned online_cpus = 1;
   unsigned long long memory_bytes = 0;
+  host::ConfidentialHost confidential;   // C-bit, FLUSHBYASID as the kernel sees it, kernel log, RMPOPT at boot
   nlohmann::json metadata;                // everything, for meta.json
 
   bool has_feature(const std::string& f) const;

@@ -11,10 +11,13 @@
 //             each repetition, on Ctrl-C, or by the next kvmbench start /
 //             `kvmbench restore` after a crash. A reload that is refused
 //             (VMs running, module not loaded or built in, modprobe failing)
-//             skips that variant with the reason. FLUSHBYASID off cannot be
-//             had on a CPU that has it (the host's KVM always uses it): that
-//             part is skipped, and whether the CPU has it is recorded (skip
-//             reason in meta.json, sample extra "flushbyasid", report note).
+//             skips that variant with the reason. FLUSHBYASID is as this boot
+//             has it (/proc/cpuinfo flags): off is a second boot with
+//             clearcpuid=flushbyasid, compared with the first
+//             (suites/asid/flushbyasid.h; parameter flushbyasid refuses a
+//             boot that does not give the state asked for), and the state
+//             is recorded (skip reason in meta.json, sample extra
+//             "flushbyasid", report note).
 //             The report shows every guest figure as a ratio to native.
 //   host:     the same workloads natively on the host, the baseline.
 //   smoke:    all four natively and in a tiny TCG guest (variant "tcg";
@@ -32,6 +35,7 @@
 #include <sstream>
 
 #include "hostlib/knobs.h"
+#include "suites/asid/flushbyasid.h"
 #include "suites/common/capture.h"
 #include "suites/common/guest_glue.h"
 #include "suites/common/requirements.h"
@@ -100,14 +104,17 @@ std::string replayed_npt_state(const RunContext& ctx, const std::string& stem) {
   return yes(v) ? "on" : no(v) ? "off" : "unknown";
 }
 
-// Whether the CPU has FLUSHBYASID: "yes", "no" or "unknown" (a replay
-// without flushbyasid.txt).
+// Whether the host's KVM uses FLUSHBYASID: "yes", "no" or "unknown" (a
+// replay without flushbyasid.txt). Live, from /proc/cpuinfo flags: KVM
+// tests static_cpu_has(X86_FEATURE_FLUSHBYASID) (svm.c svm_flush_tlb_asid),
+// which a boot with clearcpuid=flushbyasid clears while raw CPUID still
+// shows the bit.
 std::string flushbyasid_state(const RunContext& ctx) {
   if (ctx.replaying()) {
     const std::string v = capture_value(ctx, "flushbyasid");
     return yes(v) ? "yes" : no(v) ? "no" : "unknown";
   }
-  return ctx.host().has_feature("flushbyasid") ? "yes" : "no";
+  return ctx.host().confidential.flushbyasid;
 }
 
 // A skip noted once per run, not once per repetition.
@@ -199,19 +206,26 @@ void run_npt_setting(RunContext& ctx, host::KnobSet& knobs, const std::string& s
   run_in_guests(ctx, host::Accel::kvm, variant, ".npt-" + setting, flushbyasid);
 }
 
+// FLUSHBYASID as this boot (or the capture) has it, checked against the
+// parameter: a state the boot cannot give ends the run with 77 and the
+// two-boot comparison that gives it.
+std::string checked_flushbyasid(RunContext& ctx) {
+  const std::string state = flushbyasid_state(ctx);
+  asid::FlushByAsidCheck c;
+  try {
+    c = asid::check_flushbyasid(ctx.param("flushbyasid"), state,
+                                !ctx.replaying() && ctx.host().confidential.clearcpuid_flushbyasid, ctx.replaying());
+  } catch (const std::invalid_argument& e) {
+    usage_error(std::string("parameter flushbyasid: ") + e.what());
+  }
+  if (!c.refusal.empty()) cannot_run(c.refusal);
+  if (!c.note_part.empty()) note_skip_once(ctx, c.note_part, c.note);
+  return state;
+}
+
 void run_document(RunContext& ctx) {
   const auto settings = npt_settings(ctx);
-  const std::string flushbyasid = flushbyasid_state(ctx);
-  note_skip_once(
-      ctx, "flushbyasid=off",
-      flushbyasid == "yes"
-          ? "this CPU has FLUSHBYASID (CPUID 0x8000000A EDX[6]) and the host's KVM uses it whenever the CPU has it; "
-            "there is no knob to hide it (run on a CPU without it, or a kernel that ignores it, and compare the runs)"
-      : flushbyasid == "no"
-          ? "this CPU has no FLUSHBYASID (CPUID 0x8000000A EDX[6]): every guest figure of this run is already the "
-            "without-FLUSHBYASID case; with it needs another CPU (compare the runs)"
-          : "the capture does not say whether the CPU had FLUSHBYASID (no flushbyasid.txt); there is no knob to "
-            "hide it from the host's KVM");
+  const std::string flushbyasid = checked_flushbyasid(ctx);
   run_natively(ctx);
   // Put back at the end of each repetition (and on Ctrl-C, by unwinding):
   // between repetitions the host is as the operator left it.
@@ -251,6 +265,9 @@ std::vector<Param> document_params() {
   auto p = params("10", "100M", "100", "1G", "300");
   p.push_back({"npt", "on,off",
                "kvm_amd npt settings, each a variant: on, off, on,off, or as-loaded (no module reload)"});
+  p.push_back({"flushbyasid", "as-booted",
+               "as-booted, on or off: FLUSHBYASID as this boot has it (/proc/cpuinfo); on/off refuse a boot without or "
+               "with it (off is a second boot with clearcpuid=flushbyasid, compared with `kvmbench compare`)"});
   return p;
 }
 

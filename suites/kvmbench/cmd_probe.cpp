@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "hostlib/confidential_host.h"
 #include "hostlib/host_metadata.h"
 #include "suites/kvmbench/commands.h"
 
@@ -106,6 +107,17 @@ void print_text(const nlohmann::json& m) {
   }
   if (!params.empty()) line("", "parameters: " + params);
 
+  if (m.contains("confidential") && m["confidential"].is_object()) {
+    auto& cc = m["confidential"];
+    line("Confidential",
+         fmt::format("SEV C-bit {}, reduced phys bits {}; FLUSHBYASID in /proc/cpuinfo: {}{}; kernel log: {}; "
+                     "RMPOPT at boot: {}{}",
+                     str(cc["sev_cbitpos"], "none"), str(cc["sev_reduced_phys_bits"], "none"), str(cc["flushbyasid"]),
+                     cc["clearcpuid_flushbyasid"] == true ? " (clearcpuid=flushbyasid)" : "",
+                     str(cc["kmsg_error"]).empty() ? "readable" : str(cc["kmsg_error"]),
+                     str(cc["rmpopt_boot"]["state"]),
+                     str(cc["rmpopt_boot"]["line"], "").empty() ? "" : ": " + str(cc["rmpopt_boot"]["line"])));
+  }
   auto& mem = m["memory"];
   auto& dm = mem["directmap"];
   line("Memory", fmt::format("MemTotal {}; DirectMap 4k {}, 2M {}, 1G {}", bytes(mem["total_bytes"]), bytes(dm["4k"]),
@@ -169,6 +181,7 @@ void add_probe_command(CLI::App& app) {
     host::MetadataOptions o;
     o.kvm_timeout_ms = *kvm_timeout;
     auto m = host::collect_metadata(o);
+    m["confidential"] = host::to_json(host::probe_confidential_host());
     if (*json)
       fmt::print("{}\n", m.dump(2));
     else
