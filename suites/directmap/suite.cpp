@@ -4,10 +4,14 @@
 //             host's allocation of guest memory is sampled from /proc/meminfo
 //             at 10 Hz and its rate fitted over the ramp; unpinned and pinned
 //             to NUMA node 0; DirectMap lines recorded. Needs KVM that runs
-//             guests (SEV-SNP for the document's setting).
+//             guests (SEV-SNP for the document's setting: confidential=snp,
+//             whose rate follows the meminfo field that grows with
+//             guest_memfd on the running kernel, and whose NUMA binding,
+//             hugetlbfs and prealloc reach only the shared half).
 //   host:     fault-in rate of fresh host memory by backing (real, any host).
 //   smoke:    the document's pipeline in a tiny TCG guest (emulated).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <fstream>
@@ -16,6 +20,8 @@
 #include "analysis/rate_fit.h"
 #include "analysis/units.h"
 #include "hostlib/bench_directmap.h"
+#include "hostlib/gmem_meminfo_field.h"
+#include "hostlib/kvm_uapi.h"
 #include "hostlib/meminfo_sampler.h"
 #include "suites/common/capture.h"
 #include "suites/common/guest_glue.h"
@@ -73,6 +79,53 @@ FaultinCapture capture_replay(RunContext& ctx, const host::GuestSpec& spec, cons
   return c;
 }
 
+// The meminfo field whose ramp is the host allocation rate, and how it was
+// chosen. Not SNP: the parameter meminfo-field (the memfd backend's
+// memory is Shmem). SNP: the guest's private memory is guest_memfd, which
+// grows FileHugePages only on kernels with huge-page guest_memfd, so the
+// field is asked of the running kernel (hostlib/gmem_meminfo_field.h)
+// unless snp-meminfo-field names one; a replay takes its capture's header.
+struct FieldChoice {
+  std::string field;  // "" when none could be found (why says why)
+  std::string why;
+};
+
+constexpr std::uint64_t kCalibrationBytes = 256ULL << 20;
+
+FieldChoice allocation_field(RunContext& ctx, bool snp, const std::string& variant) {
+  if (!snp) return {ctx.param("meminfo-field"), "parameter meminfo-field"};
+  const std::string set = ctx.param("snp-meminfo-field");
+  if (set != "auto") return {set, "parameter snp-meminfo-field"};
+  if (ctx.replaying())
+    return {meminfo_csv_field(read_capture(ctx, "meminfo-" + variant, "csv")), "the header of the capture"};
+  const auto& types = ctx.host().kvm.vm_types;
+  const bool snp_type = std::find(types.begin(), types.end(), "snp") != types.end();
+  try {
+    host::GrowingField g =
+        host::calibrate_guest_memfd_field(snp_type ? KVM_X86_SNP_VM : KVM_X86_DEFAULT_VM, kCalibrationBytes);
+    if (g.field.empty()) return {"", g.reason};
+    return {g.field, fmt::format("the field that grew with guest_memfd memory on this kernel ({} VM, {})",
+                                 snp_type ? "snp" : "default", g.how)};
+  } catch (const std::exception& e) {
+    return {"", std::string("cannot ask this kernel which meminfo field grows with guest_memfd memory: ") + e.what()};
+  }
+}
+
+// For an SNP guest the memory backend holds only the shared half: QEMU
+// creates the guest_memfd for private memory itself, whatever backend is
+// configured (QEMU docs, "guest-memfd support"). "" when nothing applies.
+std::string shared_half_only(const host::GuestSpec& spec) {
+  std::vector<std::string> what;
+  if (spec.host_numa_node) what.push_back(fmt::format("NUMA binding (host-nodes={},policy=bind)", *spec.host_numa_node));
+  if (spec.backend == host::MemoryBackend::hugetlbfs) what.push_back("hugetlbfs backing");
+  if (spec.prealloc) what.push_back("prealloc");
+  if (what.empty()) return "";
+  return fmt::format("{} of the memory backend reach only the shared half of an SNP guest's memory: its private "
+                     "memory is guest_memfd, which QEMU creates itself, independent of the backend (vCPU pinning "
+                     "still applies)",
+                     fmt::join(what, ", "));
+}
+
 // One guest fault-in measured from both sides: the guest's own rate, and the
 // host allocation rate fitted over the ramp of the meminfo field.
 void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& variant, std::optional<int> node) {
@@ -83,8 +136,10 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
   if (static_cast<unsigned long long>(vcpus) * bytes > mem - std::min(mem, 192ULL << 20))
     usage_error(fmt::format("vcpus x bytes ({} x {}) does not fit in guest-mem {} (192M kept for the guest kernel)",
                             vcpus, format_bytes(bytes), format_bytes(mem)));
-  const bool snp = ctx.param("confidential") == "snp";
-  const std::string field = snp ? "FileHugePages" : ctx.param("meminfo-field");
+  const std::string confidential = ctx.param("confidential");
+  if (confidential != "none" && confidential != "snp")
+    usage_error(fmt::format("parameter confidential: '{}' is not none or snp", confidential));
+  const bool snp = confidential == "snp";
 
   host::GuestSpec spec;
   spec.workload = "faultin";
@@ -104,6 +159,16 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
   spec.timeout_s = ctx.param_double("timeout");
 
   const std::string label = "faultin-" + variant;
+  if (snp)
+    if (const std::string note = shared_half_only(spec); !note.empty())
+      ctx.note_skip(fmt::format("private memory placement ({})", variant), note);
+  const FieldChoice choice = allocation_field(ctx, snp, variant);
+  if (choice.field.empty()) {
+    ctx.note_skip(fmt::format("host allocation rate ({})", variant), choice.why);
+    emit_guest_result(ctx, obtain_guest_run(ctx, spec, label), label, variant);
+    return;
+  }
+  const std::string& field = choice.field;
   FaultinCapture c =
       ctx.replaying() ? capture_replay(ctx, spec, label, variant, field) : capture_live(ctx, spec, label, field);
   emit_guest_result(ctx, c.guest, label, variant);
@@ -126,6 +191,7 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
   s.unit = "GB/s";
   s.value = rate.fit.slope / 1e9;
   s.extra = {{"meminfo_field", field},
+             {"meminfo_field_chosen_by", choice.why},
              {"ramp_t_begin", rate.t_begin},
              {"ramp_t_end", rate.t_end},
              {"fit_points", rate.fit.n},
@@ -171,8 +237,11 @@ std::vector<Param> guest_params(const std::string& mem, const std::string& vcpus
       {"vcpus", vcpus, "vCPUs = faultin threads"},
       {"bytes", bytes, "bytes each thread faults in (stress --vm-bytes)"},
       {"backing", "memfd", "guest RAM backend: memfd, anonymous, hugetlbfs"},
-      {"confidential", "none", "none or snp (guest_memfd; rate from FileHugePages)"},
+      {"confidential", "none", "none or snp (private memory in guest_memfd)"},
       {"meminfo-field", "Shmem", "meminfo field that grows with guest memory (non-SNP)"},
+      {"snp-meminfo-field", "auto",
+       "SNP: the meminfo field that grows with private memory; auto: the one that grows with guest_memfd on this "
+       "kernel (FileHugePages only where guest_memfd has huge pages)"},
       {"sample-hz", "10", "meminfo sampling rate"},
       {"timeout", timeout, "seconds before the guest is killed"},
   };
