@@ -110,6 +110,44 @@ int make_shared_vm_type(const std::string& wanted, std::string& why, const std::
   return -1;
 }
 
+std::uint64_t conversion_case_bytes(std::uint64_t requested, std::uint64_t limit) {
+  if (limit < kPage) limit = kPage;
+  return requested <= limit ? requested : largest_pow2_at_most(limit);
+}
+
+// Keep in step with the conversion body in run_make_shared_host_benchmarks.
+std::vector<std::string> conversion_build_plan(std::uint32_t type, ConversionIoctl ioctl, const std::string& size,
+                                               int conversions, bool populate, bool prefault,
+                                               std::uint64_t snp_policy) {
+  std::vector<std::string> steps = private_vm_launch_plan(type, snp_policy);
+  steps.push_back(fmt::format("KVM_CREATE_GUEST_MEMFD(size={}, flags=0)", size));
+  steps.push_back(fmt::format("mmap {} bytes of anonymous memory: the slot's shared half, never touched", size));
+  steps.push_back(fmt::format("KVM_SET_USER_MEMORY_REGION2(slot=0, flags=KVM_MEM_GUEST_MEMFD, gpa={:#x}, size={}, "
+                              "guest_memfd_offset=0)",
+                              kConversionGpa, size));
+  if (populate) steps.push_back(fmt::format("fallocate(guest_memfd, FALLOC_FL_KEEP_SIZE, 0, {})", size));
+  steps.push_back("KVM_CREATE_VCPU(0)");
+  for (auto& s : private_vm_vcpu_plan(type)) steps.push_back(s);
+  for (auto& s : private_vm_finish_plan(type)) steps.push_back(s);
+  auto convert = [&](const char* attributes) {
+    return ioctl == ConversionIoctl::gmem_attributes2
+               ? fmt::format("KVM_SET_MEMORY_ATTRIBUTES2(guest_memfd fd, offset=0, size={}, attributes={})", size,
+                             attributes)
+               : fmt::format("KVM_SET_MEMORY_ATTRIBUTES(VM fd, address={:#x}, size={}, attributes={})",
+                             kConversionGpa, size, attributes);
+  };
+  steps.push_back(convert("PRIVATE"));
+  const std::string each = fmt::format("{} conversion{}, each:", conversions, conversions == 1 ? "" : "s");
+  if (prefault)
+    steps.push_back(fmt::format("{} KVM_PRE_FAULT_MEMORY(vcpu 0, gpa={:#x}, size={}), untimed, then", each,
+                                kConversionGpa, size));
+  steps.push_back(fmt::format("{} timed (lfence;rdtsc and CLOCK_MONOTONIC around it): {}", prefault ? "  " : each,
+                              convert("0 (shared)")));
+  steps.push_back(fmt::format("  then, timed: {}", convert("PRIVATE")));
+  steps.push_back("close the guest_memfd, the vCPU and the VM (the next repetition builds a new one)");
+  return steps;
+}
+
 BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
                                              const SampleSink& sink) {
   if (params.vm_builds < 1 || params.conversions_per_build < 1)
@@ -147,7 +185,7 @@ BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
   for (std::uint64_t requested : params.sizes) {
     // Without population a conversion allocates nothing, so only populated
     // runs (and the fallocate timing) are bound by memory.
-    std::uint64_t size = requested <= limit ? requested : largest_pow2_at_most(limit);
+    std::uint64_t size = conversion_case_bytes(requested, limit);
     std::string case_name = fmt::format("nr_pages={}", size / kPage);
     nlohmann::json extra = {{"bytes", size}, {"requested_bytes", requested}};
     if (size != requested) extra["scaled_down_to_fit"] = limit;

@@ -87,4 +87,15 @@ std::string prefaulted_state(std::uint32_t type);
 BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
                                              const SampleSink& sink);
 
+// The bytes a case of `requested` bytes converts under `limit`: itself, or
+// the largest power of two that fits (at least 4K). Pure.
+std::uint64_t conversion_case_bytes(std::uint64_t requested, std::uint64_t limit);
+
+// One VM build of the conversion part as words, in the order the body runs
+// it (for `run --dry-run`); `size` as it is to be printed ("0x1000",
+// "SIZE"). Pure.
+std::vector<std::string> conversion_build_plan(std::uint32_t type, ConversionIoctl ioctl, const std::string& size,
+                                               int conversions, bool populate, bool prefault,
+                                               std::uint64_t snp_policy);
+
 }  // namespace kvmbench::host

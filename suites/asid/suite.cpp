@@ -28,6 +28,7 @@
 // (optional); flushbyasid[.it<N>].txt (optional, Y/N); npt=as-loaded reads
 // the older layout <workload>.console.log and npt.txt.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -35,9 +36,11 @@
 #include <sstream>
 
 #include "hostlib/knobs.h"
+#include "hostlib/qemu_paths.h"
 #include "suites/asid/flushbyasid.h"
 #include "suites/common/capture.h"
 #include "suites/common/guest_glue.h"
+#include "suites/common/plan.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/suite.h"
@@ -141,17 +144,22 @@ std::vector<std::string> npt_settings(const RunContext& ctx) {
   return out;
 }
 
+host::GuestSpec workload_guest_spec(const RunContext& ctx, const WorkloadArgs& w, host::Accel accel) {
+  host::GuestSpec spec;
+  spec.workload = w.name;
+  spec.args = w.args;
+  spec.accel = accel;
+  spec.vcpus = static_cast<int>(ctx.param_int("vcpus"));
+  spec.memory_mib = ctx.param_bytes("guest-mem") >> 20;
+  spec.timeout_s = ctx.param_double("timeout");
+  return spec;
+}
+
 void run_in_guests(RunContext& ctx, host::Accel accel, const std::string& variant, const std::string& label_suffix,
                    const std::string& flushbyasid) {
   for (auto& w : workloads(ctx, false)) {
     if (ctx.interrupted()) return;
-    host::GuestSpec spec;
-    spec.workload = w.name;
-    spec.args = w.args;
-    spec.accel = accel;
-    spec.vcpus = static_cast<int>(ctx.param_int("vcpus"));
-    spec.memory_mib = ctx.param_bytes("guest-mem") >> 20;
-    spec.timeout_s = ctx.param_double("timeout");
+    const host::GuestSpec spec = workload_guest_spec(ctx, w, accel);
     host::GuestRunResult r = obtain_guest_run(ctx, spec, w.name + label_suffix);
     if (!flushbyasid.empty())
       for (auto& s : r.samples) s.extra["flushbyasid"] = flushbyasid;
@@ -241,6 +249,53 @@ void run_document(RunContext& ctx) {
   }
 }
 
+// `run --dry-run`: the FLUSHBYASID check, the native runs, the kvm_amd
+// reloads and every guest, in the order of the first repetition.
+void plan_document(RunContext& ctx, Plan& plan) {
+  const auto settings = npt_settings(ctx);
+  const HostCaps& caps = ctx.host();
+  asid::FlushByAsidCheck fb;
+  try {
+    fb = asid::check_flushbyasid(ctx.param("flushbyasid"), caps.confidential.flushbyasid,
+                                 caps.confidential.clearcpuid_flushbyasid, false);
+  } catch (const std::invalid_argument& e) {
+    usage_error(std::string("parameter flushbyasid: ") + e.what());
+  }
+  if (!fb.refusal.empty()) plan.cannot_run(fb.refusal);
+  if (!fb.note_part.empty()) plan.skip(fb.note_part, fb.note);
+  for (auto& w : workloads(ctx, true)) {
+    std::string argv = (host::guest_bin_dir() / ("kvmbench-" + w.name)).string();
+    for (auto& a : w.args) argv += " " + a;
+    plan.note(fmt::format("natively first (variant native): {}", argv));
+  }
+  const auto& amd = caps.metadata.value("kvm_modules", nlohmann::json::object()).value("kvm_amd", nlohmann::json());
+  const std::string loaded =
+      amd.is_object() && amd.contains("parameters") && amd["parameters"].is_object() &&
+              amd["parameters"].value("npt", nlohmann::json()).is_string()
+          ? amd["parameters"]["npt"].get<std::string>()
+          : std::string("unknown");
+  const std::string loaded_state = yes(loaded) ? "on" : no(loaded) ? "off" : "unknown";
+  if (settings.size() > 1)
+    plan.note(fmt::format("odd repetitions take the NPT settings in reverse ({}), so that neither always runs first",
+                          fmt::join(std::vector<std::string>(settings.rbegin(), settings.rend()), ", ")));
+  for (const auto& setting : settings) {
+    const std::string suffix = setting == "as-loaded" ? "" : ".npt-" + setting;
+    if (setting == "as-loaded" || setting == loaded_state)
+      plan.knob(fmt::format("npt={}: kvm_amd as loaded (npt={}), no reload", setting, loaded));
+    else
+      plan.knob(fmt::format(
+          "npt={}: reload kvm_amd with npt={} (the loaded module has npt={}; refused while VMs run), journaled "
+          "and put back at the end of each repetition, on Ctrl-C, or by the next kvmbench start / `kvmbench "
+          "restore`; the value is read back from /sys/module/kvm_amd/parameters/npt before the guests run",
+          setting, setting == "on" ? 1 : 0, loaded));
+    for (auto& w : workloads(ctx, false))
+      plan_guest(plan, ctx, workload_guest_spec(ctx, w, host::Accel::kvm), w.name + suffix);
+  }
+  plan.capture("each workload's KVMBENCH-RESULT lines from its native output and guest consoles "
+               "(RUN_DIR/raw/<workload>[.npt-S].it<N>.console.log); the report divides every guest figure by native "
+               "(95% CI by Fieller)");
+}
+
 void run_smoke(RunContext& ctx) {
   run_natively(ctx);
   run_in_guests(ctx, host::Accel::tcg, "tcg", "", "");
@@ -290,6 +345,7 @@ Suite make_asid_suite() {
                          require_qemu(caps, "kvm"), require_guest_kernel(caps)});
   };
   doc.run = run_document;
+  doc.plan = plan_document;
   doc.primary_metrics = {"transaction_rate", "throughput", "cpuid_rate", "time_per_round"};
   s.presets.push_back(doc);
 

@@ -25,6 +25,7 @@
 #include "hostlib/meminfo_sampler.h"
 #include "suites/common/capture.h"
 #include "suites/common/guest_glue.h"
+#include "suites/common/plan.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/suite.h"
@@ -79,6 +80,14 @@ FaultinCapture capture_replay(RunContext& ctx, const host::GuestSpec& spec, cons
   return c;
 }
 
+// confidential=snp (ExitError(2) for anything but none and snp).
+bool is_snp(const RunContext& ctx) {
+  const std::string confidential = ctx.param("confidential");
+  if (confidential != "none" && confidential != "snp")
+    usage_error(fmt::format("parameter confidential: '{}' is not none or snp", confidential));
+  return confidential == "snp";
+}
+
 // The meminfo field whose ramp is the host allocation rate, and how it was
 // chosen. Not SNP: the parameter meminfo-field (the memfd backend's
 // memory is Shmem). SNP: the guest's private memory is guest_memfd, which
@@ -120,15 +129,16 @@ std::string shared_half_only(const host::GuestSpec& spec) {
   if (spec.backend == host::MemoryBackend::hugetlbfs) what.push_back("hugetlbfs backing");
   if (spec.prealloc) what.push_back("prealloc");
   if (what.empty()) return "";
-  return fmt::format("{} of the memory backend reach only the shared half of an SNP guest's memory: its private "
+  return fmt::format("the memory backend's {} reach{} only the shared half of an SNP guest's memory: its private "
                      "memory is guest_memfd, which QEMU creates itself, independent of the backend (vCPU pinning "
                      "still applies)",
-                     fmt::join(what, ", "));
+                     fmt::join(what, ", "), what.size() == 1 ? "es" : "");
 }
 
 // One guest fault-in measured from both sides: the guest's own rate, and the
 // host allocation rate fitted over the ramp of the meminfo field.
-void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& variant, std::optional<int> node) {
+// The fault-in guest of a variant (its parameters checked: ExitError(2)).
+host::GuestSpec faultin_spec(RunContext& ctx, host::Accel accel, std::optional<int> node) {
   const int vcpus = static_cast<int>(ctx.param_int("vcpus"));
   const auto bytes = ctx.param_bytes("bytes");
   const auto mem = ctx.param_bytes("guest-mem");
@@ -136,11 +146,6 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
   if (static_cast<unsigned long long>(vcpus) * bytes > mem - std::min(mem, 192ULL << 20))
     usage_error(fmt::format("vcpus x bytes ({} x {}) does not fit in guest-mem {} (192M kept for the guest kernel)",
                             vcpus, format_bytes(bytes), format_bytes(mem)));
-  const std::string confidential = ctx.param("confidential");
-  if (confidential != "none" && confidential != "snp")
-    usage_error(fmt::format("parameter confidential: '{}' is not none or snp", confidential));
-  const bool snp = confidential == "snp";
-
   host::GuestSpec spec;
   spec.workload = "faultin";
   spec.args = {fmt::format("--threads={}", vcpus), fmt::format("--bytes={}", bytes), "--hold=1"};
@@ -150,14 +155,21 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
   spec.backend = ctx.param("backing") == "hugetlbfs" ? host::MemoryBackend::hugetlbfs
                  : ctx.param("backing") == "anonymous" ? host::MemoryBackend::anonymous
                                                        : host::MemoryBackend::memfd;
-  if (snp) {
+  if (is_snp(ctx)) {
     spec.confidential = host::Confidential::sev_snp;
     spec.snp = snp_options(ctx);
   }
   spec.pin_numa_node = node;
   spec.host_numa_node = node;
   spec.timeout_s = ctx.param_double("timeout");
+  return spec;
+}
 
+void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& variant, std::optional<int> node) {
+  const bool snp = is_snp(ctx);
+  const host::GuestSpec spec = faultin_spec(ctx, accel, node);
+  const int vcpus = spec.vcpus;
+  const auto bytes = ctx.param_bytes("bytes");
   const std::string label = "faultin-" + variant;
   if (snp)
     if (const std::string note = shared_half_only(spec); !note.empty())
@@ -205,6 +217,51 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
 
 std::string document_unsupported(const HostCaps& caps) {
   return first_reason({require_kvm_runs_guests(caps), require_qemu(caps, "kvm"), require_guest_kernel(caps)});
+}
+
+// `run --dry-run`: both variants' guests, what is sampled, and (SNP) how
+// the meminfo field would be found.
+void plan_document(RunContext& ctx, Plan& plan) {
+  const bool snp = is_snp(ctx);
+  const std::string hz = ctx.param("sample-hz");
+  if (!snp) {
+    plan.capture(fmt::format("/proc/meminfo {} and MemFree at {} Hz while each guest runs -> host_alloc_rate (GB/s, "
+                             "the slope of a linear fit over the ramp; primary), kept in "
+                             "RUN_DIR/raw/meminfo-<variant>.it<N>.csv (field: parameter meminfo-field)",
+                             ctx.param("meminfo-field"), hz));
+  } else if (ctx.param("snp-meminfo-field") != "auto") {
+    plan.capture(fmt::format("/proc/meminfo {} (parameter snp-meminfo-field) and MemFree at {} Hz while each guest "
+                             "runs -> host_alloc_rate (GB/s; primary)",
+                             ctx.param("snp-meminfo-field"), hz));
+  } else {
+    const auto& types = ctx.host().kvm.vm_types;
+    const bool snp_type = std::find(types.begin(), types.end(), "snp") != types.end();
+    plan.ioctls("before each guest: which /proc/meminfo field grows with guest_memfd on this kernel",
+                {fmt::format("KVM_CREATE_VM({})", snp_type ? "snp" : "default"),
+                 fmt::format("KVM_CREATE_GUEST_MEMFD(size={:#x}, flags=0)", kCalibrationBytes),
+                 "read /proc/meminfo",
+                 fmt::format("fallocate(guest_memfd, FALLOC_FL_KEEP_SIZE, 0, {:#x})", kCalibrationBytes),
+                 "read /proc/meminfo again; close the guest_memfd and the VM (the memory is freed)",
+                 fmt::format("the field: the first of {} that rose by 90-150% of {} (FileHugePages only where "
+                             "guest_memfd has huge pages; upstream allocates order-0 folios); none: the host rate is "
+                             "skipped with what each field did",
+                             fmt::join(host::kGuestMemfdFieldCandidates, ", "), format_bytes(kCalibrationBytes))});
+    plan.capture(fmt::format("/proc/meminfo <that field> and MemFree at {} Hz while each guest runs -> "
+                             "host_alloc_rate (GB/s; primary), the field and how it was chosen in each sample",
+                             hz));
+  }
+  plan.capture("the DirectMap lines of /proc/meminfo before each guest (the run's 4K/2M+split label); the guest's own "
+               "KVMBENCH-RESULT lines (faultin_rate) from its console, RUN_DIR/raw/faultin-<variant>.it<N>.console.log");
+  for (const auto& [variant, node] : {std::pair<std::string, std::optional<int>>{"unpinned", std::nullopt},
+                                      {"pinned-node0", 0}}) {
+    const host::GuestSpec spec = faultin_spec(ctx, host::Accel::kvm, node);
+    plan_guest(plan, ctx, spec, "faultin-" + variant);
+    if (snp)
+      if (const std::string note = shared_half_only(spec); !note.empty())
+        plan.skip(fmt::format("private memory placement ({})", variant), note);
+  }
+  plan.knob("none (the directmap is as the host's kernel left it: DirectMap4K or 2M+split are two boots or two "
+            "kernels, compared with `kvmbench report RUN_4K RUN_2M`)");
 }
 
 void run_document(RunContext& ctx) {
@@ -264,6 +321,7 @@ Suite make_directmap_suite() {
   doc.params = guest_params("1T", "128", "5G", "1800");
   doc.unsupported_reason = document_unsupported;
   doc.run = run_document;
+  doc.plan = plan_document;
   doc.primary_metrics = {"host_alloc_rate"};
   s.presets.push_back(doc);
 

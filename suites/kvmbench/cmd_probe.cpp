@@ -7,6 +7,8 @@
 
 #include "hostlib/confidential_host.h"
 #include "hostlib/host_metadata.h"
+#include "hostlib/qemu_launcher.h"
+#include "hostlib/qemu_paths.h"
 #include "suites/kvmbench/commands.h"
 
 namespace kvmbench::cli {
@@ -181,7 +183,17 @@ void add_probe_command(CLI::App& app) {
     host::MetadataOptions o;
     o.kvm_timeout_ms = *kvm_timeout;
     auto m = host::collect_metadata(o);
+    // What a dry run on another machine needs to plan for this one
+    // (`kvmbench run ... --dry-run --host FILE`).
     m["confidential"] = host::to_json(host::probe_confidential_host());
+    const host::FoundPath kernel = host::default_guest_kernel();
+    m["guest_kernel"] = kernel ? nlohmann::json(kernel.path.string()) : nlohmann::json(nullptr);
+    if (m["qemu"]["found"] == true && m["qemu"]["path"].is_string()) {
+      nlohmann::json objects = nlohmann::json::array();
+      for (const auto& t : host::qemu_object_types(m["qemu"]["path"].get<std::string>()))
+        if (t == "sev-guest" || t == "sev-snp-guest" || t == "tdx-guest") objects.push_back(t);
+      m["qemu"]["confidential_objects"] = objects;
+    }
     if (*json)
       fmt::print("{}\n", m.dump(2));
     else

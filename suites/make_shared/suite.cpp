@@ -22,6 +22,7 @@
 //             sw_protected, snp, tdx (the VM-wide one first), plus
 //             guest_memfd create/fallocate/punch.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <atomic>
 #include <thread>
@@ -33,6 +34,7 @@
 #include "hostlib/kmsg_reader.h"
 #include "hostlib/private_vm.h"
 #include "suites/common/capture.h"
+#include "suites/common/plan.h"
 #include "suites/common/guest_glue.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
@@ -153,6 +155,69 @@ void run_document(RunContext& ctx) {
   emit_kernel_lines(ctx, text);
 }
 
+// `run --dry-run`: the same choices from the host's (or a described host's)
+// probe answers, and each VM build as the ioctl sequence the body runs.
+bool smt_active_on(const HostCaps& caps) {
+  const auto& smt = caps.metadata.value("smt", nlohmann::json::object());
+  return smt.is_object() && smt.value("active", nlohmann::json()) == "1";
+}
+
+std::uint64_t memory_available_on(const HostCaps& caps) {
+  const auto& mem = caps.metadata.value("memory", nlohmann::json::object());
+  if (!mem.is_object() || !mem.contains("meminfo") || !mem["meminfo"].is_object()) return 0;
+  const auto& v = mem["meminfo"].value("MemAvailable", nlohmann::json());
+  return v.is_number_unsigned() ? v.get<std::uint64_t>() : 0;
+}
+
+void plan_document(RunContext& ctx, Plan& plan) {
+  const host::MakeSharedHostParams p = document_params_from(ctx);
+  const HostCaps& caps = ctx.host();
+  if (!require_guest_memfd(caps).empty()) {
+    plan.skip("conversions", require_guest_memfd(caps));
+    return;
+  }
+  const host::VmTypeChoice choice = host::choose_private_vm_type(
+      host::vm_type_offer_from(caps.kvm), p.vm_type_order, host::parse_vm_type(p.vm_type), p.need);
+  if (choice.type < 0) {
+    plan.skip("conversions", host::no_vm_type_reason(choice, p.vm_type, p.vm_type_order));
+    return;
+  }
+  const auto type = static_cast<std::uint32_t>(choice.type);
+  plan.note(fmt::format("VM type {}, converted through {}{}", choice.name(), host::to_string(choice.conversion),
+                        choice.unavailable.empty() ? "" : "; passed over: " + choice.reason()));
+  if (!caps.kvm.pre_fault_memory)
+    plan.skip("pre-fault", "KVM_CAP_PRE_FAULT_MEMORY is 0: the conversions would run on fallocated memory, never "
+                           "RMP-assigned or S-EPT-mapped");
+  else
+    plan.note("private memory before each conversion: " + host::prefaulted_state(type) +
+              " (the document's guest accepted and touched every page; no guest code runs here)");
+  const std::uint64_t available = memory_available_on(caps);
+  const std::uint64_t limit = p.memory_limit ? p.memory_limit : available / 2;
+  const std::uint64_t policy = host::snp_guest_policy(smt_active_on(caps));
+  std::vector<std::string> sizes;
+  for (std::uint64_t requested : p.sizes) {
+    const std::uint64_t size = limit ? host::conversion_case_bytes(requested, limit) : requested;
+    sizes.push_back(fmt::format("{:#x} (nr_pages={}{})", size, size / 4096,
+                                size == requested ? "" : fmt::format(", {} scaled down to fit {}",
+                                                                     format_bytes(requested), format_bytes(limit))));
+  }
+  plan.ioctls(fmt::format("each repetition, one VM build per SIZE = {}", fmt::join(sizes, ", ")),
+              host::conversion_build_plan(type, choice.conversion, "SIZE", p.conversions_per_build, p.populate,
+                                          p.prefault, policy));
+  if (caps.confidential.kmsg_error.empty())
+    plan.capture("/dev/kmsg, read from the run's start: the kernel's \"guest_memfd to_shared: nr_pages=N, "
+                 "make_shared=C cycles, total=T cycles\" lines -> make_shared_cycles and total_cycles (variant "
+                 "kernel; the primary metrics), kept in RUN_DIR/raw/kmsg.it<N>.log; none printed (a kernel without "
+                 "the rdtsc instrumentation) is a skip of that part");
+  else
+    plan.skip("kernel to_shared lines", "cannot read /dev/kmsg: " + caps.confidential.kmsg_error +
+                                            " (user-space timings only)");
+  plan.capture(fmt::format("user space, beside the kernel's: to_shared_cycles / to_shared_time and "
+                           "to_private_cycles / to_private_time around each {} (extra conversion_ioctl)",
+                           host::to_string(choice.conversion)));
+  plan.knob("none");
+}
+
 // The document measures the arch make_shared callback: a confidential VM
 // type (SNP or TDX, tried in that order, host::kDocumentVmTypeOrder) whose
 // guest_memfd converts through KVM_SET_MEMORY_ATTRIBUTES2, each with the
@@ -193,6 +258,7 @@ Suite make_make_shared_suite() {
   doc.params = common_params("snp, tdx");
   doc.unsupported_reason = document_unsupported;
   doc.run = run_document;
+  doc.plan = plan_document;
   // The kernel's own figures (its "guest_memfd to_shared:" lines); the
   // user-space to_shared_cycles / _time are shown beside them.
   doc.primary_metrics = {"make_shared_cycles", "total_cycles"};

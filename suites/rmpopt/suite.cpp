@@ -21,6 +21,7 @@
 #include "hostlib/rmpopt_boot_state.h"
 #include "suites/common/capture.h"
 #include "suites/common/guest_glue.h"
+#include "suites/common/plan.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/suite.h"
@@ -183,6 +184,34 @@ void run_document(RunContext& ctx) {
         "the patches)");
 }
 
+// `run --dry-run`: the guests as they would be launched, what is read from
+// the kernel log, and what the kernel said about RMPOPT at boot.
+void plan_document(RunContext& ctx, Plan& plan) {
+  const int nguests = static_cast<int>(ctx.param_int("guests"));
+  if (nguests < 1) usage_error("parameter guests: at least 1");
+  const double hold_s = ctx.param_double("hold");
+  const double sweep_timeout_s = ctx.param_double("sweep-timeout");
+  const HostCaps& caps = ctx.host();
+  if (caps.confidential.rmpopt.state == host::RmpoptBootState::State::enabled)
+    plan.note("the kernel enabled RMPOPT at boot: \"" + caps.confidential.rmpopt.line + "\"");
+  if (const std::string note = coverage_note(caps); !note.empty()) plan.skip("RMPOPT above the kernel's range", note);
+  if (caps.confidential.kmsg_error.empty())
+    plan.capture("/dev/kmsg, opened before the guests start and read until they have all exited: \"SEV-SNP: "
+                 "RMPOPT execution time N ns for physical address range 0x... - 0x... on all cpus\" -> sweep_time "
+                 "(primary) and \"SEV-SNP: RMPOPT largest/smallest/average cycles N\" -> the cycle statistics, kept "
+                 "in RUN_DIR/raw/kmsg.it<N>.log; no sweep line after the first guest's exit fails the run (the "
+                 "timing print is test instrumentation, not in the patches)");
+  else
+    plan.skip("RMPOPT sweep timing", "cannot read the kernel log: " + caps.confidential.kmsg_error);
+  plan.note(fmt::format("{} SNP guests start together; snp-guest0 exits after {} s, and its teardown triggers the "
+                        "sweep; the others hold {} s more (hold + sweep-timeout) so that the sweep runs while they "
+                        "live",
+                        nguests, hold_s, sweep_timeout_s));
+  for (int g = 0; g < nguests; ++g)
+    plan_guest(plan, ctx, snp_guest_spec(ctx, g == 0 ? hold_s : hold_s + sweep_timeout_s), guest_label(g));
+  plan.knob("none");
+}
+
 }  // namespace
 
 Suite make_rmpopt_suite() {
@@ -206,6 +235,7 @@ Suite make_rmpopt_suite() {
   for (auto& p : snp_params("SNP-capable OVMF image")) doc.params.push_back(p);
   doc.unsupported_reason = document_unsupported;
   doc.run = run_document;
+  doc.plan = plan_document;
   doc.primary_metrics = {"sweep_time"};
   s.presets.push_back(doc);
 
