@@ -28,6 +28,16 @@ std::string wrapped(const std::string& text, const std::string& indent, const st
   return out;
 }
 
+// "   1. text", wrapped under the text with a further indent.
+std::string numbered(std::size_t n, const std::string& text) {
+  const std::string first = fmt::format("  {:>2}. ", n);
+  std::istringstream in(cli::wrap_text(text, 80 - first.size() - 4, ""));
+  std::string line, out;
+  for (bool head = true; std::getline(in, line); head = false)
+    out += (head ? first : std::string(first.size() + 4, ' ')) + line + "\n";
+  return out;
+}
+
 // One QEMU option a line: "-machine q35,..." together, flags alone.
 std::vector<std::string> argv_lines(const std::vector<std::string>& argv) {
   std::vector<std::string> out;
@@ -159,8 +169,7 @@ std::string render_plan(const std::string& suite, const Preset& preset, const Pl
     if (s.kind == "guest" || s.kind == "ioctls") {
       out += wrapped(head + ":", "");
       for (std::size_t i = 0; i < s.lines.size(); ++i)
-        out += s.kind == "ioctls" ? wrapped(fmt::format("{:>2}. {}", i + 1, s.lines[i]), "  ", "        ")
-                                  : "    " + s.lines[i] + "\n";
+        out += s.kind == "ioctls" ? numbered(i + 1, s.lines[i]) : "    " + s.lines[i] + "\n";
       continue;
     }
     for (const auto& l : s.lines) out += wrapped(head + (s.title.empty() ? " " : ": ") + l, "");

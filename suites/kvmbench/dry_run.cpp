@@ -9,6 +9,7 @@
 #include "analysis/run_store.h"
 #include "suites/common/plan.h"
 #include "suites/kvmbench/exit.h"
+#include "suites/kvmbench/render_tables.h"
 #include "suites/suite.h"
 
 namespace kvmbench::cli {
@@ -89,8 +90,10 @@ int plan_suites(const RunRequest& req) {
 
   std::string described;
   const HostCaps caps = caps_for(req, described);
-  fmt::print("kvmbench dry run for {}\n", described);
-  fmt::print("RUN_DIR stands for the run directory the run would make; nothing is run, opened or written\n\n");
+  fmt::print("{}\n", wrap_text("kvmbench dry run for " + described, 80, "    "));
+  fmt::print("{}\n\n", wrap_text("Nothing is run, opened or written. In capitals: what only the run can know "
+                                 "(RUN_DIR: the run directory it would make; SIZE, PORT, QMP_DIR, FIRMWARE, ...).",
+                                 80, ""));
   bool any = false;
   for (const auto& [suite, preset] : targets) {
     const auto params = params_of(*preset, req.overrides);
