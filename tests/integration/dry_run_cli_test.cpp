@@ -11,6 +11,7 @@
 #include "tests/support/run_command.h"
 
 using kvmbench::test_support::run_kvmbench;
+using kvmbench::test_support::unwrapped;
 using kvmbench::test_support::TempDir;
 namespace fs = std::filesystem;
 
@@ -19,23 +20,6 @@ namespace {
 const std::string kHosts = std::string(KVMBENCH_TEST_DATA) + "/hosts/";
 
 std::vector<std::string> env() { return {kvmbench::test_support::private_state_dir_env()}; }
-
-// The plan with its line breaks and continuation indents folded away, so
-// that a phrase can be found wherever the 80-column wrap fell.
-std::string unwrapped(const std::string& text) {
-  std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (c == '\n' || c == ' ') {
-      space = true;
-      continue;
-    }
-    if (space && !out.empty()) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
-}
 
 // The part of the output that is one preset's plan.
 std::string section(const std::string& out, const std::string& head) {

@@ -24,20 +24,11 @@
 #include "tests/support/kvm_usable.h"
 
 using namespace kvmbench::host;
+using kvmbench::test_support::kvm_error_of;
 using kvmbench::test_support::kvm_usable;
 
 namespace {
 
-template <typename F>
-std::string kvm_error_of(F f) {
-  try {
-    f();
-  } catch (const KvmError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no KvmError";
-  return "";
-}
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include "hostlib/bench_make_shared.h"
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/kvm_vm.h"
+#include "tests/support/kvm_usable.h"
 
 using namespace kvmbench;
 using namespace kvmbench::host;
@@ -108,11 +109,7 @@ TEST(HostbenchMakeShared, PreFaultIsOfferedOrExplained) {
 // in TDX_FINALIZE_VM; research note section 2): the refusal says so, and
 // the state recorded beside the samples says what pre-faulting leaves.
 TEST(HostbenchMakeShared, PreFaultWaitsForTheEndOfTheLaunch) {
-  try {
-    Kvm::open();
-  } catch (const KvmError&) {
-    GTEST_SKIP() << "/dev/kvm cannot be opened here";
-  }
+  if (!kvmbench::test_support::kvm_usable()) GTEST_SKIP() << "/dev/kvm cannot be opened here";
   Kvm kvm = Kvm::open();
   PrivateVm pvm = create_private_vm(kvm, KVM_X86_DEFAULT_VM);
   pvm.launch_finished = false;  // as an SNP/TDX VM before finish_launch
