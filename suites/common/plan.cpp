@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <sstream>
 
 #include "hostlib/qemu_paths.h"

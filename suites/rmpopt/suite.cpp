@@ -1,7 +1,10 @@
 // rmpopt: the SEV-SNP RMPOPT sweep of documents/000.
 //   document: two SNP guests, one terminated; the kernel's own sweep timing
 //             lines and the cycle statistics come from the kernel log. Needs
-//             SEV-SNP, RMPOPT, a kernel with the series and its timing print.
+//             SEV-SNP, RMPOPT, a kernel with the series that said at boot it
+//             enabled RMPOPT (hostlib/rmpopt_boot_state.h; the series refuses
+//             without segmented RMP), its timing print, and a readable
+//             /dev/kmsg (else a skip with the reason).
 //   host:     the structure of the sweep emulated on this host (an RMP-like
 //             table scanned per 1 GiB region, cross-CPU broadcast per region),
 //             timed for real. Never RMPOPT itself: every metric says so.
