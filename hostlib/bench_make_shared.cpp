@@ -102,14 +102,6 @@ std::string no_vm_type_reason(const VmTypeChoice& choice, const std::string& wan
   return fmt::format("no private-memory VM type here (tried {}): {}", fmt::join(tried, ", "), choice.reason());
 }
 
-int make_shared_vm_type(const std::string& wanted, std::string& why, const std::vector<std::uint32_t>& order,
-                        ConversionNeed need) {
-  VmTypeChoice choice = make_shared_vm_choice(wanted, order, need);
-  if (choice.type >= 0) return choice.type;
-  why = no_vm_type_reason(choice, wanted, order);
-  return -1;
-}
-
 std::uint64_t conversion_case_bytes(std::uint64_t requested, std::uint64_t limit) {
   if (limit < kPage) limit = kPage;
   return requested <= limit ? requested : largest_pow2_at_most(limit);

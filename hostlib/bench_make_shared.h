@@ -70,10 +70,6 @@ VmTypeChoice make_shared_vm_choice(const std::string& wanted, const std::vector<
 // "no private-memory VM type here (tried snp, tdx): <each type's reason>".
 std::string no_vm_type_reason(const VmTypeChoice& choice, const std::string& wanted,
                               const std::vector<std::uint32_t>& order);
-// The type alone, or -1 with `why` (no_vm_type_reason).
-int make_shared_vm_type(const std::string& wanted, std::string& why,
-                        const std::vector<std::uint32_t>& order = kHostVmTypeOrder,
-                        ConversionNeed need = ConversionNeed::any);
 
 // Why KVM_PRE_FAULT_MEMORY cannot populate the VM's private memory, or "":
 // SNP and TDX refuse it until their launch is finished (finish_launch).

@@ -52,10 +52,10 @@ TEST(HostbenchMakeShared, NoPrivateMemoryIsExplained) {
   } catch (const KvmError&) {
     GTEST_SKIP() << "/dev/kvm cannot be opened here";
   }
-  std::string why;
-  int type = make_shared_vm_type("", why);
-  if (type >= 0) {
-    EXPECT_TRUE(why.empty());
+  const VmTypeChoice choice = make_shared_vm_choice("", kHostVmTypeOrder);
+  const std::string why = no_vm_type_reason(choice, "", kHostVmTypeOrder);
+  if (choice.type >= 0) {
+    EXPECT_NE(choice.conversion, ConversionIoctl::none);
   } else {
     // Each type of the host order, with its reason.
     EXPECT_NE(why.find("(tried sw_protected, snp, tdx)"), std::string::npos) << why;
@@ -70,8 +70,7 @@ TEST(HostbenchMakeShared, BadParametersAreRejected) {
   p.sizes = {4096};
   p.vm_builds = 0;
   EXPECT_THROW(run_make_shared_host_benchmarks(p, [](const Sample&) {}), std::invalid_argument);
-  std::string why;
-  EXPECT_THROW(make_shared_vm_type("bogus", why), std::exception);
+  EXPECT_THROW(make_shared_vm_choice("bogus", kHostVmTypeOrder), std::invalid_argument);
 }
 
 // Pre-faulting (the document's "fault them in") needs KVM_PRE_FAULT_MEMORY:

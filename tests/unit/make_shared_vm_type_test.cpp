@@ -172,12 +172,12 @@ TEST(MakeSharedVmType, LiveChoiceIsATypeOrAReason) {
   } catch (const KvmError&) {
     GTEST_SKIP() << "/dev/kvm cannot be opened here";
   }
-  std::string why;
-  int type = make_shared_vm_type("", why, kDocumentVmTypeOrder);
-  if (type >= 0) {
-    EXPECT_TRUE(why.empty());
+  const VmTypeChoice choice = make_shared_vm_choice("", kDocumentVmTypeOrder, ConversionNeed::arch_make_shared);
+  if (choice.type >= 0) {
+    EXPECT_EQ(choice.conversion, ConversionIoctl::gmem_attributes2);
     return;
   }
+  const std::string why = no_vm_type_reason(choice, "", kDocumentVmTypeOrder);
   EXPECT_TRUE(mentions(why, "(tried snp, tdx)")) << why;
   EXPECT_TRUE(mentions(why, "snp: ")) << why;
   EXPECT_TRUE(mentions(why, "tdx: ")) << why;
