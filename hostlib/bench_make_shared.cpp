@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "hostlib/gmem_conversion.h"
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/kvm_vm.h"
 
@@ -42,6 +43,10 @@ std::uint64_t largest_pow2_at_most(std::uint64_t v) {
   return p;
 }
 
+// The slot's GPA: clear of the legacy holes below 4 GiB (the document's
+// benchmark puts its slot at 4G too).
+constexpr std::uint64_t kConversionGpa = 1ULL << 32;
+
 double elapsed_ns(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
   return std::chrono::duration<double, std::nano>(b - a).count();
 }
@@ -61,23 +66,78 @@ void fallocate_or_throw(int fd, int mode, std::uint64_t size, const char* what) 
 
 }  // namespace
 
-std::string prefault_refusal(const Vm& vm) {
-  if (vm.type() == KVM_X86_SNP_VM || vm.type() == KVM_X86_TDX_VM)
-    return fmt::format("KVM_PRE_FAULT_MEMORY is refused on a {} VM before launch finish / finalize",
-                       vm_type_name(vm.type()));
-  if (vm.check_extension(KVM_CAP_PRE_FAULT_MEMORY) <= 0) return "KVM_CAP_PRE_FAULT_MEMORY is 0 on this VM";
+std::string prefault_refusal(const PrivateVm& pvm) {
+  if (!pvm.launch_finished)
+    return fmt::format("KVM_PRE_FAULT_MEMORY is refused on a {} VM before its launch is finished",
+                       vm_type_name(pvm.vm.type()));
+  if (pvm.vm.check_extension(KVM_CAP_PRE_FAULT_MEMORY) <= 0) return "KVM_CAP_PRE_FAULT_MEMORY is 0 on this VM";
   return "";
 }
 
-int make_shared_vm_type(const std::string& wanted, std::string& why, const std::vector<std::uint32_t>& order) {
+std::string prefaulted_state(std::uint32_t type) {
+  switch (type) {
+    case KVM_X86_SNP_VM:
+      return "pre-faulted after KVM_SEV_SNP_LAUNCH_FINISH: RMP-assigned to the guest and in its NPT, not "
+             "PVALIDATEd by a guest";
+    case KVM_X86_TDX_VM:
+      return "pre-faulted after KVM_TDX_FINALIZE_VM: in the S-EPT (TDH.MEM.PAGE.AUG, pending), not accepted by a "
+             "guest";
+    default:
+      return "pre-faulted into the guest's page tables";
+  }
+}
+
+VmTypeChoice make_shared_vm_choice(const std::string& wanted, const std::vector<std::uint32_t>& order,
+                                   ConversionNeed need) {
   std::optional<std::uint32_t> forced = parse_vm_type(wanted);
   Kvm kvm = Kvm::open();
-  VmTypeChoice choice = choose_private_vm_type(probe_vm_type_offer(kvm), order, forced);
-  if (choice.type >= 0) return choice.type;
+  return choose_private_vm_type(probe_vm_type_offer(kvm), order, forced, need);
+}
+
+std::string no_vm_type_reason(const VmTypeChoice& choice, const std::string& wanted,
+                              const std::vector<std::uint32_t>& order) {
   std::vector<std::string> tried;
+  std::optional<std::uint32_t> forced = parse_vm_type(wanted);
   for (std::uint32_t t : forced ? std::vector<std::uint32_t>{*forced} : order) tried.push_back(vm_type_name(t));
-  why = fmt::format("no private-memory VM type here (tried {}): {}", fmt::join(tried, ", "), choice.reason());
-  return -1;
+  return fmt::format("no private-memory VM type here (tried {}): {}", fmt::join(tried, ", "), choice.reason());
+}
+
+std::uint64_t conversion_case_bytes(std::uint64_t requested, std::uint64_t limit) {
+  if (limit < kPage) limit = kPage;
+  return requested <= limit ? requested : largest_pow2_at_most(limit);
+}
+
+// Keep in step with the conversion body in run_make_shared_host_benchmarks.
+std::vector<std::string> conversion_build_plan(std::uint32_t type, ConversionIoctl ioctl, const std::string& size,
+                                               int conversions, bool populate, bool prefault,
+                                               std::uint64_t snp_policy) {
+  std::vector<std::string> steps = private_vm_launch_plan(type, snp_policy);
+  steps.push_back(fmt::format("KVM_CREATE_GUEST_MEMFD(size={}, flags=0)", size));
+  steps.push_back(fmt::format("mmap {} bytes of anonymous memory: the slot's shared half, never touched", size));
+  steps.push_back(fmt::format("KVM_SET_USER_MEMORY_REGION2(slot=0, flags=KVM_MEM_GUEST_MEMFD, gpa={:#x}, size={}, "
+                              "guest_memfd_offset=0)",
+                              kConversionGpa, size));
+  if (populate) steps.push_back(fmt::format("fallocate(guest_memfd, FALLOC_FL_KEEP_SIZE, 0, {})", size));
+  steps.push_back("KVM_CREATE_VCPU(0)");
+  for (auto& s : private_vm_vcpu_plan(type)) steps.push_back(s);
+  for (auto& s : private_vm_finish_plan(type)) steps.push_back(s);
+  auto convert = [&](const char* attributes) {
+    return ioctl == ConversionIoctl::gmem_attributes2
+               ? fmt::format("KVM_SET_MEMORY_ATTRIBUTES2(guest_memfd fd, offset=0, size={}, attributes={})", size,
+                             attributes)
+               : fmt::format("KVM_SET_MEMORY_ATTRIBUTES(VM fd, address={:#x}, size={}, attributes={})",
+                             kConversionGpa, size, attributes);
+  };
+  steps.push_back(convert("PRIVATE"));
+  const std::string each = fmt::format("{} conversion{}, each:", conversions, conversions == 1 ? "" : "s");
+  if (prefault)
+    steps.push_back(fmt::format("{} KVM_PRE_FAULT_MEMORY(vcpu 0, gpa={:#x}, size={}), untimed, then", each,
+                                kConversionGpa, size));
+  steps.push_back(fmt::format("{} timed (lfence;rdtsc and CLOCK_MONOTONIC around it): {}", prefault ? "  " : each,
+                              convert("0 (shared)")));
+  steps.push_back(fmt::format("  then, timed: {}", convert("PRIVATE")));
+  steps.push_back("close the guest_memfd, the vCPU and the VM (the next repetition builds a new one)");
+  return steps;
 }
 
 BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
@@ -101,8 +161,12 @@ BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
   if (limit < kPage) limit = kPage;
 
   std::string no_private;
-  int vm_type = -1;
-  if (no_gmem.empty() && params.conversions) vm_type = make_shared_vm_type(params.vm_type, no_private, params.vm_type_order);
+  VmTypeChoice choice;
+  if (no_gmem.empty() && params.conversions) {
+    choice = make_shared_vm_choice(params.vm_type, params.vm_type_order, params.need);
+    if (choice.type < 0) no_private = no_vm_type_reason(choice, params.vm_type, params.vm_type_order);
+  }
+  const int vm_type = choice.type;
 
   std::vector<BenchCase> cases;
   struct PrefaultNote {
@@ -113,7 +177,7 @@ BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
   for (std::uint64_t requested : params.sizes) {
     // Without population a conversion allocates nothing, so only populated
     // runs (and the fallocate timing) are bound by memory.
-    std::uint64_t size = requested <= limit ? requested : largest_pow2_at_most(limit);
+    std::uint64_t size = conversion_case_bytes(requested, limit);
     std::string case_name = fmt::format("nr_pages={}", size / kPage);
     nlohmann::json extra = {{"bytes", size}, {"requested_bytes", requested}};
     if (size != requested) extra["scaled_down_to_fit"] = limit;
@@ -172,17 +236,23 @@ BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
     c.extra = extra;
     c.extra["populated"] = params.populate;
     c.extra["vm_type"] = c.variant;
+    const ConversionIoctl ioctl = choice.conversion;
+    c.extra["conversion_ioctl"] = to_string(ioctl);
     if (vm_type == KVM_X86_SNP_VM || vm_type == KVM_X86_TDX_VM)
       c.extra["vm_init"] = vm_type == KVM_X86_SNP_VM
-                               ? fmt::format("KVM_SEV_INIT2, KVM_SEV_SNP_LAUNCH_START(policy={:#x})",
+                               ? fmt::format("KVM_SEV_INIT2, KVM_SEV_SNP_LAUNCH_START(policy={:#x}), "
+                                             "KVM_SEV_SNP_LAUNCH_FINISH",
                                              snp_guest_policy(host_smt_active()))
-                               : std::string("KVM_TDX_CAPABILITIES, KVM_TDX_INIT_VM(attributes=0)");
+                               : std::string("KVM_ENABLE_CAP(SPLIT_IRQCHIP), KVM_TDX_CAPABILITIES, "
+                                             "KVM_TDX_INIT_VM(attributes=0), KVM_SET_CPUID2, KVM_TDX_INIT_VCPU, "
+                                             "KVM_TDX_FINALIZE_VM");
     int conversions = params.conversions_per_build;
     bool populate = params.populate;
     bool prefault = params.prefault;
     auto no_prefault = std::make_shared<std::string>();  // why not, from the body
     auto type = static_cast<std::uint32_t>(vm_type);
-    c.body = [size, conversions, populate, prefault, no_prefault, type](benchmark::State& st) {
+    if (prefault) c.extra["guest_state"] = prefaulted_state(type);
+    c.body = [size, conversions, populate, prefault, no_prefault, type, ioctl](benchmark::State& st) {
       using clock = std::chrono::steady_clock;
       Kvm kvm = Kvm::open();
       // SNP / TDX init as the selftests do (UNTESTED ON HARDWARE).
@@ -200,33 +270,40 @@ BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
         std::uint64_t n;
         ~Unmap() { ::munmap(p, n); }
       } unmap{shared, size};
-      constexpr std::uint64_t gpa = 1ULL << 32;  // clear of the legacy holes below 4 GiB
-      vm.set_user_memory_region2(0, KVM_MEM_GUEST_MEMFD, gpa, size, shared, gmem.get(), 0);
+      vm.set_user_memory_region2(0, KVM_MEM_GUEST_MEMFD, kConversionGpa, size, shared, gmem.get(), 0);
       if (populate) fallocate_or_throw(gmem.get(), FALLOC_FL_KEEP_SIZE, size, "KEEP_SIZE");
-      vm.set_memory_attributes(gpa, size, KVM_MEMORY_ATTRIBUTE_PRIVATE);
-      // The document's step 2, "get the guest to fault them in": a vCPU
-      // pre-faults the private memory before every conversion (untimed).
+      // The vCPU comes before the end of the launch: SNP encrypts its VMSA
+      // at LAUNCH_FINISH, TDX initialises it before FINALIZE_VM. Without it
+      // a confidential launch cannot finish (the error skips the case).
       std::optional<Vcpu> vcpu;
-      std::string why_not = prefault ? prefault_refusal(vm) : std::string("not asked");
-      if (why_not.empty()) try {
-          vcpu.emplace(vm.create_vcpu(kvm));
-        } catch (const KvmError& e) {
-          why_not = e.what();
-        }
+      std::string why_not = prefault ? std::string() : std::string("not asked");
+      try {
+        vcpu.emplace(vm.create_vcpu(kvm));
+        prepare_vcpu_for_launch(pvm, *vcpu);
+      } catch (const KvmError& e) {
+        if (type == KVM_X86_SNP_VM || type == KVM_X86_TDX_VM) throw;
+        vcpu.reset();
+        if (why_not.empty()) why_not = e.what();
+      }
+      finish_launch(pvm);
+      convert_memory(ioctl, vm, gmem.get(), kConversionGpa, size, KVM_MEMORY_ATTRIBUTE_PRIVATE);
+      // The document's step 2, "get the guest to fault them in": the vCPU
+      // pre-faults the private memory before every conversion (untimed).
+      if (why_not.empty()) why_not = prefault_refusal(pvm);
       double total_s = 0;
       for (int k = 0; k < conversions; ++k) {
         if (vcpu && why_not.empty()) try {
-            vcpu->pre_fault_memory(gpa, size);
+            vcpu->pre_fault_memory(kConversionGpa, size);
           } catch (const KvmError& e) {
             why_not = e.what();
           }
         const long long faulted = why_not.empty() ? 1 : 0;
         auto w0 = clock::now();
         std::uint64_t c0 = tsc();
-        vm.set_memory_attributes(gpa, size, 0);
+        convert_memory(ioctl, vm, gmem.get(), kConversionGpa, size, 0);
         std::uint64_t c1 = tsc();
         auto w1 = clock::now();
-        vm.set_memory_attributes(gpa, size, KVM_MEMORY_ATTRIBUTE_PRIVATE);
+        convert_memory(ioctl, vm, gmem.get(), kConversionGpa, size, KVM_MEMORY_ATTRIBUTE_PRIVATE);
         std::uint64_t c2 = tsc();
         auto w2 = clock::now();
         total_s += elapsed_ns(w0, w1) * 1e-9;

@@ -7,24 +7,29 @@
 //      gmem_fallocate_rate    GB/s  size / that time (GB = 1e9 bytes)
 //      gmem_punch_hole_time   ns    fallocate(PUNCH_HOLE|KEEP_SIZE, size): free them
 // 2. conversions, case "nr_pages=<N>", variant "<vm type>" (sw_protected,
-//    snp, tdx, ...): per VM build a VM of that type (SNP: KVM_SEV_INIT2 +
-//    KVM_SEV_SNP_LAUNCH_START; TDX: KVM_TDX_CAPABILITIES + KVM_TDX_INIT_VM;
-//    see private_vm.h, UNTESTED ON HARDWARE), a guest_memfd slot of the
-//    size, populated (fallocate) and set private, then `conversions_per_build` times:
-//      to_shared_cycles / to_shared_time    cycles (TSC) / ns   KVM_SET_MEMORY_ATTRIBUTES(0)
+//    snp, tdx, ...): per VM build a VM of that type (private_vm.h: SNP:
+//    KVM_SEV_INIT2 + KVM_SEV_SNP_LAUNCH_START; TDX: split irqchip +
+//    KVM_TDX_CAPABILITIES + KVM_TDX_INIT_VM; UNTESTED ON HARDWARE), a
+//    guest_memfd slot of the size at GPA 4G, populated (fallocate), a vCPU
+//    (TDX: KVM_SET_CPUID2 + KVM_TDX_INIT_VCPU), the launch finished (SNP:
+//    KVM_SEV_SNP_LAUNCH_FINISH; TDX: KVM_TDX_FINALIZE_VM), the range set
+//    private, then `conversions_per_build` times:
+//      to_shared_cycles / to_shared_time    cycles (TSC) / ns   to shared (0)
 //      to_private_cycles / to_private_time  cycles (TSC) / ns   ... (PRIVATE) back
-//    iteration = build * conversions_per_build + conversion (extra.repetition
-//    = VM build, extra.conversion). Skipped with the reason when no VM type
-//    offers KVM_MEMORY_ATTRIBUTE_PRIVATE (see make_shared_vm_type()).
-//    Before each conversion a vCPU pre-faults the private memory into the
-//    guest's page tables (KVM_PRE_FAULT_MEMORY, untimed; extra.prefaulted =
-//    1), as the document's guest faulted it in. Where KVM refuses that (no
-//    KVM_CAP_PRE_FAULT_MEMORY; SNP and TDX before launch finish / finalize,
-//    which need vCPU state not built here) the conversions run on fallocated
-//    memory (prefaulted = 0) and a skip entry says why: on SNP the pages were
-//    then never assigned in the RMP, so the arch make_shared callback has
-//    less to undo than in the document's runs. UNTESTED here (this host
-//    offers no VM type with private memory).
+//    through the conversion ioctl chosen for the type and `need`
+//    (gmem_conversion.h; extra.conversion_ioctl says which): the VM-wide
+//    KVM_SET_MEMORY_ATTRIBUTES or KVM_SET_MEMORY_ATTRIBUTES2 on the
+//    guest_memfd fd. iteration = build * conversions_per_build + conversion
+//    (extra.repetition = VM build, extra.conversion). Skipped with the
+//    reason when no VM type has a conversion serving `need`.
+//    Before each conversion the vCPU pre-faults the private memory
+//    (KVM_PRE_FAULT_MEMORY, untimed; extra.prefaulted = 1), which after the
+//    launch's end makes SNP pages RMP-assigned and TDX pages S-EPT-mapped:
+//    the document's "get the guest to fault them into Secure EPTs". No guest
+//    code runs, so the pages are not PVALIDATEd (SNP) or accepted (TDX) by a
+//    guest as in the document's benchmark (extra.guest_state says so). Where
+//    KVM refuses the pre-fault (no KVM_CAP_PRE_FAULT_MEMORY) the conversions
+//    run on fallocated memory (prefaulted = 0) and a skip entry says why.
 // Sizes larger than the memory limit are scaled down to the largest power
 // of two that fits (extra.requested_bytes keeps what was asked).
 #pragma once
@@ -49,24 +54,44 @@ struct MakeSharedHostParams {
   std::string vm_type;             // "" = the first usable type of vm_type_order; else forced
   // Tried in this order when vm_type is empty (private_vm.h says why each).
   std::vector<std::uint32_t> vm_type_order = kHostVmTypeOrder;
+  // What the conversion must reach: the document needs the arch make_shared
+  // callback (only KVM_SET_MEMORY_ATTRIBUTES2 on the guest_memfd runs it).
+  ConversionNeed need = ConversionNeed::any;
   bool gmem_ops = true;            // part 1
   bool conversions = true;         // part 2
 };
 
-// The VM type (KVM_CREATE_VM argument) used for conversions: `wanted` when
-// given (any type; it is still checked), else the first usable type of
-// `order`; or -1 with `why` saying, for each type tried, why not. Asks KVM
-// live (creates one VM per offered type). Throws std::invalid_argument for
-// an unknown `wanted`.
-int make_shared_vm_type(const std::string& wanted, std::string& why,
-                        const std::vector<std::uint32_t>& order = kHostVmTypeOrder);
+// The VM type (KVM_CREATE_VM argument) used for conversions, and how it
+// converts: `wanted` when given (any type; it is still checked), else the
+// first usable type of `order` for `need`. Asks KVM live (creates one VM
+// per offered type). Throws std::invalid_argument for an unknown `wanted`.
+VmTypeChoice make_shared_vm_choice(const std::string& wanted, const std::vector<std::uint32_t>& order,
+                                   ConversionNeed need = ConversionNeed::any);
+// "no private-memory VM type here (tried snp, tdx): <each type's reason>".
+std::string no_vm_type_reason(const VmTypeChoice& choice, const std::string& wanted,
+                              const std::vector<std::uint32_t>& order);
 
-// Why KVM_PRE_FAULT_MEMORY cannot populate `vm`'s private memory, or "".
-// SNP and TDX VMs refuse it before launch finish / finalize (which need
-// vCPU state kvmbench does not build).
-std::string prefault_refusal(const Vm& vm);
+// Why KVM_PRE_FAULT_MEMORY cannot populate the VM's private memory, or "":
+// SNP and TDX refuse it until their launch is finished (finish_launch).
+std::string prefault_refusal(const PrivateVm& pvm);
+
+// What pre-faulting leaves the private memory of a `type` VM as (sample
+// extra guest_state): RMP-assigned (SNP) or S-EPT-mapped (TDX), never
+// validated or accepted by a guest.
+std::string prefaulted_state(std::uint32_t type);
 
 BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
                                              const SampleSink& sink);
+
+// The bytes a case of `requested` bytes converts under `limit`: itself, or
+// the largest power of two that fits (at least 4K). Pure.
+std::uint64_t conversion_case_bytes(std::uint64_t requested, std::uint64_t limit);
+
+// One VM build of the conversion part as words, in the order the body runs
+// it (for `run --dry-run`); `size` as it is to be printed ("0x1000",
+// "SIZE"). Pure.
+std::vector<std::string> conversion_build_plan(std::uint32_t type, ConversionIoctl ioctl, const std::string& size,
+                                               int conversions, bool populate, bool prefault,
+                                               std::uint64_t snp_policy);
 
 }  // namespace kvmbench::host

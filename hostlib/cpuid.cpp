@@ -281,3 +281,14 @@ nlohmann::json to_json(const CpuInfo& c) {
 }
 
 }  // namespace kvmbench::host
+
+namespace kvmbench::host {
+
+std::optional<SevEncryptionBits> sev_encryption_bits(const CpuidTable& t) {
+  const CpuInfo c = decode_cpu(t);
+  if (c.vendor_short != "amd" || c.max_ext_leaf < kExtBase + 0x1F || !c.has("sev")) return std::nullopt;
+  const CpuidRegs s = leaf(t, kExtBase + 0x1F);
+  return SevEncryptionBits{s.ebx & 0x3f, (s.ebx >> 6) & 0x3f};
+}
+
+}  // namespace kvmbench::host

@@ -84,3 +84,21 @@ CpuInfo read_cpu();
 nlohmann::json to_json(const CpuInfo& c);
 
 }  // namespace kvmbench::host
+
+namespace kvmbench::host {
+
+// The SEV memory-encryption geometry of CPUID 0x8000001F EBX (AMD APM vol. 3,
+// "Encrypted memory capabilities"): bits 5:0 the C-bit position in a page
+// table entry, bits 11:6 the physical address bits lost to encryption. QEMU
+// compares its sev-snp-guest `cbitpos` with EBX[5:0] of the host and exits
+// ("cbitpos check failed") when they differ, so it must come from the host
+// (target/i386/sev.c, sev_common_kvm_init, per the research note). Pure;
+// nullopt when the CPU is not AMD, lacks the leaf or does not report SEV
+// (EAX[1]).
+struct SevEncryptionBits {
+  unsigned cbitpos = 0;
+  unsigned reduced_phys_bits = 0;
+};
+std::optional<SevEncryptionBits> sev_encryption_bits(const CpuidTable& leaves);
+
+}  // namespace kvmbench::host

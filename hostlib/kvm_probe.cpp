@@ -1,14 +1,18 @@
 #include "hostlib/kvm_probe.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <stdexcept>
 #include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "hostlib/gmem_conversion.h"
 #include "hostlib/kvm_test_guest.h"
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/kvm_vm.h"
+#include "hostlib/private_vm.h"
 
 namespace kvmbench::host {
 
@@ -91,9 +95,14 @@ KvmStatus probe_kvm(int guest_timeout_ms) {
       if (!(s.vm_types_mask & (1ULL << t))) continue;
       try {
         Vm vm = Vm::create(*kvm, t);
-        auto attrs = static_cast<std::uint64_t>(vm.check_extension(KVM_CAP_MEMORY_ATTRIBUTES));
-        if (attrs & KVM_MEMORY_ATTRIBUTE_PRIVATE)
-          s.private_memory_vm_types.push_back(vm_type_name(t));
+        const ConversionPaths p = probe_conversion_paths(vm);
+        const std::string name = vm_type_name(t);
+        s.memory_attributes_by_vm_type[name] = p.vm_attributes;
+        if (p.vm_attributes & KVM_MEMORY_ATTRIBUTE_PRIVATE) s.private_memory_vm_types.push_back(name);
+        if (p.gmem_attributes2)
+          s.gmem_attributes2_vm_types.push_back(name);
+        else
+          s.gmem_attributes2_notes.push_back(name + ": " + p.gmem_attributes2_detail);
       } catch (const KvmError& e) {
         s.vm_type_errors.push_back(fmt::format("{}: {}", vm_type_name(t), e.what()));
       }
@@ -102,6 +111,7 @@ KvmStatus probe_kvm(int guest_timeout_ms) {
     s.reason = fmt::format("asking KVM for its capabilities failed: {}", e.what());
     return s;
   }
+  if (s.vm_types_mask & (1ULL << KVM_X86_SNP_VM)) s.sev_device_error = sev_device_error();
   try_guests(*kvm, s, guest_timeout_ms);
   return s;
 }
@@ -123,7 +133,64 @@ nlohmann::json to_json(const KvmStatus& s) {
       {"private_memory_vm_types", s.private_memory_vm_types},
       {"pre_fault_memory", s.pre_fault_memory},
       {"user_memory2", s.user_memory2},
+      {"memory_attributes_by_vm_type", s.memory_attributes_by_vm_type},
+      {"gmem_attributes2_vm_types", s.gmem_attributes2_vm_types},
+      {"gmem_attributes2_notes", s.gmem_attributes2_notes},
+      {"sev_device_error", s.sev_device_error},
   };
+}
+
+namespace {
+
+[[noreturn]] void bad_key(const std::string& key, const char* expected) {
+  throw std::invalid_argument(fmt::format("kvm.{}: expected {}", key, expected));
+}
+
+template <typename T>
+void read_key(const nlohmann::json& j, const std::string& key, T& out, const char* expected) {
+  if (!j.contains(key) || j[key].is_null()) return;
+  try {
+    out = j[key].get<T>();
+  } catch (const nlohmann::json::exception&) {
+    bad_key(key, expected);
+  }
+}
+
+}  // namespace
+
+KvmStatus kvm_status_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) throw std::invalid_argument("kvm: expected an object");
+  if (!j.contains("present") || !j["present"].is_boolean()) bad_key("present", "true or false");
+  KvmStatus s;
+  s.present = j["present"].get<bool>();
+  read_key(j, "module", s.module, "a string");
+  read_key(j, "runs_guests", s.runs_guests, "true or false");
+  read_key(j, "reason", s.reason, "a string");
+  read_key(j, "guest_checks", s.guest_checks, "a list of strings");
+  read_key(j, "vm_types", s.vm_types, "a list of strings");
+  read_key(j, "vm_types_mask", s.vm_types_mask, "a non-negative integer");
+  read_key(j, "vm_type_errors", s.vm_type_errors, "a list of strings");
+  read_key(j, "guest_memfd", s.guest_memfd, "true or false");
+  read_key(j, "guest_memfd_flags", s.guest_memfd_flag_names, "a list of strings");
+  read_key(j, "guest_memfd_flags_mask", s.guest_memfd_flags, "a non-negative integer");
+  read_key(j, "memory_attributes", s.memory_attributes, "a non-negative integer");
+  read_key(j, "private_memory_vm_types", s.private_memory_vm_types, "a list of strings");
+  read_key(j, "pre_fault_memory", s.pre_fault_memory, "true or false");
+  read_key(j, "user_memory2", s.user_memory2, "true or false");
+  read_key(j, "memory_attributes_by_vm_type", s.memory_attributes_by_vm_type,
+           "an object of non-negative integers");
+  read_key(j, "gmem_attributes2_vm_types", s.gmem_attributes2_vm_types, "a list of strings");
+  read_key(j, "gmem_attributes2_notes", s.gmem_attributes2_notes, "a list of strings");
+  s.sev_device_error = "the host description does not say whether /dev/sev can be opened";
+  read_key(j, "sev_device_error", s.sev_device_error, "a string");
+  // The names are the mask's where a description gives only one of them.
+  if (s.vm_types_mask == 0)
+    for (std::uint32_t t = 0; t < 64; ++t)
+      if (std::find(s.vm_types.begin(), s.vm_types.end(), vm_type_name(t)) != s.vm_types.end())
+        s.vm_types_mask |= 1ULL << t;
+  if (s.vm_types_mask == 0) s.vm_types_mask = 1;
+  if (s.vm_types.empty()) s.vm_types = vm_type_names(s.vm_types_mask);
+  return s;
 }
 
 }  // namespace kvmbench::host

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,11 +29,22 @@ struct KvmStatus {
   std::vector<std::string> private_memory_vm_types;  // types whose VM fd reports KVM_MEMORY_ATTRIBUTE_PRIVATE
   bool user_memory2 = false;       // KVM_CAP_USER_MEMORY2 (KVM_SET_USER_MEMORY_REGION2)
   std::vector<std::string> guest_checks;  // "minimal real-mode: ok", "long-mode loop: FAILED", ...
+  // How each offered type converts guest_memfd memory (hostlib/gmem_conversion.h):
+  std::map<std::string, std::uint64_t> memory_attributes_by_vm_type;  // KVM_CAP_MEMORY_ATTRIBUTES on its VM fd
+  std::vector<std::string> gmem_attributes2_vm_types;  // its guest_memfd implements KVM_SET_MEMORY_ATTRIBUTES2
+  std::vector<std::string> gmem_attributes2_notes;     // "type: why not" for the other offered types
+  // Why /dev/sev cannot be opened read-write ("" when it can), asked only
+  // when KVM offers the snp type (its KVM_SEV_* commands need it).
+  std::string sev_device_error;
 };
 
 // Never blocks for longer than about `guest_timeout_ms` plus setup.
 KvmStatus probe_kvm(int guest_timeout_ms = 500);
 
 nlohmann::json to_json(const KvmStatus& s);
+// From the "kvm" object of `kvmbench probe --json` (another host's). Throws
+// std::invalid_argument naming the key for a missing "present" or a value of
+// the wrong type; keys an older probe lacks keep their defaults.
+KvmStatus kvm_status_from_json(const nlohmann::json& j);
 
 }  // namespace kvmbench::host

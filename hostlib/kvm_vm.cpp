@@ -324,6 +324,26 @@ void Vm::tdx_init_vm(std::uint64_t attributes, const std::vector<uapi::CpuidEntr
               fmt::format("attributes={:#x}, cpuid entries={}", attributes, cpuid.size()));
 }
 
+void Vm::snp_launch_finish(int sev_fd) {
+  uapi::SevSnpLaunchFinish finish{};
+  sev_op(fd(), type_, uapi::kSevSnpLaunchFinish, "KVM_SEV_SNP_LAUNCH_FINISH", sev_fd, &finish,
+         "no ID block, no host data");
+}
+
+void Vm::tdx_finalize_vm() {
+  std::uint64_t hw = 0;
+  int err = tdx_op(fd(), uapi::kTdxFinalizeVm, 0, nullptr, hw);
+  if (err != 0) throw_tdx(type_, "KVM_TDX_FINALIZE_VM", err, hw, "");
+}
+
+void Vm::enable_split_irqchip(std::uint32_t ioapic_pins) {
+  kvm_enable_cap cap{};
+  cap.cap = KVM_CAP_SPLIT_IRQCHIP;
+  cap.args[0] = ioapic_pins;
+  checked_ioctl(fd(), KVM_ENABLE_CAP, &cap, "KVM_ENABLE_CAP",
+                [&] { return fmt::format("KVM_CAP_SPLIT_IRQCHIP, pins={}", ioapic_pins); });
+}
+
 Vcpu Vm::create_vcpu(const Kvm& kvm, unsigned id) {
   long fd = checked_ioctl(this->fd(), KVM_CREATE_VCPU, reinterpret_cast<void*>(
                               static_cast<unsigned long>(id)),
@@ -384,6 +404,23 @@ void Vcpu::pre_fault_memory(std::uint64_t gpa, std::uint64_t size) {
                      fmt::format("gpa={:#x}, size={:#x} (remaining {:#x} at {:#x})", gpa, size,
                                  p.size, p.gpa));
   }
+}
+
+void Vcpu::set_cpuid(const std::vector<uapi::CpuidEntry2>& entries) {
+  WithCpuid<BareCpuid2> c(static_cast<std::uint32_t>(entries.size()));
+  std::copy(entries.begin(), entries.end(), c.entries());
+  checked_ioctl(fd(), KVM_SET_CPUID2, c.head(), "KVM_SET_CPUID2",
+                [&] { return fmt::format("nent={}", entries.size()); });
+}
+
+void Vcpu::tdx_init_vcpu(std::uint64_t initial_rcx) {
+  uapi::TdxCmd cmd{};
+  cmd.id = uapi::kTdxInitVcpu;
+  cmd.data = initial_rcx;
+  if (::ioctl(fd(), uapi::kMemoryEncryptOp, &cmd) == 0) return;
+  const int err = errno;
+  throw KvmError("KVM_MEMORY_ENCRYPT_OP", err, fmt::format("KVM_TDX_INIT_VCPU, vcpu fd, initial rcx={:#x}", initial_rcx),
+                 cmd.hw_error ? fmt::format("TDX module status {:#018x}", cmd.hw_error) : std::string());
 }
 
 // The kick signal: a real-time signal nobody else in kvmbench uses. Its

@@ -124,6 +124,19 @@ class Vm {
   // must be within the capabilities' configurable bits: tdx_guest_cpuid()).
   void tdx_init_vm(std::uint64_t attributes, const std::vector<uapi::CpuidEntry2>& cpuid);
 
+  // ---- Finishing the launch: what lets KVM map private memory (KVM_PRE_FAULT_MEMORY
+  // is refused before it: svm/sev.c sets pre_fault_allowed in SNP_LAUNCH_FINISH,
+  // vmx/tdx.c in TDX_FINALIZE_VM; research note section 2). UNTESTED ON HARDWARE.
+  // KVM_SEV_SNP_LAUNCH_FINISH with no ID block (the vCPUs' VMSAs are
+  // encrypted and measured here, so every vCPU must exist before).
+  void snp_launch_finish(int sev_fd);
+  // KVM_TDX_FINALIZE_VM (after KVM_TDX_INIT_VCPU of every vCPU).
+  void tdx_finalize_vm();
+  // KVM_ENABLE_CAP(KVM_CAP_SPLIT_IRQCHIP, pins): a TD's vCPUs need KVM's local
+  // APIC with the IOAPIC in user space (QEMU's kernel-irqchip=split, which
+  // tdx.rst requires); before any vCPU is created.
+  void enable_split_irqchip(std::uint32_t ioapic_pins = 24);
+
   Vcpu create_vcpu(const Kvm& kvm, unsigned id = 0);
 
  private:
@@ -157,6 +170,15 @@ class Vcpu {
   // kernel reports progress by shrinking the range and may return EINTR or
   // EAGAIN part-way).
   void pre_fault_memory(std::uint64_t gpa, std::uint64_t size);
+
+  // KVM_SET_CPUID2: the vCPU's CPUID.
+  void set_cpuid(const std::vector<uapi::CpuidEntry2>& entries);
+  // KVM_TDX_INIT_VCPU; `initial_rcx` is the value the TD starts with in RCX
+  // (TDVF's HOB address; 0 for none). Sent as KVM_MEMORY_ENCRYPT_OP on the
+  // vCPU fd, data = that value: not in the research note, which checked the
+  // VM-scope commands; upstream vmx/tdx.c tdx_vcpu_ioctl as remembered
+  // (UNSURE). UNTESTED ON HARDWARE.
+  void tdx_init_vcpu(std::uint64_t initial_rcx = 0);
 
   // KVM_RUN under a timer: if the guest has not exited by `timeout`, a
   // signal kicks the vCPU out (KVM_RUN returns EINTR; a signal that lands

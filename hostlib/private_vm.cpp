@@ -39,8 +39,16 @@ std::string VmTypeChoice::reason() const {
   return fmt::format("{}", fmt::join(unavailable, "; "));
 }
 
+ConversionPaths conversion_paths_of(const VmTypeOffer& offer, std::uint32_t type) {
+  if (auto it = offer.conversion_paths.find(type); it != offer.conversion_paths.end()) return it->second;
+  ConversionPaths p;
+  if (type < 64 && (offer.private_mask & (1ULL << type))) p.vm_attributes = KVM_MEMORY_ATTRIBUTE_PRIVATE;
+  p.gmem_attributes2_detail = "not probed";
+  return p;
+}
+
 VmTypeChoice choose_private_vm_type(const VmTypeOffer& offer, const std::vector<std::uint32_t>& order,
-                                    std::optional<std::uint32_t> forced) {
+                                    std::optional<std::uint32_t> forced, ConversionNeed need) {
   const std::uint64_t offered = offer.offered_mask ? offer.offered_mask : 1;
   VmTypeChoice choice;
   const std::vector<std::uint32_t> candidates = forced ? std::vector<std::uint32_t>{*forced} : order;
@@ -56,9 +64,9 @@ VmTypeChoice choose_private_vm_type(const VmTypeOffer& offer, const std::vector<
       choice.unavailable.push_back(fmt::format("{}: KVM_CREATE_VM refused it: {}", name, e));
       continue;
     }
-    if (!(offer.private_mask & (1ULL << t))) {
-      choice.unavailable.push_back(fmt::format(
-          "{}: a {} VM has no private memory (its KVM_CAP_MEMORY_ATTRIBUTES lacks PRIVATE)", name, name));
+    const ConversionChoice conversion = choose_conversion_ioctl(conversion_paths_of(offer, t), need, name);
+    if (conversion.ioctl == ConversionIoctl::none) {
+      choice.unavailable.push_back(fmt::format("{}: {}", name, conversion.reason));
       continue;
     }
     if (t == KVM_X86_SNP_VM && !offer.sev_device_error.empty()) {
@@ -67,6 +75,7 @@ VmTypeChoice choose_private_vm_type(const VmTypeOffer& offer, const std::vector<
       continue;
     }
     choice.type = static_cast<int>(t);
+    choice.conversion = conversion.ioctl;
     return choice;
   }
   return choice;
@@ -111,7 +120,27 @@ VmTypeOffer vm_type_offer_from(const KvmStatus& status) {
     for (std::uint32_t t = 0; t < 64; ++t)
       if (vm_type_name(t) == name) o.private_mask |= 1ULL << t;
   o.create_errors = status.vm_type_errors;
-  if (o.offered_mask & (1ULL << KVM_X86_SNP_VM)) o.sev_device_error = sev_device_error();
+  // A probe that asked each type's guest_memfd (kvm_probe.h) says how each
+  // converts; an older one only which types' VM fd takes PRIVATE.
+  for (std::uint32_t t = 0; t < 64; ++t) {
+    const std::string name = vm_type_name(t);
+    const bool gmem2 = std::find(status.gmem_attributes2_vm_types.begin(), status.gmem_attributes2_vm_types.end(),
+                                 name) != status.gmem_attributes2_vm_types.end();
+    std::string note;
+    for (const auto& n : status.gmem_attributes2_notes)
+      if (n.starts_with(name + ": ")) note = n.substr(name.size() + 2);
+    const auto attrs = status.memory_attributes_by_vm_type.find(name);
+    if (!gmem2 && note.empty() && attrs == status.memory_attributes_by_vm_type.end()) continue;
+    ConversionPaths p;
+    p.vm_attributes = attrs != status.memory_attributes_by_vm_type.end() ? attrs->second
+                      : (o.private_mask & (1ULL << t))                   ? KVM_MEMORY_ATTRIBUTE_PRIVATE
+                                                                         : 0;
+    p.gmem_attributes2 = gmem2;
+    p.gmem_attributes2_detail = gmem2 ? "" : (note.empty() ? "not probed" : note);
+    o.conversion_paths[t] = p;
+  }
+  // Asked by the probe, on the host described: nothing is opened here.
+  if (o.offered_mask & (1ULL << KVM_X86_SNP_VM)) o.sev_device_error = status.sev_device_error;
   return o;
 }
 
@@ -123,8 +152,9 @@ VmTypeOffer probe_vm_type_offer(const Kvm& kvm) {
     if (!(o.offered_mask & (1ULL << t))) continue;
     try {
       Vm vm = Vm::create(kvm, t);
-      auto attrs = static_cast<std::uint64_t>(vm.check_extension(KVM_CAP_MEMORY_ATTRIBUTES));
-      if (attrs & KVM_MEMORY_ATTRIBUTE_PRIVATE) o.private_mask |= 1ULL << t;
+      const ConversionPaths p = probe_conversion_paths(vm);
+      if (p.vm_attributes & KVM_MEMORY_ATTRIBUTE_PRIVATE) o.private_mask |= 1ULL << t;
+      o.conversion_paths[t] = p;
     } catch (const KvmError& e) {
       o.create_errors.push_back(fmt::format("{}: {}", vm_type_name(t), e.what()));
     }
@@ -140,7 +170,8 @@ void init_snp_vm(Vm& vm, int sev_fd, std::uint64_t policy, std::vector<std::stri
   steps.push_back(fmt::format("KVM_SEV_SNP_LAUNCH_START(policy={:#x})", policy));
 }
 
-void init_tdx_vm(const Kvm& kvm, Vm& vm, std::uint64_t attributes, std::vector<std::string>& steps) {
+std::vector<uapi::CpuidEntry2> init_tdx_vm(const Kvm& kvm, Vm& vm, std::uint64_t attributes,
+                                           std::vector<std::string>& steps) {
   TdxCapabilities caps = vm.tdx_capabilities();
   steps.push_back(fmt::format("KVM_TDX_CAPABILITIES(supported_attrs={:#x}, configurable cpuid leaves={})",
                               caps.supported_attrs, caps.configurable_cpuid.size()));
@@ -151,10 +182,11 @@ void init_tdx_vm(const Kvm& kvm, Vm& vm, std::uint64_t attributes, std::vector<s
   std::vector<uapi::CpuidEntry2> cpuid = tdx_guest_cpuid(kvm.supported_cpuid(), caps.configurable_cpuid);
   vm.tdx_init_vm(attributes, cpuid);
   steps.push_back(fmt::format("KVM_TDX_INIT_VM(attributes={:#x}, cpuid entries={})", attributes, cpuid.size()));
+  return cpuid;
 }
 
 PrivateVm create_private_vm(const Kvm& kvm, std::uint32_t type, const PrivateVmOptions& options) {
-  PrivateVm p{Vm::create(kvm, type), UniqueFd(), {}};
+  PrivateVm p{Vm::create(kvm, type), UniqueFd(), {}, {}, false};
   p.init_steps.push_back(fmt::format("KVM_CREATE_VM({})", vm_type_name(type)));
   if (type == KVM_X86_SNP_VM) {
     int fd = ::open(options.sev_device, O_RDWR | O_CLOEXEC);
@@ -162,9 +194,62 @@ PrivateVm create_private_vm(const Kvm& kvm, std::uint32_t type, const PrivateVmO
     p.sev_fd = UniqueFd(fd);
     init_snp_vm(p.vm, p.sev_fd.get(), snp_guest_policy(host_smt_active(), options.snp_debug), p.init_steps);
   } else if (type == KVM_X86_TDX_VM) {
-    init_tdx_vm(kvm, p.vm, options.tdx_attributes, p.init_steps);
+    p.vm.enable_split_irqchip();
+    p.init_steps.push_back("KVM_ENABLE_CAP(KVM_CAP_SPLIT_IRQCHIP, 24)");
+    p.tdx_cpuid = init_tdx_vm(kvm, p.vm, options.tdx_attributes, p.init_steps);
+  } else {
+    p.launch_finished = true;  // nothing to finish
   }
   return p;
+}
+
+void prepare_vcpu_for_launch(PrivateVm& p, Vcpu& vcpu) {
+  if (p.vm.type() != KVM_X86_TDX_VM) return;
+  vcpu.set_cpuid(p.tdx_cpuid);
+  p.init_steps.push_back(fmt::format("KVM_SET_CPUID2(vcpu, {} entries)", p.tdx_cpuid.size()));
+  vcpu.tdx_init_vcpu(0);
+  p.init_steps.push_back("KVM_TDX_INIT_VCPU(vcpu, rcx=0)");
+}
+
+void finish_launch(PrivateVm& p) {
+  if (p.launch_finished) return;
+  if (p.vm.type() == KVM_X86_SNP_VM) {
+    p.vm.snp_launch_finish(p.sev_fd.get());
+    p.init_steps.push_back("KVM_SEV_SNP_LAUNCH_FINISH");
+  } else if (p.vm.type() == KVM_X86_TDX_VM) {
+    p.vm.tdx_finalize_vm();
+    p.init_steps.push_back("KVM_TDX_FINALIZE_VM");
+  }
+  p.launch_finished = true;
+}
+
+std::vector<std::string> private_vm_launch_plan(std::uint32_t type, std::uint64_t snp_policy) {
+  std::vector<std::string> steps = {fmt::format("KVM_CREATE_VM({})", vm_type_name(type))};
+  if (type == KVM_X86_SNP_VM) {
+    steps.push_back("open /dev/sev (O_RDWR): the sev_fd of every SEV command");
+    steps.push_back("KVM_MEMORY_ENCRYPT_OP KVM_SEV_INIT2 (all-zero kvm_sev_init: KVM's defaults, GHCB v2)");
+    steps.push_back(fmt::format("KVM_MEMORY_ENCRYPT_OP KVM_SEV_SNP_LAUNCH_START(policy={:#x})", snp_policy));
+  } else if (type == KVM_X86_TDX_VM) {
+    steps.push_back("KVM_ENABLE_CAP(KVM_CAP_SPLIT_IRQCHIP, 24)");
+    steps.push_back("KVM_MEMORY_ENCRYPT_OP KVM_TDX_CAPABILITIES (nent from 64, doubled on E2BIG)");
+    steps.push_back("KVM_MEMORY_ENCRYPT_OP KVM_TDX_INIT_VM(attributes=0, CPUID = supported AND configurable)");
+  }
+  return steps;
+}
+
+std::vector<std::string> private_vm_finish_plan(std::uint32_t type) {
+  if (type == KVM_X86_SNP_VM)
+    return {"KVM_MEMORY_ENCRYPT_OP KVM_SEV_SNP_LAUNCH_FINISH (no ID block, no host data): the vCPU's VMSA is "
+            "encrypted; KVM allows pre-faulting from here on"};
+  if (type == KVM_X86_TDX_VM)
+    return {"KVM_MEMORY_ENCRYPT_OP KVM_TDX_FINALIZE_VM: KVM allows pre-faulting from here on"};
+  return {};
+}
+
+std::vector<std::string> private_vm_vcpu_plan(std::uint32_t type) {
+  if (type == KVM_X86_TDX_VM)
+    return {"KVM_SET_CPUID2(vcpu 0, the INIT_VM CPUID)", "KVM_MEMORY_ENCRYPT_OP KVM_TDX_INIT_VCPU(vcpu 0, rcx=0)"};
+  return {};
 }
 
 }  // namespace kvmbench::host

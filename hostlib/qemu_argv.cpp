@@ -106,6 +106,8 @@ std::vector<std::string> build_qemu_argv(const GuestSpec& spec, const LaunchPlan
     throw std::invalid_argument(std::string(to_string(spec.confidential)) + " guests need KVM, not TCG");
   if (spec.confidential == Confidential::sev_snp && spec.snp.firmware.empty())
     throw std::invalid_argument("an SEV-SNP guest needs its firmware (an SNP-capable OVMF)");
+  if (spec.confidential == Confidential::sev_snp && spec.snp.cbitpos <= 0)
+    throw std::invalid_argument("the SEV-SNP C-bit position must be resolved (resolve_snp_cbitpos) before building argv");
   if (spec.confidential == Confidential::tdx && spec.tdx.firmware.empty())
     throw std::invalid_argument("a TDX guest needs its firmware (TDVF)");
 
@@ -176,6 +178,26 @@ std::string confidential_refusal(const GuestSpec& spec, const ConfidentialSuppor
     return std::string("this QEMU has no '") + object + "' object (too old or built without it)";
   const auto& fw = snp ? spec.snp.firmware : spec.tdx.firmware;
   if (fw.empty()) return std::string(what) + " guests need a firmware path (OVMF)";
+  if (snp) {
+    SevSnpOptions copy = spec.snp;
+    if (auto why = resolve_snp_cbitpos(copy, host.host_cbitpos); !why.empty()) return why;
+  }
+  return "";
+}
+
+std::string resolve_snp_cbitpos(SevSnpOptions& snp, std::optional<unsigned> host_cbitpos) {
+  if (!host_cbitpos)
+    return "the CPU reports no SEV C-bit position (CPUID 0x8000001F: not AMD, or no SEV), which an SEV-SNP guest "
+           "needs";
+  if (snp.cbitpos == 0) {
+    snp.cbitpos = static_cast<int>(*host_cbitpos);
+    return "";
+  }
+  if (snp.cbitpos != static_cast<int>(*host_cbitpos))
+    return fmt::format(
+        "cbitpos={} differs from the host's C-bit position {} (CPUID 0x8000001F EBX[5:0]): QEMU would exit with "
+        "\"cbitpos check failed\"",
+        snp.cbitpos, *host_cbitpos);
   return "";
 }
 

@@ -190,10 +190,12 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
   }
   plan.accel = spec.accel == Accel::automatic ? (kvm_ok ? Accel::kvm : Accel::tcg) : spec.accel;
   if (spec.confidential != Confidential::none) {
-    ConfidentialSupport sup{kvm_ok, vm_types, qemu_object_types(plan.qemu)};
+    ConfidentialSupport sup{kvm_ok, vm_types, qemu_object_types(plan.qemu), std::nullopt};
+    if (auto bits = sev_encryption_bits(read_cpuid_table())) sup.host_cbitpos = bits->cbitpos;
     GuestSpec checked = spec;
     checked.accel = plan.accel;
     if (auto why = confidential_refusal(checked, sup); !why.empty()) return cannot(why);
+    if (spec.confidential == Confidential::sev_snp) resolve_snp_cbitpos(spec.snp, sup.host_cbitpos);
     const auto& fw = spec.confidential == Confidential::sev_snp ? spec.snp.firmware : spec.tdx.firmware;
     if (!fs::exists(fw)) return cannot("firmware " + fw.string() + " does not exist");
   }

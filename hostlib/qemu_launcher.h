@@ -34,11 +34,18 @@ std::string_view to_string(MemoryBackend b);
 std::string_view to_string(Confidential c);
 
 struct SevSnpOptions {
-  int cbitpos = 51;                 // C-bit position (CPUID 0x8000001F EBX[5:0])
-  int reduced_phys_bits = 1;        // CPUID 0x8000001F EBX[11:6]
+  // C-bit position. 0: the host's (CPUID 0x8000001F EBX[5:0]), resolved by
+  // resolve_snp_cbitpos() before the argv is built: QEMU compares the value
+  // with the host's and exits ("cbitpos check failed") when they differ.
+  int cbitpos = 0;
+  int reduced_phys_bits = 1;        // QEMU requires >= 1 (CPUID 0x8000001F EBX[11:6])
   std::string policy = "0x30000";   // guest policy (SMT allowed, reserved bit 17)
   std::filesystem::path firmware;   // an SNP-capable OVMF (required)
-  bool kernel_hashes = true;        // measure -kernel/-initrd/-append into the launch digest
+  // Measure -kernel/-initrd/-append into the launch digest. Off by default:
+  // with it on, QEMU refuses to start ("SEV: kernel specified but guest
+  // firmware has no hashes table GUID") unless the firmware is the AmdSev
+  // OVMF build, which carries the SEV hash table.
+  bool kernel_hashes = false;
 };
 
 struct TdxOptions {
@@ -98,11 +105,18 @@ struct ConfidentialSupport {
   bool kvm_runs_guests = false;
   std::vector<std::string> kvm_vm_types;   // KvmStatus::vm_types
   std::vector<std::string> qemu_objects;   // from `qemu -object help`
+  std::optional<unsigned> host_cbitpos;    // CPUID 0x8000001F EBX[5:0]; nullopt: the CPU reports none
 };
 
 // Empty when the host can run the spec's confidential guest (or none was
 // asked for); otherwise the reason it cannot. Pure.
 std::string confidential_refusal(const GuestSpec& spec, const ConfidentialSupport& host);
+
+// An SEV-SNP guest's C-bit position: the host's when `snp.cbitpos` is 0 (it is
+// set then). Returns "" or why the guest cannot start: the host reports no
+// C-bit position, or the given one differs from the host's, which QEMU
+// refuses ("cbitpos check failed"). Pure.
+std::string resolve_snp_cbitpos(SevSnpOptions& snp, std::optional<unsigned> host_cbitpos);
 
 // The object types QEMU knows (`qemu -object help`); empty on failure.
 std::vector<std::string> qemu_object_types(const std::filesystem::path& qemu);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/result_model.h"
+#include "hostlib/confidential_host.h"
 #include "hostlib/kvm_probe.h"
 
 namespace kvmbench::suites {
@@ -23,9 +24,14 @@ struct HostCaps {
   std::vector<std::string> cpu_features;  // lower case: svm, npt, sev_snp, rmpopt, ...
   std::string qemu_path;                  // empty when QEMU is missing
   std::vector<std::string> qemu_accels;   // "kvm", "tcg"
+  // The confidential-guest objects QEMU has ("sev-snp-guest", "tdx-guest"),
+  // from a host description's probe; nullopt when not asked (a live run's
+  // launcher asks QEMU itself before each confidential guest).
+  std::optional<std::vector<std::string>> qemu_objects;
   std::string guest_kernel;               // a kernel image for TCG guests, or empty
   unsigned online_cpus = 1;
   unsigned long long memory_bytes = 0;
+  host::ConfidentialHost confidential;   // C-bit, FLUSHBYASID as the kernel sees it, kernel log, RMPOPT at boot
   nlohmann::json metadata;                // everything, for meta.json
   // Why a measurement here is `emulated` although the preset measures
   // hardware (the CPU is QEMU TCG: the emulated lab); "" on real hardware.
@@ -38,6 +44,17 @@ struct HostCaps {
 // Probes the host (KVM, CPU features, QEMU, guest kernel); bounded in time.
 HostCaps probe_host_caps();
 
+// For `run --dry-run` on this host: what probe_host_caps() finds without an
+// ioctl and without starting a program (CPUID, /proc, /sys, the kernel
+// log, where QEMU and the guest kernel are). KVM is reported as not probed,
+// with the way to plan with it (--host FILE from `kvmbench probe --json`).
+HostCaps probe_host_caps_without_ioctls();
+
+// Another host, from its `kvmbench probe --json`. Throws
+// std::invalid_argument naming the key for a description without "cpu" or
+// "kvm" or with a value of the wrong type.
+HostCaps host_caps_from_probe_json(const nlohmann::json& probe);
+
 struct Param {
   std::string name;           // "guest-mem", "vcpus", ...
   std::string default_value;  // as text; parsed by the preset
@@ -45,6 +62,7 @@ struct Param {
 };
 
 class RunContext;
+class Plan;
 
 struct Preset {
   std::string name;          // "document", "host", "smoke"
@@ -58,6 +76,10 @@ struct Preset {
   int default_repetitions = 1;   // -r when not given
   // Metrics whose CI drives `-r auto` (series keys' metric names).
   std::vector<std::string> primary_metrics;
+  // `run --dry-run`: what `run` would do on ctx.host(), from the same
+  // parameters and builders, touching nothing (suites/common/plan.h).
+  // Empty for presets without a plan.
+  std::function<void(RunContext&, Plan&)> plan;
 };
 
 struct Suite {

@@ -11,10 +11,13 @@
 //             each repetition, on Ctrl-C, or by the next kvmbench start /
 //             `kvmbench restore` after a crash. A reload that is refused
 //             (VMs running, module not loaded or built in, modprobe failing)
-//             skips that variant with the reason. FLUSHBYASID off cannot be
-//             had on a CPU that has it (the host's KVM always uses it): that
-//             part is skipped, and whether the CPU has it is recorded (skip
-//             reason in meta.json, sample extra "flushbyasid", report note).
+//             skips that variant with the reason. FLUSHBYASID is as this boot
+//             has it (/proc/cpuinfo flags): off is a second boot with
+//             clearcpuid=flushbyasid, compared with the first
+//             (suites/asid/flushbyasid.h; parameter flushbyasid refuses a
+//             boot that does not give the state asked for), and the state
+//             is recorded (skip reason in meta.json, sample extra
+//             "flushbyasid", report note).
 //             The report shows every guest figure as a ratio to native.
 //   host:     the same workloads natively on the host, the baseline.
 //   smoke:    all four natively and in a tiny TCG guest (variant "tcg";
@@ -25,6 +28,7 @@
 // (optional); flushbyasid[.it<N>].txt (optional, Y/N); npt=as-loaded reads
 // the older layout <workload>.console.log and npt.txt.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -32,8 +36,11 @@
 #include <sstream>
 
 #include "hostlib/knobs.h"
+#include "hostlib/qemu_paths.h"
+#include "suites/asid/flushbyasid.h"
 #include "suites/common/capture.h"
 #include "suites/common/guest_glue.h"
+#include "suites/common/plan.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/suite.h"
@@ -100,14 +107,17 @@ std::string replayed_npt_state(const RunContext& ctx, const std::string& stem) {
   return yes(v) ? "on" : no(v) ? "off" : "unknown";
 }
 
-// Whether the CPU has FLUSHBYASID: "yes", "no" or "unknown" (a replay
-// without flushbyasid.txt).
+// Whether the host's KVM uses FLUSHBYASID: "yes", "no" or "unknown" (a
+// replay without flushbyasid.txt). Live, from /proc/cpuinfo flags: KVM
+// tests static_cpu_has(X86_FEATURE_FLUSHBYASID) (svm.c svm_flush_tlb_asid),
+// which a boot with clearcpuid=flushbyasid clears while raw CPUID still
+// shows the bit.
 std::string flushbyasid_state(const RunContext& ctx) {
   if (ctx.replaying()) {
     const std::string v = capture_value(ctx, "flushbyasid");
     return yes(v) ? "yes" : no(v) ? "no" : "unknown";
   }
-  return ctx.host().has_feature("flushbyasid") ? "yes" : "no";
+  return ctx.host().confidential.flushbyasid;
 }
 
 // A skip noted once per run, not once per repetition.
@@ -134,17 +144,22 @@ std::vector<std::string> npt_settings(const RunContext& ctx) {
   return out;
 }
 
+host::GuestSpec workload_guest_spec(const RunContext& ctx, const WorkloadArgs& w, host::Accel accel) {
+  host::GuestSpec spec;
+  spec.workload = w.name;
+  spec.args = w.args;
+  spec.accel = accel;
+  spec.vcpus = static_cast<int>(ctx.param_int("vcpus"));
+  spec.memory_mib = ctx.param_bytes("guest-mem") >> 20;
+  spec.timeout_s = ctx.param_double("timeout");
+  return spec;
+}
+
 void run_in_guests(RunContext& ctx, host::Accel accel, const std::string& variant, const std::string& label_suffix,
                    const std::string& flushbyasid) {
   for (auto& w : workloads(ctx, false)) {
     if (ctx.interrupted()) return;
-    host::GuestSpec spec;
-    spec.workload = w.name;
-    spec.args = w.args;
-    spec.accel = accel;
-    spec.vcpus = static_cast<int>(ctx.param_int("vcpus"));
-    spec.memory_mib = ctx.param_bytes("guest-mem") >> 20;
-    spec.timeout_s = ctx.param_double("timeout");
+    const host::GuestSpec spec = workload_guest_spec(ctx, w, accel);
     host::GuestRunResult r = obtain_guest_run(ctx, spec, w.name + label_suffix);
     if (!flushbyasid.empty())
       for (auto& s : r.samples) s.extra["flushbyasid"] = flushbyasid;
@@ -199,19 +214,26 @@ void run_npt_setting(RunContext& ctx, host::KnobSet& knobs, const std::string& s
   run_in_guests(ctx, host::Accel::kvm, variant, ".npt-" + setting, flushbyasid);
 }
 
+// FLUSHBYASID as this boot (or the capture) has it, checked against the
+// parameter: a state the boot cannot give ends the run with 77 and the
+// two-boot comparison that gives it.
+std::string checked_flushbyasid(RunContext& ctx) {
+  const std::string state = flushbyasid_state(ctx);
+  asid::FlushByAsidCheck c;
+  try {
+    c = asid::check_flushbyasid(ctx.param("flushbyasid"), state,
+                                !ctx.replaying() && ctx.host().confidential.clearcpuid_flushbyasid, ctx.replaying());
+  } catch (const std::invalid_argument& e) {
+    usage_error(std::string("parameter flushbyasid: ") + e.what());
+  }
+  if (!c.refusal.empty()) cannot_run(c.refusal);
+  if (!c.note_part.empty()) note_skip_once(ctx, c.note_part, c.note);
+  return state;
+}
+
 void run_document(RunContext& ctx) {
   const auto settings = npt_settings(ctx);
-  const std::string flushbyasid = flushbyasid_state(ctx);
-  note_skip_once(
-      ctx, "flushbyasid=off",
-      flushbyasid == "yes"
-          ? "this CPU has FLUSHBYASID (CPUID 0x8000000A EDX[6]) and the host's KVM uses it whenever the CPU has it; "
-            "there is no knob to hide it (run on a CPU without it, or a kernel that ignores it, and compare the runs)"
-      : flushbyasid == "no"
-          ? "this CPU has no FLUSHBYASID (CPUID 0x8000000A EDX[6]): every guest figure of this run is already the "
-            "without-FLUSHBYASID case; with it needs another CPU (compare the runs)"
-          : "the capture does not say whether the CPU had FLUSHBYASID (no flushbyasid.txt); there is no knob to "
-            "hide it from the host's KVM");
+  const std::string flushbyasid = checked_flushbyasid(ctx);
   run_natively(ctx);
   // Put back at the end of each repetition (and on Ctrl-C, by unwinding):
   // between repetitions the host is as the operator left it.
@@ -225,6 +247,53 @@ void run_document(RunContext& ctx) {
     if (ctx.interrupted()) return;
     run_npt_setting(ctx, knobs, setting, as_left, flushbyasid);
   }
+}
+
+// `run --dry-run`: the FLUSHBYASID check, the native runs, the kvm_amd
+// reloads and every guest, in the order of the first repetition.
+void plan_document(RunContext& ctx, Plan& plan) {
+  const auto settings = npt_settings(ctx);
+  const HostCaps& caps = ctx.host();
+  asid::FlushByAsidCheck fb;
+  try {
+    fb = asid::check_flushbyasid(ctx.param("flushbyasid"), caps.confidential.flushbyasid,
+                                 caps.confidential.clearcpuid_flushbyasid, false);
+  } catch (const std::invalid_argument& e) {
+    usage_error(std::string("parameter flushbyasid: ") + e.what());
+  }
+  if (!fb.refusal.empty()) plan.cannot_run(fb.refusal);
+  if (!fb.note_part.empty()) plan.skip(fb.note_part, fb.note);
+  for (auto& w : workloads(ctx, true)) {
+    std::string argv = (host::guest_bin_dir() / ("kvmbench-" + w.name)).string();
+    for (auto& a : w.args) argv += " " + a;
+    plan.note(fmt::format("natively first (variant native): {}", argv));
+  }
+  const auto& amd = caps.metadata.value("kvm_modules", nlohmann::json::object()).value("kvm_amd", nlohmann::json());
+  const std::string loaded =
+      amd.is_object() && amd.contains("parameters") && amd["parameters"].is_object() &&
+              amd["parameters"].value("npt", nlohmann::json()).is_string()
+          ? amd["parameters"]["npt"].get<std::string>()
+          : std::string("unknown");
+  const std::string loaded_state = yes(loaded) ? "on" : no(loaded) ? "off" : "unknown";
+  if (settings.size() > 1)
+    plan.note(fmt::format("odd repetitions take the NPT settings in reverse ({}), so that neither always runs first",
+                          fmt::join(std::vector<std::string>(settings.rbegin(), settings.rend()), ", ")));
+  for (const auto& setting : settings) {
+    const std::string suffix = setting == "as-loaded" ? "" : ".npt-" + setting;
+    if (setting == "as-loaded" || setting == loaded_state)
+      plan.knob(fmt::format("npt={}: kvm_amd as loaded (npt={}), no reload", setting, loaded));
+    else
+      plan.knob(fmt::format(
+          "npt={}: reload kvm_amd with npt={} (the loaded module has npt={}; refused while VMs run), journaled "
+          "and put back at the end of each repetition, on Ctrl-C, or by the next kvmbench start / `kvmbench "
+          "restore`; the value is read back from /sys/module/kvm_amd/parameters/npt before the guests run",
+          setting, setting == "on" ? 1 : 0, loaded));
+    for (auto& w : workloads(ctx, false))
+      plan_guest(plan, ctx, workload_guest_spec(ctx, w, host::Accel::kvm), w.name + suffix);
+  }
+  plan.capture("each workload's KVMBENCH-RESULT lines from its native output and guest consoles "
+               "(RUN_DIR/raw/<workload>[.npt-S].it<N>.console.log); the report divides every guest figure by native "
+               "(95% CI by Fieller)");
 }
 
 void run_smoke(RunContext& ctx) {
@@ -251,6 +320,9 @@ std::vector<Param> document_params() {
   auto p = params("10", "100M", "100", "1G", "300");
   p.push_back({"npt", "on,off",
                "kvm_amd npt settings, each a variant: on, off, on,off, or as-loaded (no module reload)"});
+  p.push_back({"flushbyasid", "as-booted",
+               "as-booted, on or off: FLUSHBYASID as this boot has it (/proc/cpuinfo); on/off refuse a boot without or "
+               "with it (off is a second boot with clearcpuid=flushbyasid, compared with `kvmbench compare`)"});
   return p;
 }
 
@@ -273,6 +345,7 @@ Suite make_asid_suite() {
                          require_qemu(caps, "kvm"), require_guest_kernel(caps)});
   };
   doc.run = run_document;
+  doc.plan = plan_document;
   doc.primary_metrics = {"transaction_rate", "throughput", "cpuid_rate", "time_per_round"};
   s.presets.push_back(doc);
 

@@ -51,6 +51,20 @@ std::string read_optional_capture(const RunContext& ctx, const std::string& stem
   return "";
 }
 
+std::string meminfo_csv_field(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    constexpr std::string_view pre = "t_s,", suf = "_bytes";
+    if (line.size() > pre.size() + suf.size() && line.starts_with(pre) && line.ends_with(suf))
+      return line.substr(pre.size(), line.size() - pre.size() - suf.size());
+    return "";
+  }
+  return "";
+}
+
 void parse_meminfo_csv(const std::string& text, const std::string& field, const std::string& origin,
                        std::vector<double>& t, std::vector<double>& v) {
   t.clear();

@@ -37,6 +37,10 @@ void parse_meminfo_csv(const std::string& text, const std::string& field, const 
 // in raw/<raw_name>, as a skipped part of the run.
 std::vector<Sample> kernel_log_samples(RunContext& ctx, const std::string& text, const std::string& raw_name);
 
+// The field a series' header names ("t_s,<field>_bytes" -> <field>), "" when the
+// text has no such header.
+std::string meminfo_csv_field(const std::string& text);
+
 // The CSV text for a series (what parse_meminfo_csv reads back).
 std::string meminfo_csv(const std::string& field, const std::vector<double>& t, const std::vector<double>& v);
 

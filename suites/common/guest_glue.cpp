@@ -10,6 +10,7 @@
 #include "hostlib/qemu_paths.h"
 #include "hostlib/qemu_process.h"
 #include "suites/common/capture.h"
+#include "suites/kvmbench/exit.h"
 
 namespace kvmbench::suites {
 
@@ -26,6 +27,25 @@ std::vector<std::string> split_list(const std::string& text) {
     pos = comma + 1;
   }
   return out;
+}
+
+host::SevSnpOptions snp_options(const RunContext& ctx) {
+  host::SevSnpOptions o;
+  o.firmware = ctx.param("firmware");
+  const std::string hashes = ctx.param("kernel-hashes");
+  if (hashes != "on" && hashes != "off")
+    usage_error(fmt::format("parameter kernel-hashes: '{}' is not on or off", hashes));
+  o.kernel_hashes = hashes == "on";
+  return o;
+}
+
+std::vector<Param> snp_params(const std::string& firmware_help) {
+  return {
+      {"firmware", "", firmware_help},
+      {"kernel-hashes", "off",
+       "on: measure kernel, initrd and command line into the SNP launch digest (needs the AmdSev OVMF build, "
+       "whose SEV hash table QEMU fills; other firmware makes QEMU refuse to start)"},
+  };
 }
 
 namespace {

@@ -38,6 +38,14 @@ void emit_guest_result(RunContext& ctx, const host::GuestRunResult& r, const std
 void run_native_workload(RunContext& ctx, const std::string& workload, const std::vector<std::string>& args,
                          const std::string& label, double timeout_s = 120);
 
+// An SEV-SNP guest's options from the preset parameters "firmware" and
+// "kernel-hashes" (on/off; ExitError(2) otherwise). The C-bit position is
+// left to the launcher, which takes the host's (hostlib/qemu_launcher.h).
+host::SevSnpOptions snp_options(const RunContext& ctx);
+
+// The two parameters snp_options() reads, for a preset's parameter list.
+std::vector<Param> snp_params(const std::string& firmware_help);
+
 // Splits "a,b,c" into its non-empty items.
 std::vector<std::string> split_list(const std::string& text);
 

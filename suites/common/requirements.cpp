@@ -44,6 +44,11 @@ std::string require_vm_type(const HostCaps& caps, const std::string& type) {
   return "";
 }
 
+std::string require_kernel_log(const HostCaps& caps) {
+  if (caps.confidential.kmsg_error.empty()) return "";
+  return "cannot read the kernel log: " + caps.confidential.kmsg_error;
+}
+
 std::string runs_anywhere(const HostCaps&) { return ""; }
 
 std::string require_tcg_guest(const HostCaps& caps) {

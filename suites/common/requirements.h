@@ -16,6 +16,8 @@ std::string require_qemu(const HostCaps& caps, const std::string& accel);
 std::string require_guest_kernel(const HostCaps& caps);
 std::string require_guest_memfd(const HostCaps& caps);
 std::string require_vm_type(const HostCaps& caps, const std::string& type);
+// /dev/kmsg can be read (the presets that take figures from kernel log lines).
+std::string require_kernel_log(const HostCaps& caps);
 
 // Host-side presets: any Linux host.
 std::string runs_anywhere(const HostCaps& caps);

@@ -4,10 +4,14 @@
 //             host's allocation of guest memory is sampled from /proc/meminfo
 //             at 10 Hz and its rate fitted over the ramp; unpinned and pinned
 //             to NUMA node 0; DirectMap lines recorded. Needs KVM that runs
-//             guests (SEV-SNP for the document's setting).
+//             guests (SEV-SNP for the document's setting: confidential=snp,
+//             whose rate follows the meminfo field that grows with
+//             guest_memfd on the running kernel, and whose NUMA binding,
+//             hugetlbfs and prealloc reach only the shared half).
 //   host:     fault-in rate of fresh host memory by backing (real, any host).
 //   smoke:    the document's pipeline in a tiny TCG guest (emulated).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <fstream>
@@ -16,9 +20,12 @@
 #include "analysis/rate_fit.h"
 #include "analysis/units.h"
 #include "hostlib/bench_directmap.h"
+#include "hostlib/gmem_meminfo_field.h"
+#include "hostlib/kvm_uapi.h"
 #include "hostlib/meminfo_sampler.h"
 #include "suites/common/capture.h"
 #include "suites/common/guest_glue.h"
+#include "suites/common/plan.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/suite.h"
@@ -73,9 +80,65 @@ FaultinCapture capture_replay(RunContext& ctx, const host::GuestSpec& spec, cons
   return c;
 }
 
+// confidential=snp (ExitError(2) for anything but none and snp).
+bool is_snp(const RunContext& ctx) {
+  const std::string confidential = ctx.param("confidential");
+  if (confidential != "none" && confidential != "snp")
+    usage_error(fmt::format("parameter confidential: '{}' is not none or snp", confidential));
+  return confidential == "snp";
+}
+
+// The meminfo field whose ramp is the host allocation rate, and how it was
+// chosen. Not SNP: the parameter meminfo-field (the memfd backend's
+// memory is Shmem). SNP: the guest's private memory is guest_memfd, which
+// grows FileHugePages only on kernels with huge-page guest_memfd, so the
+// field is asked of the running kernel (hostlib/gmem_meminfo_field.h)
+// unless snp-meminfo-field names one; a replay takes its capture's header.
+struct FieldChoice {
+  std::string field;  // "" when none could be found (why says why)
+  std::string why;
+};
+
+constexpr std::uint64_t kCalibrationBytes = 256ULL << 20;
+
+FieldChoice allocation_field(RunContext& ctx, bool snp, const std::string& variant) {
+  if (!snp) return {ctx.param("meminfo-field"), "parameter meminfo-field"};
+  const std::string set = ctx.param("snp-meminfo-field");
+  if (set != "auto") return {set, "parameter snp-meminfo-field"};
+  if (ctx.replaying())
+    return {meminfo_csv_field(read_capture(ctx, "meminfo-" + variant, "csv")), "the header of the capture"};
+  const auto& types = ctx.host().kvm.vm_types;
+  const bool snp_type = std::find(types.begin(), types.end(), "snp") != types.end();
+  try {
+    host::GrowingField g =
+        host::calibrate_guest_memfd_field(snp_type ? KVM_X86_SNP_VM : KVM_X86_DEFAULT_VM, kCalibrationBytes);
+    if (g.field.empty()) return {"", g.reason};
+    return {g.field, fmt::format("the field that grew with guest_memfd memory on this kernel ({} VM, {})",
+                                 snp_type ? "snp" : "default", g.how)};
+  } catch (const std::exception& e) {
+    return {"", std::string("cannot ask this kernel which meminfo field grows with guest_memfd memory: ") + e.what()};
+  }
+}
+
+// For an SNP guest the memory backend holds only the shared half: QEMU
+// creates the guest_memfd for private memory itself, whatever backend is
+// configured (QEMU docs, "guest-memfd support"). "" when nothing applies.
+std::string shared_half_only(const host::GuestSpec& spec) {
+  std::vector<std::string> what;
+  if (spec.host_numa_node) what.push_back(fmt::format("NUMA binding (host-nodes={},policy=bind)", *spec.host_numa_node));
+  if (spec.backend == host::MemoryBackend::hugetlbfs) what.push_back("hugetlbfs backing");
+  if (spec.prealloc) what.push_back("prealloc");
+  if (what.empty()) return "";
+  return fmt::format("the memory backend's {} reach{} only the shared half of an SNP guest's memory: its private "
+                     "memory is guest_memfd, which QEMU creates itself, independent of the backend (vCPU pinning "
+                     "still applies)",
+                     fmt::join(what, ", "), what.size() == 1 ? "es" : "");
+}
+
 // One guest fault-in measured from both sides: the guest's own rate, and the
 // host allocation rate fitted over the ramp of the meminfo field.
-void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& variant, std::optional<int> node) {
+// The fault-in guest of a variant (its parameters checked: ExitError(2)).
+host::GuestSpec faultin_spec(RunContext& ctx, host::Accel accel, std::optional<int> node) {
   const int vcpus = static_cast<int>(ctx.param_int("vcpus"));
   const auto bytes = ctx.param_bytes("bytes");
   const auto mem = ctx.param_bytes("guest-mem");
@@ -83,9 +146,6 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
   if (static_cast<unsigned long long>(vcpus) * bytes > mem - std::min(mem, 192ULL << 20))
     usage_error(fmt::format("vcpus x bytes ({} x {}) does not fit in guest-mem {} (192M kept for the guest kernel)",
                             vcpus, format_bytes(bytes), format_bytes(mem)));
-  const bool snp = ctx.param("confidential") == "snp";
-  const std::string field = snp ? "FileHugePages" : ctx.param("meminfo-field");
-
   host::GuestSpec spec;
   spec.workload = "faultin";
   spec.args = {fmt::format("--threads={}", vcpus), fmt::format("--bytes={}", bytes), "--hold=1"};
@@ -95,15 +155,32 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
   spec.backend = ctx.param("backing") == "hugetlbfs" ? host::MemoryBackend::hugetlbfs
                  : ctx.param("backing") == "anonymous" ? host::MemoryBackend::anonymous
                                                        : host::MemoryBackend::memfd;
-  if (snp) {
+  if (is_snp(ctx)) {
     spec.confidential = host::Confidential::sev_snp;
-    spec.snp.firmware = ctx.param("firmware");
+    spec.snp = snp_options(ctx);
   }
   spec.pin_numa_node = node;
   spec.host_numa_node = node;
   spec.timeout_s = ctx.param_double("timeout");
+  return spec;
+}
 
+void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& variant, std::optional<int> node) {
+  const bool snp = is_snp(ctx);
+  const host::GuestSpec spec = faultin_spec(ctx, accel, node);
+  const int vcpus = spec.vcpus;
+  const auto bytes = ctx.param_bytes("bytes");
   const std::string label = "faultin-" + variant;
+  if (snp)
+    if (const std::string note = shared_half_only(spec); !note.empty())
+      ctx.note_skip(fmt::format("private memory placement ({})", variant), note);
+  const FieldChoice choice = allocation_field(ctx, snp, variant);
+  if (choice.field.empty()) {
+    ctx.note_skip(fmt::format("host allocation rate ({})", variant), choice.why);
+    emit_guest_result(ctx, obtain_guest_run(ctx, spec, label), label, variant);
+    return;
+  }
+  const std::string& field = choice.field;
   FaultinCapture c =
       ctx.replaying() ? capture_replay(ctx, spec, label, variant, field) : capture_live(ctx, spec, label, field);
   emit_guest_result(ctx, c.guest, label, variant);
@@ -126,6 +203,7 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
   s.unit = "GB/s";
   s.value = rate.fit.slope / 1e9;
   s.extra = {{"meminfo_field", field},
+             {"meminfo_field_chosen_by", choice.why},
              {"ramp_t_begin", rate.t_begin},
              {"ramp_t_end", rate.t_end},
              {"fit_points", rate.fit.n},
@@ -139,6 +217,51 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
 
 std::string document_unsupported(const HostCaps& caps) {
   return first_reason({require_kvm_runs_guests(caps), require_qemu(caps, "kvm"), require_guest_kernel(caps)});
+}
+
+// `run --dry-run`: both variants' guests, what is sampled, and (SNP) how
+// the meminfo field would be found.
+void plan_document(RunContext& ctx, Plan& plan) {
+  const bool snp = is_snp(ctx);
+  const std::string hz = ctx.param("sample-hz");
+  if (!snp) {
+    plan.capture(fmt::format("/proc/meminfo {} and MemFree at {} Hz while each guest runs -> host_alloc_rate (GB/s, "
+                             "the slope of a linear fit over the ramp; primary), kept in "
+                             "RUN_DIR/raw/meminfo-<variant>.it<N>.csv (field: parameter meminfo-field)",
+                             ctx.param("meminfo-field"), hz));
+  } else if (ctx.param("snp-meminfo-field") != "auto") {
+    plan.capture(fmt::format("/proc/meminfo {} (parameter snp-meminfo-field) and MemFree at {} Hz while each guest "
+                             "runs -> host_alloc_rate (GB/s; primary)",
+                             ctx.param("snp-meminfo-field"), hz));
+  } else {
+    const auto& types = ctx.host().kvm.vm_types;
+    const bool snp_type = std::find(types.begin(), types.end(), "snp") != types.end();
+    plan.ioctls("before each guest: which /proc/meminfo field grows with guest_memfd on this kernel",
+                {fmt::format("KVM_CREATE_VM({})", snp_type ? "snp" : "default"),
+                 fmt::format("KVM_CREATE_GUEST_MEMFD(size={:#x}, flags=0)", kCalibrationBytes),
+                 "read /proc/meminfo",
+                 fmt::format("fallocate(guest_memfd, FALLOC_FL_KEEP_SIZE, 0, {:#x})", kCalibrationBytes),
+                 "read /proc/meminfo again; close the guest_memfd and the VM (the memory is freed)",
+                 fmt::format("the field: the first of {} that rose by 90-150% of {} (FileHugePages only where "
+                             "guest_memfd has huge pages; upstream allocates order-0 folios); none: the host rate is "
+                             "skipped with what each field did",
+                             fmt::join(host::kGuestMemfdFieldCandidates, ", "), format_bytes(kCalibrationBytes))});
+    plan.capture(fmt::format("/proc/meminfo <that field> and MemFree at {} Hz while each guest runs -> "
+                             "host_alloc_rate (GB/s; primary), the field and how it was chosen in each sample",
+                             hz));
+  }
+  plan.capture("the DirectMap lines of /proc/meminfo before each guest (the run's 4K/2M+split label); the guest's own "
+               "KVMBENCH-RESULT lines (faultin_rate) from its console, RUN_DIR/raw/faultin-<variant>.it<N>.console.log");
+  for (const auto& [variant, node] : {std::pair<std::string, std::optional<int>>{"unpinned", std::nullopt},
+                                      {"pinned-node0", 0}}) {
+    const host::GuestSpec spec = faultin_spec(ctx, host::Accel::kvm, node);
+    plan_guest(plan, ctx, spec, "faultin-" + variant);
+    if (snp)
+      if (const std::string note = shared_half_only(spec); !note.empty())
+        plan.skip(fmt::format("private memory placement ({})", variant), note);
+  }
+  plan.knob("none (the directmap is as the host's kernel left it: DirectMap4K or 2M+split are two boots or two "
+            "kernels, compared with `kvmbench report RUN_4K RUN_2M`)");
 }
 
 void run_document(RunContext& ctx) {
@@ -166,17 +289,21 @@ void run_host(RunContext& ctx) {
 // not scaled to the host: override them on smaller machines.
 std::vector<Param> guest_params(const std::string& mem, const std::string& vcpus, const std::string& bytes,
                                 const std::string& timeout) {
-  return {
+  std::vector<Param> p = {
       {"guest-mem", mem, "guest memory"},
       {"vcpus", vcpus, "vCPUs = faultin threads"},
       {"bytes", bytes, "bytes each thread faults in (stress --vm-bytes)"},
       {"backing", "memfd", "guest RAM backend: memfd, anonymous, hugetlbfs"},
-      {"confidential", "none", "none or snp (guest_memfd; rate from FileHugePages)"},
-      {"firmware", "", "SNP-capable OVMF (confidential=snp)"},
+      {"confidential", "none", "none or snp (private memory in guest_memfd)"},
       {"meminfo-field", "Shmem", "meminfo field that grows with guest memory (non-SNP)"},
+      {"snp-meminfo-field", "auto",
+       "SNP: the meminfo field that grows with private memory; auto: the one that grows with guest_memfd on this "
+       "kernel (FileHugePages only where guest_memfd has huge pages)"},
       {"sample-hz", "10", "meminfo sampling rate"},
       {"timeout", timeout, "seconds before the guest is killed"},
   };
+  for (auto& s : snp_params("SNP-capable OVMF (confidential=snp)")) p.push_back(s);
+  return p;
 }
 
 }  // namespace
@@ -194,6 +321,7 @@ Suite make_directmap_suite() {
   doc.params = guest_params("1T", "128", "5G", "1800");
   doc.unsupported_reason = document_unsupported;
   doc.run = run_document;
+  doc.plan = plan_document;
   doc.primary_metrics = {"host_alloc_rate"};
   s.presets.push_back(doc);
 

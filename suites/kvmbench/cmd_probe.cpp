@@ -5,7 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "hostlib/confidential_host.h"
 #include "hostlib/host_metadata.h"
+#include "hostlib/qemu_launcher.h"
+#include "hostlib/qemu_paths.h"
 #include "suites/kvmbench/commands.h"
 
 namespace kvmbench::cli {
@@ -113,6 +116,17 @@ void print_text(const nlohmann::json& m) {
   }
   if (!params.empty()) line("", "parameters: " + params);
 
+  if (m.contains("confidential") && m["confidential"].is_object()) {
+    auto& cc = m["confidential"];
+    line("Confidential",
+         fmt::format("SEV C-bit {}, reduced phys bits {}; FLUSHBYASID in /proc/cpuinfo: {}{}; kernel log: {}; "
+                     "RMPOPT at boot: {}{}",
+                     str(cc["sev_cbitpos"], "none"), str(cc["sev_reduced_phys_bits"], "none"), str(cc["flushbyasid"]),
+                     cc["clearcpuid_flushbyasid"] == true ? " (clearcpuid=flushbyasid)" : "",
+                     str(cc["kmsg_error"]).empty() ? "readable" : str(cc["kmsg_error"]),
+                     str(cc["rmpopt_boot"]["state"]),
+                     str(cc["rmpopt_boot"]["line"], "").empty() ? "" : ": " + str(cc["rmpopt_boot"]["line"])));
+  }
   auto& mem = m["memory"];
   auto& dm = mem["directmap"];
   line("Memory", fmt::format("MemTotal {}; DirectMap 4k {}, 2M {}, 1G {}", bytes(mem["total_bytes"]), bytes(dm["4k"]),
@@ -178,6 +192,18 @@ void add_probe_command(CLI::App& app) {
     auto m = host::collect_metadata(o);
     // What a result measured on this host would be labelled.
     m["source"] = host::emulation_reason(m).empty() ? "hardware" : "emulated";
+
+    // What a dry run on another machine needs to plan for this one
+    // (`kvmbench run ... --dry-run --host FILE`).
+    m["confidential"] = host::to_json(host::probe_confidential_host());
+    const host::FoundPath kernel = host::default_guest_kernel();
+    m["guest_kernel"] = kernel ? nlohmann::json(kernel.path.string()) : nlohmann::json(nullptr);
+    if (m["qemu"]["found"] == true && m["qemu"]["path"].is_string()) {
+      nlohmann::json objects = nlohmann::json::array();
+      for (const auto& t : host::qemu_object_types(m["qemu"]["path"].get<std::string>()))
+        if (t == "sev-guest" || t == "sev-snp-guest" || t == "tdx-guest") objects.push_back(t);
+      m["qemu"]["confidential_objects"] = objects;
+    }
     if (*json)
       fmt::print("{}\n", m.dump(2));
     else

@@ -40,8 +40,12 @@ std::size_t report(const host::KnobRestoreReport& rep, bool verbose) {
 }  // namespace
 
 void restore_knobs_left_by_dead_runs(int argc, char** argv) {
-  // `restore` reports it itself.
+  // `restore` reports it itself; a dry run touches nothing, the journal's
+  // knobs included.
   if (argc > 1 && std::strcmp(argv[1], "restore") == 0) return;
+  if (argc > 1 && std::strcmp(argv[1], "run") == 0)
+    for (int i = 2; i < argc; ++i)
+      if (std::strcmp(argv[i], "--dry-run") == 0) return;
   try {
     report(host::restore_dead_knob_changes(), false);
   } catch (const std::exception& e) {

@@ -33,6 +33,8 @@ struct RunOptions {
   std::string vcpus, bytes, backing, pin;
   std::string format = "text";
   std::string replay;
+  bool dry_run = false;
+  std::string host;
 };
 
 }  // namespace
@@ -61,6 +63,11 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--replay", o.replay,
                   "Feed the document preset's kernel log, meminfo series and guest consoles from the "
                   "captures in this directory (see tests/data/replay/); runs on any host");
+  cmd->add_flag("--dry-run", o.dry_run,
+                "Print the plan (each guest's QEMU argv, KVM ioctl sequences, knobs, captures, skips) without "
+                "touching the host: no ioctl, knob, QEMU, run directory or lock");
+  cmd->add_option("--host", o.host,
+                  "With --dry-run: plan for the host whose `kvmbench probe --json` output this file holds");
   cmd->add_option("--format", o.format, "Report format printed after the run: text or md")
       ->check(CLI::IsMember({"text", "md"}));
   cmd->callback([] {
@@ -70,6 +77,9 @@ void add_run_command(CLI::App& app) {
     req.out_root = o.out;
     req.format = o.format;
     req.replay_dir = o.replay;
+    req.dry_run = o.dry_run;
+    req.host_file = o.host;
+    if (!o.host.empty() && !o.dry_run) usage_error("--host FILE plans for another host: it needs --dry-run");
     req.target_ci_pct = o.target_ci_pct;
     req.max_runs = o.max_runs;
     req.max_time_s = o.max_time_s;

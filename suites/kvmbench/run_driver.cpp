@@ -13,6 +13,7 @@
 #include "hostlib/interrupt.h"
 #include "hostlib/lab_machine.h"
 #include "kvmbench_version.h"
+#include "suites/kvmbench/dry_run.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/kvmbench/progress.h"
 #include "suites/kvmbench/run_support.h"
@@ -257,6 +258,7 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
 }  // namespace
 
 int run_suites(const RunRequest& req) {
+  if (req.dry_run) return plan_suites(req);  // before anything that touches the host
   host::install_interrupt_handlers();
   const bool replay = !req.replay_dir.empty();
   if (replay) {

@@ -23,6 +23,9 @@ struct RunRequest {
   // `--replay DIR`: the document presets read captures from DIR (or
   // DIR/<suite>/) instead of the live host; no host requirement is checked.
   std::string replay_dir;
+  // `--dry-run [--host FILE]`: print the plan (dry_run.h) instead of running.
+  bool dry_run = false;
+  std::string host_file;  // `kvmbench probe --json` of the host to plan for; "": this one
 };
 
 // Returns the exit code: 0 when something ran, 77 when nothing could,

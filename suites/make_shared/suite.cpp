@@ -1,15 +1,28 @@
 // make_shared: guest_memfd to-shared conversions (documents/002), with VMs
 // built directly through KVM ioctls as the KVM selftests do (no QEMU).
-//   document: SNP or TDX VM (tried in that order; SNP: KVM_SEV_INIT2 +
-//             KVM_SEV_SNP_LAUNCH_START, TDX: KVM_TDX_CAPABILITIES +
-//             KVM_TDX_INIT_VM, as the selftests do; UNTESTED ON HARDWARE),
-//             slots of 4K / 1G / 4G populated private, 5 conversions per
-//             VM build, timed in user space (TSC and wall
-//             clock); the kernel's "guest_memfd to_shared" lines are captured
-//             and parsed when the kernel under test prints them.
-//   host:     the same on the first VM type with private memory of
-//             sw_protected, snp, tdx, plus guest_memfd create/fallocate/punch.
+//   document: the document's benchmark (gmem_benchmark_tdx_convert: private
+//             memory faulted into the guest, converted to shared and back,
+//             5 conversions per VM build, slots of 4K / 1G / 4G) on an SNP
+//             or TDX VM (tried in that order) whose launch is finished (SNP:
+//             KVM_SEV_INIT2, SNP_LAUNCH_START, LAUNCH_FINISH; TDX:
+//             CAPABILITIES, INIT_VM, INIT_VCPU, FINALIZE_VM) so that KVM may
+//             map the private memory (KVM_PRE_FAULT_MEMORY before each
+//             conversion), converted through KVM_SET_MEMORY_ATTRIBUTES2 on
+//             the guest_memfd fd: the only ioctl that runs the arch
+//             make_shared callback the document times (in-place conversion
+//             series). Primary: the kernel's own "guest_memfd to_shared:"
+//             lines (make_shared and total cycles), captured from /dev/kmsg;
+//             beside them the user-space timing of the same ioctl (TSC and
+//             wall clock). A kernel without that ioctl is skipped with the
+//             reason (its conversions never reach the callback). No guest
+//             code runs: the pages are RMP-assigned / S-EPT-mapped by the
+//             pre-fault, not validated / accepted by a guest (extra
+//             guest_state). UNTESTED ON HARDWARE.
+//   host:     the same on the first VM type with a conversion ioctl of
+//             sw_protected, snp, tdx (the VM-wide one first), plus
+//             guest_memfd create/fallocate/punch.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <atomic>
 #include <thread>
@@ -21,6 +34,7 @@
 #include "hostlib/kmsg_reader.h"
 #include "hostlib/private_vm.h"
 #include "suites/common/capture.h"
+#include "suites/common/plan.h"
 #include "suites/common/guest_glue.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
@@ -50,6 +64,13 @@ host::MakeSharedHostParams params_from(RunContext& ctx, const std::vector<std::u
     usage_error(std::string("parameter vm-type: ") + e.what());
   }
   p.memory_limit = ctx.param_bytes("memory-limit");
+  return p;
+}
+
+host::MakeSharedHostParams document_params_from(RunContext& ctx) {
+  auto p = params_from(ctx, host::kDocumentVmTypeOrder);
+  p.need = host::ConversionNeed::arch_make_shared;
+  p.gmem_ops = false;
   return p;
 }
 
@@ -89,7 +110,7 @@ void emit_kernel_lines(RunContext& ctx, const std::string& text) {
 // Replay: the kernel log from the capture; the user-space timings are
 // measurements of a live VM, not a capture, so they are not replayed.
 void run_document_replay(RunContext& ctx) {
-  (void)params_from(ctx, host::kDocumentVmTypeOrder);
+  (void)document_params_from(ctx);
   if (ctx.iteration() <= 0)
     ctx.note_skip("user-space conversion timings",
                   "replay: they time KVM ioctls on a live host; the capture feeds the kernel's to_shared lines");
@@ -99,8 +120,7 @@ void run_document_replay(RunContext& ctx) {
 // As host, on an SNP/TDX VM, with the kernel's own to_shared lines captured.
 void run_document(RunContext& ctx) {
   if (ctx.replaying()) return run_document_replay(ctx);
-  auto p = params_from(ctx, host::kDocumentVmTypeOrder);
-  p.gmem_ops = false;
+  auto p = document_params_from(ctx);
   std::vector<std::string> lines;
   std::atomic<bool> stop{false};
   std::optional<host::KmsgReader> kmsg;
@@ -135,16 +155,79 @@ void run_document(RunContext& ctx) {
   emit_kernel_lines(ctx, text);
 }
 
-// The document measures the arch make_shared callback, which only the
-// confidential VM types have: SNP or TDX, tried in that order
-// (host::kDocumentVmTypeOrder), each with the reason it is unavailable.
-// Force a type with --set vm-type=T; a software-protected VM is the host
-// preset's. UNTESTED ON HARDWARE: the SNP/TDX init of such a VM.
+// `run --dry-run`: the same choices from the host's (or a described host's)
+// probe answers, and each VM build as the ioctl sequence the body runs.
+bool smt_active_on(const HostCaps& caps) {
+  const auto& smt = caps.metadata.value("smt", nlohmann::json::object());
+  return smt.is_object() && smt.value("active", nlohmann::json()) == "1";
+}
+
+std::uint64_t memory_available_on(const HostCaps& caps) {
+  const auto& mem = caps.metadata.value("memory", nlohmann::json::object());
+  if (!mem.is_object() || !mem.contains("meminfo") || !mem["meminfo"].is_object()) return 0;
+  const auto& v = mem["meminfo"].value("MemAvailable", nlohmann::json());
+  return v.is_number_unsigned() ? v.get<std::uint64_t>() : 0;
+}
+
+void plan_document(RunContext& ctx, Plan& plan) {
+  const host::MakeSharedHostParams p = document_params_from(ctx);
+  const HostCaps& caps = ctx.host();
+  if (!require_guest_memfd(caps).empty()) {
+    plan.skip("conversions", require_guest_memfd(caps));
+    return;
+  }
+  const host::VmTypeChoice choice = host::choose_private_vm_type(
+      host::vm_type_offer_from(caps.kvm), p.vm_type_order, host::parse_vm_type(p.vm_type), p.need);
+  if (choice.type < 0) {
+    plan.skip("conversions", host::no_vm_type_reason(choice, p.vm_type, p.vm_type_order));
+    return;
+  }
+  const auto type = static_cast<std::uint32_t>(choice.type);
+  plan.note(fmt::format("VM type {}, converted through {}{}", choice.name(), host::to_string(choice.conversion),
+                        choice.unavailable.empty() ? "" : "; passed over: " + choice.reason()));
+  if (!caps.kvm.pre_fault_memory)
+    plan.skip("pre-fault", "KVM_CAP_PRE_FAULT_MEMORY is 0: the conversions would run on fallocated memory, never "
+                           "RMP-assigned or S-EPT-mapped");
+  else
+    plan.note("private memory before each conversion: " + host::prefaulted_state(type) +
+              " (the document's guest accepted and touched every page; no guest code runs here)");
+  const std::uint64_t available = memory_available_on(caps);
+  const std::uint64_t limit = p.memory_limit ? p.memory_limit : available / 2;
+  const std::uint64_t policy = host::snp_guest_policy(smt_active_on(caps));
+  std::vector<std::string> sizes;
+  for (std::uint64_t requested : p.sizes) {
+    const std::uint64_t size = limit ? host::conversion_case_bytes(requested, limit) : requested;
+    sizes.push_back(fmt::format("{:#x} (nr_pages={}{})", size, size / 4096,
+                                size == requested ? "" : fmt::format(", {} scaled down to fit {}",
+                                                                     format_bytes(requested), format_bytes(limit))));
+  }
+  plan.ioctls(fmt::format("each repetition, one VM build per SIZE = {}", fmt::join(sizes, ", ")),
+              host::conversion_build_plan(type, choice.conversion, "SIZE", p.conversions_per_build, p.populate,
+                                          p.prefault, policy));
+  if (caps.confidential.kmsg_error.empty())
+    plan.capture("/dev/kmsg, read from the run's start: the kernel's \"guest_memfd to_shared: nr_pages=N, "
+                 "make_shared=C cycles, total=T cycles\" lines -> make_shared_cycles and total_cycles (variant "
+                 "kernel; the primary metrics), kept in RUN_DIR/raw/kmsg.it<N>.log; none printed (a kernel without "
+                 "the rdtsc instrumentation) is a skip of that part");
+  else
+    plan.skip("kernel to_shared lines", "cannot read /dev/kmsg: " + caps.confidential.kmsg_error +
+                                            " (user-space timings only)");
+  plan.capture(fmt::format("user space, beside the kernel's: to_shared_cycles / to_shared_time and "
+                           "to_private_cycles / to_private_time around each {} (extra conversion_ioctl)",
+                           host::to_string(choice.conversion)));
+  plan.knob("none");
+}
+
+// The document measures the arch make_shared callback: a confidential VM
+// type (SNP or TDX, tried in that order, host::kDocumentVmTypeOrder) whose
+// guest_memfd converts through KVM_SET_MEMORY_ATTRIBUTES2, each with the
+// reason it is unavailable. Force a type with --set vm-type=T; a
+// software-protected VM is the host preset's.
 std::string document_unsupported(const HostCaps& caps) {
   std::string g = require_guest_memfd(caps);
   if (!g.empty()) return g;
-  host::VmTypeChoice c =
-      host::choose_private_vm_type(host::vm_type_offer_from(caps.kvm), host::kDocumentVmTypeOrder);
+  host::VmTypeChoice c = host::choose_private_vm_type(host::vm_type_offer_from(caps.kvm), host::kDocumentVmTypeOrder,
+                                                      std::nullopt, host::ConversionNeed::arch_make_shared);
   if (c.type >= 0) return "";
   return "needs an SNP or TDX VM with private memory (tried snp, then tdx): " + c.reason();
 }
@@ -168,13 +251,17 @@ Suite make_make_shared_suite() {
 
   Preset doc;
   doc.name = "document";
-  doc.description = "SNP/TDX VM, 4K/1G/4G private slots, 5 to-shared conversions per build";
+  doc.description = "SNP/TDX VM with its launch finished, 4K/1G/4G private slots faulted in, 5 to-shared "
+                    "conversions per build through KVM_SET_MEMORY_ATTRIBUTES2; the kernel's to_shared lines";
   doc.source = Source::hardware;
   doc.default_repetitions = 2;
   doc.params = common_params("snp, tdx");
   doc.unsupported_reason = document_unsupported;
   doc.run = run_document;
-  doc.primary_metrics = {"to_shared_cycles"};
+  doc.plan = plan_document;
+  // The kernel's own figures (its "guest_memfd to_shared:" lines); the
+  // user-space to_shared_cycles / _time are shown beside them.
+  doc.primary_metrics = {"make_shared_cycles", "total_cycles"};
   s.presets.push_back(doc);
 
   Preset host;

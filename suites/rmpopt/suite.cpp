@@ -1,7 +1,10 @@
 // rmpopt: the SEV-SNP RMPOPT sweep of documents/000.
 //   document: two SNP guests, one terminated; the kernel's own sweep timing
 //             lines and the cycle statistics come from the kernel log. Needs
-//             SEV-SNP, RMPOPT, a kernel with the series and its timing print.
+//             SEV-SNP, RMPOPT, a kernel with the series that said at boot it
+//             enabled RMPOPT (hostlib/rmpopt_boot_state.h; the series refuses
+//             without segmented RMP), its timing print, and a readable
+//             /dev/kmsg (else a skip with the reason).
 //   host:     the structure of the sweep emulated on this host (an RMP-like
 //             table scanned per 1 GiB region, cross-CPU broadcast per region),
 //             timed for real. Never RMPOPT itself: every metric says so.
@@ -18,8 +21,10 @@
 #include "hostlib/kmsg_reader.h"
 #include "hostlib/pinning.h"
 #include "hostlib/qemu_launcher.h"
+#include "hostlib/rmpopt_boot_state.h"
 #include "suites/common/capture.h"
 #include "suites/common/guest_glue.h"
+#include "suites/common/plan.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/suite.h"
@@ -32,11 +37,26 @@ std::string document_unsupported(const HostCaps& caps) {
   return first_reason({
       require_cpu_feature(caps, "sev_snp", "SEV-SNP guests"),
       require_cpu_feature(caps, "rmpopt", "CPUID 0x80000025 EDX[0]"),
+      // CPUID says the CPU has the instruction, not that the kernel uses it:
+      // the series refuses to without segmented RMP and says so at boot.
+      require_kernel_log(caps),
+      host::rmpopt_boot_refusal(caps.confidential.rmpopt),
       require_kvm_runs_guests(caps),
       require_vm_type(caps, "snp"),
       require_qemu(caps, "kvm"),
       require_guest_kernel(caps),
   });
+}
+
+// The series covers at most 2 TB: what the kernel said it covers, when the
+// host has more memory than that ("" otherwise).
+std::string coverage_note(const HostCaps& caps) {
+  const auto& r = caps.confidential.rmpopt;
+  if (r.state != host::RmpoptBootState::State::enabled || !r.range_end || caps.memory_bytes <= *r.range_end + 1)
+    return "";
+  return fmt::format("the kernel optimises physical addresses up to {:#x} only (\"{}\"); the {} above are never "
+                     "swept",
+                     *r.range_end, r.line, format_bytes(caps.memory_bytes - (*r.range_end + 1)));
 }
 
 void run_host(RunContext& ctx) {
@@ -79,7 +99,7 @@ host::GuestSpec snp_guest_spec(RunContext& ctx, double hold) {
   spec.memory_mib = ctx.param_bytes("guest-mem") >> 20;
   spec.backend = host::MemoryBackend::memfd;
   spec.confidential = host::Confidential::sev_snp;
-  spec.snp.firmware = ctx.param("firmware");
+  spec.snp = snp_options(ctx);
   spec.timeout_s = hold + 600;
   return spec;
 }
@@ -88,9 +108,17 @@ std::string guest_label(int g) { return fmt::format("snp-guest{}", g); }
 
 // Live: the kernel log is read while the guests run. Guest 0 terminates
 // first (after a short hold): its teardown triggers the sweep. The others
-// hold until the sweep had time to run.
-SweepCapture capture_live(RunContext& ctx, int nguests, double hold_s, double sweep_timeout_s) {
-  host::KmsgReader kmsg = host::KmsgReader::open_live();
+// hold until the sweep had time to run. A kernel log that cannot be opened
+// is a skip with the reason (nullopt), before any guest starts.
+std::optional<SweepCapture> capture_live(RunContext& ctx, int nguests, double hold_s, double sweep_timeout_s) {
+  std::optional<host::KmsgReader> opened;
+  try {
+    opened.emplace(host::KmsgReader::open_live());
+  } catch (const std::exception& e) {
+    ctx.note_skip("RMPOPT sweep timing", std::string("cannot read the kernel log: ") + e.what());
+    return std::nullopt;
+  }
+  host::KmsgReader& kmsg = *opened;
   std::vector<std::string> captured;
   std::atomic<bool> stop{false};
   std::thread reader([&] {
@@ -134,8 +162,13 @@ void run_document(RunContext& ctx) {
   if (ctx.param("firmware").empty() && !ctx.replaying())
     usage_error("parameter firmware: an SNP-capable OVMF is required (--set firmware=/path/OVMF.fd)");
 
-  SweepCapture c = ctx.replaying() ? capture_replay(ctx, nguests, hold_s, sweep_timeout_s)
-                                   : capture_live(ctx, nguests, hold_s, sweep_timeout_s);
+  std::optional<SweepCapture> got = ctx.replaying() ? capture_replay(ctx, nguests, hold_s, sweep_timeout_s)
+                                                    : capture_live(ctx, nguests, hold_s, sweep_timeout_s);
+  if (!got) return;
+  SweepCapture& c = *got;
+  if (!ctx.replaying() && ctx.iteration() <= 0)
+    if (const std::string note = coverage_note(ctx.host()); !note.empty())
+      ctx.note_skip("RMPOPT above the kernel's range", note);
 
   const std::string raw_name = fmt::format("kmsg.it{}.log", ctx.iteration());
   ctx.save_raw(raw_name, c.kmsg_text);
@@ -149,8 +182,37 @@ void run_document(RunContext& ctx) {
   }
   if (sweeps == 0)
     throw std::runtime_error(
-        "no 'SEV-SNP: RMPOPT execution time' line in the kernel log after the guest terminated: "
-        "the kernel lacks the RMPOPT series' timing print (it is test instrumentation, not in the patches)");
+        "no 'SEV-SNP: RMPOPT execution time' line in the kernel log after the guest terminated, though the kernel "
+        "enabled RMPOPT at boot: it lacks the sweep's timing print (test instrumentation around the loop, not in "
+        "the patches)");
+}
+
+// `run --dry-run`: the guests as they would be launched, what is read from
+// the kernel log, and what the kernel said about RMPOPT at boot.
+void plan_document(RunContext& ctx, Plan& plan) {
+  const int nguests = static_cast<int>(ctx.param_int("guests"));
+  if (nguests < 1) usage_error("parameter guests: at least 1");
+  const double hold_s = ctx.param_double("hold");
+  const double sweep_timeout_s = ctx.param_double("sweep-timeout");
+  const HostCaps& caps = ctx.host();
+  if (caps.confidential.rmpopt.state == host::RmpoptBootState::State::enabled)
+    plan.note("the kernel enabled RMPOPT at boot: \"" + caps.confidential.rmpopt.line + "\"");
+  if (const std::string note = coverage_note(caps); !note.empty()) plan.skip("RMPOPT above the kernel's range", note);
+  if (caps.confidential.kmsg_error.empty())
+    plan.capture("/dev/kmsg, opened before the guests start and read until they have all exited: \"SEV-SNP: "
+                 "RMPOPT execution time N ns for physical address range 0x... - 0x... on all cpus\" -> sweep_time "
+                 "(primary) and \"SEV-SNP: RMPOPT largest/smallest/average cycles N\" -> the cycle statistics, kept "
+                 "in RUN_DIR/raw/kmsg.it<N>.log; no sweep line after the first guest's exit fails the run (the "
+                 "timing print is test instrumentation, not in the patches)");
+  else
+    plan.skip("RMPOPT sweep timing", "cannot read the kernel log: " + caps.confidential.kmsg_error);
+  plan.note(fmt::format("{} SNP guests start together; snp-guest0 exits after {} s, and its teardown triggers the "
+                        "sweep; the others hold {} s more (hold + sweep-timeout) so that the sweep runs while they "
+                        "live",
+                        nguests, hold_s, sweep_timeout_s));
+  for (int g = 0; g < nguests; ++g)
+    plan_guest(plan, ctx, snp_guest_spec(ctx, g == 0 ? hold_s : hold_s + sweep_timeout_s), guest_label(g));
+  plan.knob("none");
 }
 
 }  // namespace
@@ -171,11 +233,12 @@ Suite make_rmpopt_suite() {
       {"vcpus", "4", "vCPUs of each guest"},
       {"hold", "20", "seconds the first guest lives before it terminates"},
       {"sweep-timeout", "30", "seconds to wait for the sweep's log line"},
-      {"firmware", "", "SNP-capable OVMF image"},
       {"kernel-variant", "all-cpus", "label of the kernel's loop (all-cpus, leader-primary)"},
   };
+  for (auto& p : snp_params("SNP-capable OVMF image")) doc.params.push_back(p);
   doc.unsupported_reason = document_unsupported;
   doc.run = run_document;
+  doc.plan = plan_document;
   doc.primary_metrics = {"sweep_time"};
   s.presets.push_back(doc);
 

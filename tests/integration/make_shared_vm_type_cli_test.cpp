@@ -12,28 +12,13 @@
 #include "tests/support/run_command.h"
 
 using kvmbench::test_support::run_kvmbench;
+using kvmbench::test_support::unwrapped;
 using kvmbench::test_support::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
 
 std::vector<std::string> env() { return {kvmbench::test_support::private_state_dir_env()}; }
-
-// list wraps reasons at 80 columns: compare with the line breaks removed.
-std::string unwrapped(const std::string& text) {
-  std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (c == '\n' || c == ' ') {
-      space = true;
-      continue;
-    }
-    if (space && !out.empty()) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
-}
 
 }  // namespace
 

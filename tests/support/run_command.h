@@ -159,6 +159,23 @@ inline void write_text(const std::filesystem::path& p, const std::string& text) 
   std::ofstream(p, std::ios::binary) << text;
 }
 
+// `text` with its line breaks and runs of spaces folded into single spaces,
+// so that a phrase is found wherever an 80-column wrap fell.
+inline std::string unwrapped(const std::string& text) {
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (c == '\n' || c == ' ') {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
 // An environment entry giving a test process its own kvmbench state
 // directory (run lock, knob journal), so that tests running at once do not
 // take each other's run lock.

@@ -103,13 +103,66 @@ TEST(GuestQemuArgv, SevSnp) {
   auto a = build_qemu_argv(s, plan(Accel::kvm));
   EXPECT_EQ(after(a, "-machine"), "q35,confidential-guest-support=sev0,memory-backend=ram0");
   EXPECT_EQ(after(a, "-object", 0), "memory-backend-memfd,id=ram0,size=256M,share=on");
-  EXPECT_EQ(after(a, "-object", 1),
-            "sev-snp-guest,id=sev0,cbitpos=51,reduced-phys-bits=1,policy=0x30000,kernel-hashes=on");
+  EXPECT_EQ(after(a, "-object", 1), "sev-snp-guest,id=sev0,cbitpos=51,reduced-phys-bits=1,policy=0x30000");
   EXPECT_EQ(after(a, "-bios"), "/fw/OVMF.amdsev.fd");
   // Not under TCG, not without firmware.
   EXPECT_THROW(build_qemu_argv(s, plan(Accel::tcg)), std::invalid_argument);
   s.snp.firmware.clear();
   EXPECT_THROW(build_qemu_argv(s, plan(Accel::kvm)), std::invalid_argument);
+}
+
+// Issue 14 item 2. QEMU target/i386/sev.c, sev_add_kernel_loader_hashes (the
+// 9.1-era source read in the research note, [q-sev]): with kernel-hashes=on
+// and -kernel, QEMU fails with "SEV: kernel specified but guest firmware has
+// no hashes table GUID" unless the firmware is the AmdSev OVMF build. So the
+// default is off, and on only when asked.
+TEST(GuestQemuArgv, SevSnpKernelHashesOnlyWhenAsked) {
+  GuestSpec s = spec();
+  s.confidential = Confidential::sev_snp;
+  s.snp.firmware = "/fw/OVMF.fd";
+  EXPECT_FALSE(s.snp.kernel_hashes);
+  s.snp.cbitpos = 51;
+  EXPECT_EQ(after(build_qemu_argv(s, plan(Accel::kvm)), "-object", 1).find("kernel-hashes"), std::string::npos);
+  s.snp.kernel_hashes = true;
+  EXPECT_EQ(after(build_qemu_argv(s, plan(Accel::kvm)), "-object", 1),
+            "sev-snp-guest,id=sev0,cbitpos=51,reduced-phys-bits=1,policy=0x30000,kernel-hashes=on");
+}
+
+// Issue 14 item 3. QEMU target/i386/sev.c, sev_common_kvm_init ([q-sev] in
+// the research note): host_cbitpos = CPUID 0x8000001F EBX & 0x3f, and a
+// different `cbitpos` ends QEMU with "cbitpos check failed". So the position
+// comes from the host, and argv is never built with an unresolved one.
+TEST(GuestQemuArgv, SevSnpCbitposComesFromTheHost) {
+  GuestSpec s = spec();
+  s.confidential = Confidential::sev_snp;
+  s.snp.firmware = "/fw/OVMF.fd";
+  EXPECT_EQ(s.snp.cbitpos, 0);  // "the host's"
+  EXPECT_THROW(build_qemu_argv(s, plan(Accel::kvm)), std::invalid_argument);
+  EXPECT_EQ(resolve_snp_cbitpos(s.snp, 47u), "");
+  EXPECT_EQ(s.snp.cbitpos, 47);
+  EXPECT_EQ(after(build_qemu_argv(s, plan(Accel::kvm)), "-object", 1),
+            "sev-snp-guest,id=sev0,cbitpos=47,reduced-phys-bits=1,policy=0x30000");
+  // A given position must be the host's.
+  SevSnpOptions given;
+  given.cbitpos = 51;
+  EXPECT_EQ(resolve_snp_cbitpos(given, 51u), "");
+  EXPECT_EQ(resolve_snp_cbitpos(given, 47u),
+            "cbitpos=51 differs from the host's C-bit position 47 (CPUID 0x8000001F EBX[5:0]): QEMU would exit with "
+            "\"cbitpos check failed\"");
+  SevSnpOptions automatic;
+  EXPECT_NE(resolve_snp_cbitpos(automatic, std::nullopt).find("no SEV C-bit position"), std::string::npos);
+  EXPECT_EQ(automatic.cbitpos, 0);
+  // confidential_refusal says the same before anything starts.
+  ConfidentialSupport host{true, {"default", "snp"}, {"sev-snp-guest"}, 47u};
+  GuestSpec wrong = s;
+  wrong.snp.cbitpos = 51;
+  EXPECT_NE(confidential_refusal(wrong, host).find("cbitpos check failed"), std::string::npos);
+  GuestSpec fresh = spec();
+  fresh.confidential = Confidential::sev_snp;
+  fresh.snp.firmware = "/fw/OVMF.fd";
+  EXPECT_EQ(confidential_refusal(fresh, host), "");
+  host.host_cbitpos.reset();
+  EXPECT_NE(confidential_refusal(fresh, host).find("no SEV C-bit position"), std::string::npos);
 }
 
 TEST(GuestQemuArgv, Tdx) {
@@ -168,11 +221,13 @@ TEST(GuestQemuArgv, ConfidentialRefusals) {
   s.confidential = Confidential::sev_snp;
   s.snp.firmware = "/fw/ovmf.fd";
   EXPECT_NE(confidential_refusal(s, none).find("KVM on this host cannot run guests"), std::string::npos);
-  ConfidentialSupport kvm{true, {"default", "sev"}, {"sev-guest"}};
+  ConfidentialSupport kvm{true, {"default", "sev"}, {"sev-guest"}, std::nullopt};
   EXPECT_NE(confidential_refusal(s, kvm).find("snp VM type"), std::string::npos);
   kvm.kvm_vm_types.push_back("snp");
   EXPECT_NE(confidential_refusal(s, kvm).find("no 'sev-snp-guest' object"), std::string::npos);
   kvm.qemu_objects.push_back("sev-snp-guest");
+  EXPECT_NE(confidential_refusal(s, kvm).find("no SEV C-bit position"), std::string::npos);
+  kvm.host_cbitpos = 51u;
   EXPECT_EQ(confidential_refusal(s, kvm), "");
   s.accel = Accel::tcg;
   EXPECT_NE(confidential_refusal(s, kvm).find("TCG"), std::string::npos);

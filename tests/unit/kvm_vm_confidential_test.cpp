@@ -17,6 +17,7 @@
 #include "tests/support/kvm_usable.h"
 
 using namespace kvmbench::host;
+using kvmbench::test_support::kvm_error_of;
 using kvmbench::test_support::kvm_usable;
 
 namespace {
@@ -30,17 +31,6 @@ uapi::CpuidEntry2 leaf(std::uint32_t function, std::uint32_t index, std::uint32_
   return e;
 }
 
-// Runs `f`, which must throw KvmError; returns its message.
-template <typename F>
-std::string kvm_error_of(F f) {
-  try {
-    f();
-  } catch (const KvmError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no KvmError";
-  return "";
-}
 
 }  // namespace
 
