@@ -109,8 +109,8 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
     notes.push_back("not a performance figure");
   }
   if (!flushbyasid.empty())
-    notes.push_back(fmt::format("FLUSHBYASID (CPUID 0x8000000A EDX[6]) on the CPU: {}; off not measured",
-                                flushbyasid));
+    notes.push_back(fmt::format("FLUSHBYASID in the measured boot (/proc/cpuinfo flags): {}; the other case is", flushbyasid));
+    notes.push_back("a second boot (flushbyasid=on|off, compared with kvmbench compare)");
   return tables;
 }
 
