@@ -34,7 +34,10 @@ namespace fs = std::filesystem;
 namespace {
 
 struct LabOptions {
-  int vcpus = 2;
+  // One vCPU: with two, a KVM guest inside failed to boot (hung early or
+  // panicked) in 3 of 8 tries, with one in none of 8 (QEMU 7.2's SVM
+  // emulation; the figures are in the commit that chose 1).
+  int vcpus = 1;
   std::string memory = "4G";
   std::string kernel, modules;
   double timeout_s = 1800;
@@ -163,6 +166,10 @@ int run_lab_command(const LabOptions& o) {
   const auto mem = parse_bytes(o.memory);
   if (!mem || *mem < (512ull << 20)) usage_error(fmt::format("--lab-memory {}: give a size of at least 512M", o.memory));
   if (o.vcpus < 1 || o.vcpus > 64) usage_error("--lab-vcpus: 1..64");
+  if (o.vcpus > 1)
+    fmt::print(stderr, "kvmbench lab: warning: with {} vCPUs, KVM guests in the lab fail to boot now and then (hang "
+                       "early or panic: QEMU's SVM emulation with more than one vCPU); 1 is the tested setting\n",
+               o.vcpus);
 
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
@@ -257,7 +264,9 @@ void add_lab_command(CLI::App& app) {
   static LabOptions o;
   auto* cmd = app.add_subcommand("lab", "Boot the emulated lab machine (QEMU TCG with SVM and nested paging, a real "
                                         "kvm_amd) and run a kvmbench command inside; its results are emulated");
-  cmd->add_option("--lab-vcpus", o.vcpus, "vCPUs of the lab machine (default 2)");
+  cmd->add_option("--lab-vcpus", o.vcpus,
+                  "vCPUs of the lab machine (default 1: with more, QEMU 7.2's SVM emulation makes KVM guests inside "
+                  "fail to boot now and then)");
   cmd->add_option("--lab-memory", o.memory, "memory of the lab machine (default 4G)");
   cmd->add_option("--lab-kernel", o.kernel,
                   "the kernel it boots: a Debian kernel package (.deb) or a vmlinuz-<release> (default: the package "

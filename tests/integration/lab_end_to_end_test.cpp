@@ -1,0 +1,171 @@
+// The emulated lab machine end to end (`kvmbench lab`, ctest label `lab`):
+// QEMU TCG with SVM and nested paging, the lab kernel's real kvm_amd, the
+// host's build run inside. Each test boots its own lab machine; what runs in
+// there is real (module reloads, the knob journal, KVM guests, the meminfo
+// sampler, the guest watchdog) and labelled `emulated`.
+//
+// The lab needs root (virtiofsd), QEMU, virtiofsd and a kernel package
+// (scripts/bootstrap.sh fetches one); without them `kvmbench lab` exits 77
+// and the test is skipped with its reason.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/run_store.h"
+#include "tests/support/run_command.h"
+
+using kvmbench::test_support::CommandResult;
+using kvmbench::test_support::private_state_dir_env;
+using kvmbench::test_support::read_text;
+using kvmbench::test_support::run_kvmbench;
+using kvmbench::test_support::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+// `kvmbench lab ARGS...`, skipping the test when this host cannot boot a lab.
+#define RUN_LAB(result, timeout_s, ...)                                                                   \
+  CommandResult result = run_kvmbench({"lab", __VA_ARGS__}, timeout_s, "", {private_state_dir_env()}); \
+  if (result.exit_code == 77) GTEST_SKIP() << result.err;                                                 \
+  ASSERT_FALSE(result.timed_out) << result.err
+
+// The run directories under `out`.
+std::vector<fs::path> runs_in(const fs::path& out) {
+  std::vector<fs::path> runs;
+  std::error_code ec;
+  for (auto& e : fs::directory_iterator(out, ec))
+    if (fs::exists(e.path() / "meta.json")) runs.push_back(e.path());
+  std::sort(runs.begin(), runs.end());
+  return runs;
+}
+
+// The value after "KEY=" on a line of `text` ("" when there is none).
+std::string value_of(const std::string& text, const std::string& key) {
+  const auto at = text.find(key + "=");
+  if (at == std::string::npos) return "";
+  const auto from = at + key.size() + 1;
+  return text.substr(from, text.find('\n', from) - from);
+}
+
+}  // namespace
+
+TEST(Lab, ProbeRunsGuestsOnSvmWithNestedPagingAndCallsItEmulated) {
+  RUN_LAB(r, 240, "probe", "--json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto m = nlohmann::json::parse(r.out);
+  EXPECT_EQ(m["source"], "emulated");
+  EXPECT_EQ(m["virtualization"]["hypervisor"], "tcg");
+  EXPECT_EQ(m["virtualization"]["emulated"], true);
+  EXPECT_EQ(m["virtualization"]["kvm_nested"], true);
+  EXPECT_EQ(m["kvm"]["module"], "kvm_amd");
+  EXPECT_EQ(m["kvm"]["runs_guests"], true) << m["kvm"].dump();
+  std::set<std::string> features(m["cpu"]["features"].begin(), m["cpu"]["features"].end());
+  EXPECT_TRUE(features.count("svm") && features.count("npt")) << m["cpu"]["features"].dump();
+  EXPECT_EQ(m["kvm_modules"]["kvm_amd"]["parameters"]["npt"], "Y");
+  EXPECT_NE(r.err.find("lab machine up in"), std::string::npos) << r.err;
+}
+
+// asid's document pipeline (the lab preset: the same, scaled): natively,
+// then in KVM guests with kvm_amd reloaded for npt=on and npt=off; npt is
+// back to Y when the run is over.
+TEST(Lab, AsidReloadsKvmAmdForBothNptSettingsAndPutsItBack) {
+  TempDir out;
+  RUN_LAB(r, 540, "--lab-out", out.path.string(), "--lab-sh",
+          "kvmbench run asid --preset lab --set npt=on,off --set workloads=cpuid_rate,mmap_churn -r 1 "
+          "--out \"$KVMBENCH_LAB_OUT\"; echo \"rc=$?\"; echo \"npt-after=$(cat /sys/module/kvm_amd/parameters/npt)\"");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(value_of(r.out, "rc"), "0") << r.out << r.err;
+  EXPECT_EQ(value_of(r.out, "npt-after"), "Y") << r.out;
+  EXPECT_NE(r.out.find("mmap_churn time_per_round (ms): guest vs native"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("guest/native"), std::string::npos) << r.out;
+  auto runs = runs_in(out.path);
+  ASSERT_EQ(runs.size(), 1u);
+  auto run = kvmbench::load_run(runs[0]);
+  EXPECT_EQ(run.status(), "complete");
+  EXPECT_EQ(run.source(), kvmbench::Source::emulated);
+  EXPECT_TRUE(run.meta["lab"].contains("id")) << run.meta.dump();
+  EXPECT_TRUE(fs::exists(runs[0] / "raw" / "lab-console.log"));
+  std::set<std::string> variants;
+  for (const auto& s : run.samples) {
+    variants.insert(s.variant);
+    if (s.variant != "native") EXPECT_EQ(s.extra.value("accel", ""), "kvm") << s.variant;
+  }
+  EXPECT_EQ(variants, (std::set<std::string>{"native", "npt=on", "npt=off"}));
+}
+
+// A run killed with SIGKILL while kvm_amd is loaded with npt=0 cannot put it
+// back; `kvmbench restore` does, from the journal.
+TEST(Lab, RestorePutsNptBackAfterTheRunIsKilled) {
+  TempDir out;
+  RUN_LAB(r, 420, "--lab-out", out.path.string(), "--lab-sh",
+          "kvmbench run asid --preset lab --set npt=off --set workloads=cpuid_rate --set seconds=3 -r 1 "
+          "--out \"$KVMBENCH_LAB_OUT\" >/dev/null 2>&1 & pid=$!\n"
+          "i=0; while [ \"$(cat /sys/module/kvm_amd/parameters/npt)\" != N ] && [ $i -lt 900 ]; do sleep 0.1; "
+          "i=$((i+1)); done\n"
+          "echo \"npt-during=$(cat /sys/module/kvm_amd/parameters/npt)\"\n"
+          "sleep 2; kill -9 $pid; wait $pid; echo \"killed=$?\"\n"
+          "sleep 2; kvmbench restore; echo \"restore=$?\"\n"
+          "echo \"npt-after=$(cat /sys/module/kvm_amd/parameters/npt)\"");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(value_of(r.out, "npt-during"), "N") << r.out << r.err;
+  EXPECT_EQ(value_of(r.out, "killed"), "137") << r.out;
+  EXPECT_EQ(value_of(r.out, "restore"), "0") << r.out << r.err;
+  EXPECT_EQ(value_of(r.out, "npt-after"), "Y") << r.out << r.err;
+  EXPECT_NE(r.err.find("restored /sys/module/kvm_amd"), std::string::npos) << r.err;
+}
+
+// directmap's document pipeline in a plain KVM guest: the host's meminfo
+// sampled while the guest faults its memory in, the allocation rate fitted
+// over the ramp, unpinned and pinned to node 0.
+TEST(Lab, DirectmapFitsTheHostAllocationRateFromARealMeminfoRamp) {
+  TempDir out;
+  RUN_LAB(r, 540, "--lab-out", out.path.string(), "run", "directmap", "--preset", "lab", "-r", "1");
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  auto runs = runs_in(out.path);
+  ASSERT_EQ(runs.size(), 1u);
+  auto run = kvmbench::load_run(runs[0]);
+  EXPECT_EQ(run.status(), "complete");
+  EXPECT_EQ(run.source(), kvmbench::Source::emulated);
+  std::set<std::string> rated;
+  for (const auto& s : run.samples)
+    if (s.metric == "host_alloc_rate") {
+      rated.insert(s.variant);
+      EXPECT_GT(s.value, 0);
+      EXPECT_EQ(s.extra.value("meminfo_field", ""), "Shmem");
+      EXPECT_GE(s.extra.value("fit_points", 0), 10) << s.extra.dump();
+    }
+  EXPECT_EQ(rated, (std::set<std::string>{"unpinned", "pinned-node0"}));
+  EXPECT_TRUE(fs::exists(runs[0] / "raw" / "meminfo-unpinned.it0.csv"));
+  EXPECT_NE(r.out.find("source: emulated"), std::string::npos) << r.out;
+}
+
+// A guest that never finishes, under the lab's KVM: the launcher's
+// watchdog kills it and says why; no QEMU is left behind. The same in a
+// run: the failure is recorded in its meta.json and the exit code is 2.
+TEST(Lab, HungGuestIsKilledByTheWatchdogAndTheFailureRecorded) {
+  TempDir out;
+  RUN_LAB(r, 420, "--lab-out", out.path.string(), "--lab-sh",
+          "kvmbench test-guest hang --accel kvm --timeout 15; echo \"hang=$?\"\n"
+          "echo \"qemus-after=$(pgrep -c qemu-system || true)\"\n"
+          "kvmbench run directmap --preset lab --set timeout=5 -r 1 --out \"$KVMBENCH_LAB_OUT\" >/dev/null 2>&1; "
+          "echo \"run=$?\"\n"
+          "echo \"qemus-after-run=$(pgrep -c qemu-system || true)\"");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(value_of(r.out, "hang"), "2") << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out.substr(0, r.out.find("\nhang=")));
+  EXPECT_EQ(j["accel"], "kvm");
+  EXPECT_EQ(j["killed_by_watchdog"], true);
+  EXPECT_NE(j["reason"].get<std::string>().find("guest timed out after 15.0 s"), std::string::npos) << j.dump();
+  EXPECT_NE(j["console_tail"].get<std::string>().find("KVMBENCH-BEGIN workload=hang"), std::string::npos);
+  EXPECT_EQ(value_of(r.out, "qemus-after"), "0") << r.out;
+  EXPECT_EQ(value_of(r.out, "run"), "2") << r.out;
+  EXPECT_EQ(value_of(r.out, "qemus-after-run"), "0") << r.out;
+  auto runs = runs_in(out.path);
+  ASSERT_EQ(runs.size(), 1u);
+  auto meta = nlohmann::json::parse(read_text(runs[0] / "meta.json"));
+  EXPECT_EQ(meta["status"], "failed");
+  EXPECT_NE(meta.value("error", "").find("guest timed out after 5.0 s"), std::string::npos) << meta.dump();
+}
