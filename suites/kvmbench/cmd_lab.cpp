@@ -218,8 +218,8 @@ int run_lab_command(const LabOptions& o) {
   spec.env = lab_environment(identity);
   if (!o.shell.empty()) spec.env.emplace_back("KVMBENCH_LAB_OUT", out_dir.string());
 
-  fmt::print(stderr, "kvmbench lab: booting the emulated lab machine (QEMU TCG, -cpu {}, {} vCPUs, {}; kernel {})\n",
-             host::kLabCpu, spec.vcpus, format_bytes(*mem), spec.kernel.release);
+  fmt::print(stderr, "kvmbench lab: booting the emulated lab machine (QEMU TCG, -cpu {}, {} vCPU{}, {}; kernel {})\n",
+             host::kLabCpu, spec.vcpus, spec.vcpus == 1 ? "" : "s", format_bytes(*mem), spec.kernel.release);
   host::LabStreams streams;
   streams.out = [](std::string_view s) {
     std::fwrite(s.data(), 1, s.size(), stdout);
