@@ -1,5 +1,6 @@
 #include "hostlib/lab_machine.h"
 
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/last_lines.h"
 #include "hostlib/interrupt.h"
 #include "hostlib/qemu_paths.h"
 #include "hostlib/qemu_process.h"
@@ -165,21 +167,27 @@ void write_all(const fs::path& p, std::string_view text) {
   if (!out) throw std::runtime_error("cannot write " + p.string());
 }
 
-std::string tail_lines(const std::string& text, std::size_t n) {
-  std::size_t pos = text.size();
-  if (pos && text[pos - 1] == '\n') --pos;
-  for (std::size_t lines = 0; pos > 0; --pos)
-    if (text[pos - 1] == '\n' && ++lines == n) break;
-  return text.substr(pos);
-}
-
-// The lab's files on the host, removed with everything in them.
+// The lab's files on the host, removed with everything in them. Each holds
+// its owner's pid: a lab whose kvmbench was killed (SIGKILL, a second
+// Ctrl-C) leaves its directory behind, and the next lab removes it.
 struct Scratch {
   fs::path path;
   Scratch() {
+    remove_stale();
     std::string tmpl = (fs::temp_directory_path() / "kvmbench-lab-XXXXXX").string();
     if (!mkdtemp(tmpl.data())) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
     path = tmpl;
+    std::ofstream(path / "owner") << ::getpid() << "\n";
+  }
+  static void remove_stale() {
+    std::error_code ec;
+    for (auto& de : fs::directory_iterator(fs::temp_directory_path(), ec)) {
+      if (de.path().filename().string().rfind("kvmbench-lab-", 0) != 0) continue;
+      std::ifstream in(de.path() / "owner");
+      long pid = 0;
+      if (!(in >> pid) || pid <= 0) continue;  // not ours, or being made
+      if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove_all(de.path(), ec);
+    }
   }
   ~Scratch() {
     std::error_code ec;
@@ -315,7 +323,7 @@ LabResult run_lab(const LabSpec& spec, const LabStreams& streams) {
   for (auto t0 = Clock::now(); !fs::exists(paths.virtiofs_socket); std::this_thread::sleep_for(std::chrono::milliseconds(10))) {
     vfsd->drain_output();
     if (vfsd->poll_exit() || since(t0) > 10)
-      return cannot(fmt::format("virtiofsd did not start: {}", tail_lines(vfsd->output(), 3)));
+      return cannot(fmt::format("virtiofsd did not start: {}", last_lines(vfsd->output(), 3)));
   }
 
   r.qemu_argv = build_lab_qemu_argv(spec, paths);
@@ -391,7 +399,7 @@ LabResult run_lab(const LabSpec& spec, const LabStreams& streams) {
     if (!r.markers.errors.empty()) failure = "the lab could not be set up: " + r.markers.errors.front();
     else if (!r.markers.booted)
       failure = fmt::format("the lab machine did not boot (QEMU exit {}): {}", vm->exit_code(),
-                            tail_lines(vm->output() + r.console, 5));
+                            last_lines(vm->output() + r.console, 5));
     else failure = "the lab machine stopped before the command finished";
   }
   if (interrupt_sent) {
@@ -399,7 +407,7 @@ LabResult run_lab(const LabSpec& spec, const LabStreams& streams) {
     r.reason = failure.empty() ? "interrupted" : failure;
   } else if (!failure.empty()) {
     r.status = LabStatus::failed;
-    r.reason = failure + "\n--- lab console (last lines) ---\n" + tail_lines(r.console, 20);
+    r.reason = failure + "\n--- lab console (last lines) ---\n" + last_lines(r.console, 20);
   } else {
     r.status = LabStatus::ok;
   }

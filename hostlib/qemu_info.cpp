@@ -1,48 +1,11 @@
 #include "hostlib/qemu_info.h"
 
 #include <cctype>
-#include <chrono>
-#include <thread>
 
 #include "hostlib/qemu_paths.h"
 #include "hostlib/qemu_process.h"
 
 namespace kvmbench::host {
-
-namespace {
-
-struct Output {
-  std::string text;
-  bool ok = false;
-  std::string error;
-};
-
-Output run_bounded(const std::vector<std::string>& argv, double timeout_s) {
-  Output o;
-  try {
-    ChildProcess p(argv);
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-    while (!p.poll_exit()) {
-      if (std::chrono::steady_clock::now() >= deadline) {
-        p.kill_and_reap(0.2);
-        o.text = p.output();
-        o.error = "timed out after " + std::to_string(static_cast<int>(timeout_s)) + " s";
-        return o;
-      }
-      p.drain_output();
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    p.drain_output();
-    o.text = p.output();
-    o.ok = p.exit_code() == 0;
-    if (!o.ok) o.error = "exit code " + std::to_string(p.exit_code());
-  } catch (const std::exception& e) {
-    o.error = e.what();
-  }
-  return o;
-}
-
-}  // namespace
 
 std::string parse_qemu_version(std::string_view text) {
   // "QEMU emulator version 8.2.2 (Debian 1:8.2.2+ds-0ubuntu1)"
@@ -84,13 +47,13 @@ QemuInfo probe_qemu(double timeout_s) {
   }
   q.found = true;
   q.path = found.path.string();
-  auto v = run_bounded({q.path, "--version"}, timeout_s);
-  q.version_line = v.text.substr(0, v.text.find('\n'));
-  q.version = parse_qemu_version(v.text);
-  if (!v.ok) q.error = "--version: " + v.error;
-  auto a = run_bounded({q.path, "-accel", "help"}, timeout_s);
-  q.accels = parse_qemu_accels(a.text);
-  if (!a.ok) q.error += (q.error.empty() ? "" : "; ") + std::string("-accel help: ") + a.error;
+  auto v = run_program({q.path, "--version"}, timeout_s);
+  q.version_line = v.output.substr(0, v.output.find('\n'));
+  q.version = parse_qemu_version(v.output);
+  if (!v.ok()) q.error = "--version: " + v.failure();
+  auto a = run_program({q.path, "-accel", "help"}, timeout_s);
+  q.accels = parse_qemu_accels(a.output);
+  if (!a.ok()) q.error += (q.error.empty() ? "" : "; ") + std::string("-accel help: ") + a.failure();
   return q;
 }
 

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/last_lines.h"
 #include "hostlib/cpuid.h"
 #include "hostlib/interrupt.h"
 #include "hostlib/kvm_probe.h"
@@ -29,14 +30,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-std::string tail_lines(const std::string& text, std::size_t n) {
-  std::size_t pos = text.size();
-  if (pos && text[pos - 1] == '\n') --pos;
-  for (std::size_t lines = 0; pos > 0; --pos)
-    if (text[pos - 1] == '\n' && ++lines == n) break;
-  return text.substr(pos);
-}
 
 std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -314,16 +307,16 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
 
   // --- parse ---------------------------------------------------------------
   const std::string console = read_all(console_log);
-  r.console_tail = tail_lines(console, 40);
+  r.console_tail = last_lines(console, 40);
   r.output = parsers::parse_guest_output(console);
   r.samples = r.output.result.samples;
   if (failure.empty() && !r.output.ok()) failure = r.output.failure();
   if (failure.empty() && r.qemu_exit_code != 0 && !r.killed_by_watchdog)
-    failure = fmt::format("QEMU exited with {}: {}", r.qemu_exit_code, tail_lines(r.qemu_stderr, 3));
+    failure = fmt::format("QEMU exited with {}: {}", r.qemu_exit_code, last_lines(r.qemu_stderr, 3));
   if (!failure.empty() && r.output.began && !r.output.ended && r.status != GuestRunStatus::interrupted)
     failure += fmt::format(" (workload '{}' started but never finished)", r.output.workload);
   if (!failure.empty() && !r.output.began && r.qemu_exit_code > 0 && !r.qemu_stderr.empty())
-    failure += ": " + tail_lines(r.qemu_stderr, 3);
+    failure += ": " + last_lines(r.qemu_stderr, 3);
   if (failure.empty()) {
     r.status = GuestRunStatus::ok;
   } else {

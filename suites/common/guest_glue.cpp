@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "analysis/last_lines.h"
 #include "analysis/parsers/guest_output.h"
 #include "hostlib/interrupt.h"
 #include "hostlib/qemu_paths.h"
@@ -50,14 +51,6 @@ std::vector<Param> snp_params(const std::string& firmware_help) {
 
 namespace {
 
-std::string tail_of(const std::string& text, std::size_t lines) {
-  std::size_t pos = text.size();
-  if (pos > 0 && text[pos - 1] == '\n') --pos;
-  for (std::size_t n = 0; pos > 0; --pos)
-    if (text[pos - 1] == '\n' && ++n == lines) break;
-  return text.substr(pos);
-}
-
 // A guest's run read back from its console capture: what the launcher
 // concludes from the console alone (no QEMU exit code, no timing).
 host::GuestRunResult replay_guest_run(RunContext& ctx, const host::GuestSpec& spec, const std::string& label) {
@@ -67,7 +60,7 @@ host::GuestRunResult replay_guest_run(RunContext& ctx, const host::GuestSpec& sp
   host::GuestRunResult r;
   r.accel = spec.accel;
   r.source = Source::replay;
-  r.console_tail = tail_of(console, 40);
+  r.console_tail = last_lines(console, 40);
   r.output = parsers::parse_guest_output(console);
   r.samples = r.output.result.samples;
   std::string failure = r.output.ok() ? "" : r.output.failure();

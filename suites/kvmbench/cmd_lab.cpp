@@ -79,6 +79,8 @@ host::LabKernel lab_kernel(const LabOptions& o) {
       return host::stage_lab_kernel_package(deb.path, cache);
     }
     const fs::path k = fs::absolute(o.kernel);
+    std::error_code ec;
+    if (!fs::is_regular_file(k, ec)) usage_error(fmt::format("--lab-kernel {}: no such file", o.kernel));
     if (k.extension() == ".deb") return host::stage_lab_kernel_package(k, cache);
     fs::path modules = o.modules;
     if (modules.empty()) {
@@ -88,6 +90,9 @@ host::LabKernel lab_kernel(const LabOptions& o) {
                                                o.kernel));
       modules = fs::path("/lib/modules") / rel;
     }
+    if (!fs::is_directory(modules, ec))
+      usage_error(fmt::format("--lab-modules {}: not a directory (the kernel's /lib/modules/<release>)",
+                              modules.string()));
     return host::stage_lab_kernel_image(k, fs::absolute(modules), cache);
   } catch (const ExitError&) {
     throw;

@@ -9,6 +9,8 @@
 // and the test is skipped with its reason.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
 #include <filesystem>
 #include <set>
 
@@ -115,6 +117,36 @@ TEST(Lab, RestorePutsNptBackAfterTheRunIsKilled) {
   EXPECT_EQ(value_of(r.out, "restore"), "0") << r.out << r.err;
   EXPECT_EQ(value_of(r.out, "npt-after"), "Y") << r.out << r.err;
   EXPECT_NE(r.err.find("restored /sys/module/kvm_amd"), std::string::npos) << r.err;
+}
+
+// Ctrl-C on the host is sent into the lab as a Ctrl-C of the command: the
+// run there stops between samples, puts kvm_amd's npt back and ends
+// `interrupted`; the lab powers off and `kvmbench lab` exits 130. (The
+// script ignores SIGINT itself to report afterwards; kvmbench installs its
+// own handler.) The signal falls in the guest phase: after 3 s of boot and
+// the 20 s native run, while the guest runs its 20 s.
+TEST(Lab, CtrlCOnTheHostStopsTheRunInsideWhichPutsNptBack) {
+  TempDir out;
+  CommandResult r = run_kvmbench(
+      {"lab", "--lab-out", out.path.string(), "--lab-sh",
+       "trap '' INT\n"
+       "(while :; do cat /sys/module/kvm_amd/parameters/npt >>/run/npt.log; sleep 0.2; done) &\n"
+       "kvmbench run asid --preset lab --set npt=off --set workloads=cpuid_rate --set seconds=20 -r 1 "
+       "--out \"$KVMBENCH_LAB_OUT\" >/dev/null 2>&1\n"
+       "echo \"rc=$?\"; echo \"npt-off-seen=$(grep -c N /run/npt.log)\"\n"
+       "echo \"npt-after=$(cat /sys/module/kvm_amd/parameters/npt)\""},
+      300, "", {private_state_dir_env()}, SIGINT, 34);
+  if (r.exit_code == 77) GTEST_SKIP() << r.err;
+  ASSERT_FALSE(r.timed_out) << r.err;
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupt sent into the lab"), std::string::npos) << r.err;
+  EXPECT_EQ(value_of(r.out, "rc"), "130") << r.out << r.err;
+  EXPECT_NE(value_of(r.out, "npt-off-seen"), "0") << "the signal came before the reload: " << r.out;
+  EXPECT_EQ(value_of(r.out, "npt-after"), "Y") << r.out;
+  auto runs = runs_in(out.path);
+  ASSERT_EQ(runs.size(), 1u);
+  auto meta = nlohmann::json::parse(read_text(runs[0] / "meta.json"));
+  EXPECT_EQ(meta["status"], "interrupted") << meta.dump();
 }
 
 // directmap's document pipeline in a plain KVM guest: the host's meminfo
