@@ -126,11 +126,13 @@ inline constexpr unsigned long kPreFaultMemory = _IOWR(KVMIO, 0xd5, PreFaultMemo
 // _IOWR(KVMIO, 0xd2, struct kvm_memory_attributes2 {offset, size,
 // attributes, flags, reserved[12]}); only KVM_MEMORY_ATTRIBUTE_PRIVATE is
 // accepted; -EAGAIN (with an error_offset) while pages are still referenced.
-// Not in the note: the element type of reserved[12], taken as __u64 like
-// the rest of the struct (128 bytes in all). The size is part of the ioctl
-// number, so a wrong guess would read as ENOTTY ("not offered"): the probe's
-// reason says which layout was asked. Where error_offset sits is not in
-// the note either, so it is not read.
+// The series' Documentation/virt/kvm/api.rst (4.145, v of May 2026) gives
+// the layout: {union {address; offset}; size; attributes; flags; /* out */
+// error_offset; reserved[11]}, all __u64, 128 bytes (earlier revisions:
+// reserved[12], the same size and so the same ioctl number). error_offset
+// is the first of the reserved words here; it is not read. Newer revisions
+// also advertise the ioctl as KVM_CAP_GUEST_MEMFD_MEMORY_ATTRIBUTES (249);
+// the probe tries the ioctl itself, which works for every revision.
 struct MemoryAttributes2 {
   std::uint64_t offset;  // in the guest_memfd file, not a GPA
   std::uint64_t size;
@@ -198,11 +200,12 @@ struct SevSnpLaunchStart {
 static_assert(sizeof(SevSnpLaunchStart) == 64);
 static_assert(offsetof(SevSnpLaunchStart, gosvw) == 8 && offsetof(SevSnpLaunchStart, flags) == 24);
 
-// struct kvm_sev_snp_launch_finish (KVM_SEV_SNP_LAUNCH_FINISH). Not in the
-// research note, which checked the launch-start structs: the layout below
-// is upstream's arch/x86/include/uapi/asm/kvm.h as remembered (id block and
-// auth pointers, three enables, 32 bytes host data, flags that must be 0,
-// padding; 88 bytes), UNSURE. kvmbench sends it all zero (no ID block, no
+// struct kvm_sev_snp_launch_finish (KVM_SEV_SNP_LAUNCH_FINISH), as in
+// upstream's arch/x86/include/uapi/asm/kvm.h and
+// Documentation/virt/kvm/x86/amd-memory-encryption.rst ("20.
+// KVM_SEV_SNP_LAUNCH_FINISH": id_block_uaddr, id_auth_uaddr, id_block_en,
+// auth_key_en, vcek_disabled, host_data[32], pad0[3], flags (must be zero),
+// pad1[4]; 88 bytes). kvmbench sends it all zero (no ID block, no
 // host data, as the selftests' snp_vm_launch_finish does); the kernel copies
 // sizeof(its struct) from the pointer, so a buffer at least as large is what
 // matters.

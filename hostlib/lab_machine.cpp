@@ -43,9 +43,10 @@ std::vector<std::string> build_lab_qemu_argv(const LabSpec& spec, const LabPaths
           "-chardev", "socket,id=hostfs,path=" + p.virtiofs_socket.string(),
           "-device", fmt::format("vhost-user-fs-pci,chardev=hostfs,tag={}", kLabHostFsTag),
           "-kernel", spec.kernel.vmlinuz.string(), "-initrd", p.initramfs.string(),
-          // tsc=reliable: TCG's TSC follows the host clock; without it the
-          // kernel falls back to the HPET and every clock read traps.
-          "-append", "console=ttyS0 panic=-1 quiet tsc=reliable no_timer_check",
+          // No tsc=reliable here (the kvmbench guests have it): with it, KVM
+          // guests in the lab stalled for minutes waiting for their timers
+          // (soft lockups, "timer wakeup didn't happen") in network runs.
+          "-append", "console=ttyS0 panic=-1 quiet",
           "-chardev", "file,id=con0,path=" + p.console_log.string(), "-serial", "chardev:con0",
           // ttyS1: the host's control line (a Ctrl-C sent in as "INT").
           "-chardev", "socket,id=ctl0,path=" + p.control_socket.string() + ",server=on,wait=off",
