@@ -1,0 +1,42 @@
+// Which metrics of a run are measurements and which are transforms of one.
+// A suite's preset declares, per metric name, the metric it is derived from
+// (a time and its rate, a per-thread view of a rate, a statistic of the same
+// rounds): a derived metric is shown next to its primary one but is never
+// tested again, so that one measurement is one test in the Holm family and a
+// gate decides on each measurement once. Every metric not declared derived
+// is primary. Written into a run's meta.json ("metric_roles") so that a run
+// says this itself, whatever the suite's code is later.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kvmbench {
+
+struct MetricRoles {
+  // metric name -> the primary metric it is computed from
+  std::map<std::string, std::string> derived;
+  // What one repetition of the run is, for the reader of a comparison
+  // ("fresh memory in one kvmbench process", "a fresh guest boot").
+  std::string repetition;
+
+  bool is_derived(std::string_view metric) const { return derived.count(std::string(metric)) > 0; }
+  // The primary metric `metric` is derived from, "" when it is primary.
+  std::string derived_from(std::string_view metric) const;
+
+  nlohmann::json to_json() const;
+  // From meta.json's "metric_roles"; an absent or null member gives no
+  // derived metrics. Throws std::runtime_error naming the member for a
+  // value of the wrong type.
+  static MetricRoles from_json(const nlohmann::json& j);
+};
+
+// Two sides' declarations as one: derived where either side says so (a
+// metric derived in one run is a transform there, whatever the other says);
+// the repetition text of each, "" when they differ.
+MetricRoles merge_roles(const MetricRoles& a, const MetricRoles& b);
+
+}  // namespace kvmbench
