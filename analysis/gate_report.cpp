@@ -27,7 +27,10 @@ std::string xml_escape(std::string_view s) {
 }
 
 static std::string headline(const GateResult& g) {
-  const std::string skipped = g.skipped() ? fmt::format(", {} skipped", g.skipped()) : "";
+  std::size_t derived = 0;
+  for (auto& m : g.metrics) derived += g.comparison.metrics[m.index].status == MetricStatus::derived;
+  std::string skipped = derived ? fmt::format(", {} derived (shown, not gated)", derived) : "";
+  if (g.skipped() > derived) skipped += fmt::format(", {} skipped", g.skipped() - derived);
   switch (g.status) {
     case GateStatus::unusable: return "gate: UNUSABLE INPUT (exit 2)";
     case GateStatus::fail:

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/metric_roles.h"
 #include "analysis/result_model.h"
 #include "hostlib/confidential_host.h"
 #include "hostlib/kvm_probe.h"
@@ -76,6 +77,13 @@ struct Preset {
   int default_repetitions = 1;   // -r when not given
   // Metrics whose CI drives `-r auto` (series keys' metric names).
   std::vector<std::string> primary_metrics;
+  // Metrics that are transforms of another (metric -> the one it is
+  // computed from): compare and gate show them, never test them again
+  // (analysis/metric_roles.h). Every other metric is primary there.
+  std::map<std::string, std::string> derived_metrics;
+  // What one repetition is, for the reader of a comparison.
+  std::string repetition;
+  MetricRoles metric_roles() const { return {derived_metrics, repetition}; }
   // `run --dry-run`: what `run` would do on ctx.host(), from the same
   // parameters and builders, touching nothing (suites/common/plan.h).
   // Empty for presets without a plan.
