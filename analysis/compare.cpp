@@ -189,7 +189,9 @@ static bool is_noise_key(const std::string& key) {
       "start_time", "end_time", "started", "finished", "start", "end", "time", "timestamp",
       "date", "status", "dir", "run_dir", "out", "output", "path", "uptime", "uptime_s",
       "elapsed", "elapsed_s", "duration", "duration_s", "pid", "memfree", "memavailable",
-      "cached", "buffers", "loadavg", "load_avg", "boot_id", "executable"};
+      "cached", "buffers", "loadavg", "load_avg", "boot_id", "executable",
+      // What a run records of its own course (kvmbench run).
+      "invocation_seconds", "repetition_seconds", "stability_warnings", "adaptive_stop"};
   if (exact.count(last)) return true;
   auto ends_with = [&](std::string_view suf) {
     return last.size() >= suf.size() && last.compare(last.size() - suf.size(), suf.size(), suf) == 0;
@@ -423,6 +425,11 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
     if (!m.derived_from.empty()) {
       m.status = MetricStatus::derived;
       add_note(m, fmt::format("derived from {}: shown, not tested again", m.derived_from));
+      continue;
+    }
+    if (opt.primary_only && !roles.is_primary(m.metric)) {
+      m.status = MetricStatus::secondary;
+      add_note(m, "not a primary metric of its suite: shown, not tested (--metrics gates it)");
       continue;
     }
     if (m.base.n < need || m.cand.n < need) {

@@ -95,6 +95,7 @@ std::vector<MetaDifference> meta_differences(const nlohmann::json& base, const n
 enum class MetricStatus {
   tested,          // Welch (and Mann-Whitney where there are values), in the Holm family
   derived,         // a transform of a primary metric: change and CI only
+  secondary,       // not a primary metric, with CompareOptions::primary_only: change and CI only
   change_only,     // too few units on a side for a test: the change, no CI, no p
   one_side,        // on one side only
   not_comparable,  // units that do not convert, or non-finite values
@@ -128,6 +129,9 @@ struct CompareOptions {
   // series some `include` matches (all when empty), less those an
   // `exclude` matches.
   std::vector<std::string> include, exclude;
+  // Test only the primary metrics the sides declare (metric_roles.h): what
+  // a gate decides on. The others are shown with their change and CI.
+  bool primary_only = false;
 };
 
 struct Comparison {

@@ -16,6 +16,7 @@ std::string_view to_string(MetricStatus s) {
   switch (s) {
     case MetricStatus::tested: return "tested";
     case MetricStatus::derived: return "derived";
+    case MetricStatus::secondary: return "not primary";
     case MetricStatus::change_only: return "change only";
     case MetricStatus::one_side: return "one side";
     case MetricStatus::not_comparable: return "not compared";
@@ -67,6 +68,7 @@ std::string format_ci(const stats::Change& c) {
 static std::string short_verdict(const MetricComparison& m) {
   switch (m.status) {
     case MetricStatus::derived: return "derived";
+    case MetricStatus::secondary: return "secondary";
     case MetricStatus::change_only: return "change only";
     case MetricStatus::one_side: return m.in_base ? "only in base" : "only in cand";
     case MetricStatus::not_comparable: return "not compared";
@@ -84,7 +86,9 @@ static std::string verdict_cell(const MetricComparison& m) {
 
 // The change's CI where the row has one (tested or derived), else "-".
 static std::string ci_cell(const MetricComparison& m) {
-  return m.status == MetricStatus::tested || m.status == MetricStatus::derived ? format_ci(m.change) : "-";
+  return m.status == MetricStatus::tested || m.status == MetricStatus::derived || m.status == MetricStatus::secondary
+             ? format_ci(m.change)
+             : "-";
 }
 
 static std::string change_cell(const MetricComparison& m) {

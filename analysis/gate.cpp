@@ -87,6 +87,8 @@ static GateMetric decide(const MetricComparison& m, const GateOptions& opt) {
   switch (m.status) {
     case MetricStatus::derived:
       return skip(fmt::format("derived from {}, which is gated instead", m.derived_from));
+    case MetricStatus::secondary:
+      return skip("not a primary metric of its suite (--metrics gates it)");
     case MetricStatus::one_side: {
       const char* where = m.in_base ? "only in base" : "only in cand";
       if (!opt.strict) return skip(fmt::format("{} (reported; --strict makes it a failure)", where));
@@ -121,6 +123,8 @@ GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand,
   co.min_n = opt.min_n;
   co.include = opt.include;
   co.exclude = opt.exclude;
+  // The suite's primary metrics, unless the user chose what to gate.
+  co.primary_only = opt.include.empty();
   r.comparison = compare(base, cand, co);
   if (r.comparison.metrics.empty() && r.problems.empty())
     r.problems.push_back("--metrics / --exclude leave no metric to gate");

@@ -54,7 +54,9 @@ struct GateResult {
 };
 
 // Checks the input (sources, samples), compares with alpha = opt.alpha and
-// decides per metric: derived metrics, metrics with fewer than min_n units
+// decides per metric, on the suites' primary metrics (metric_roles.h) or,
+// with `include`, on those chosen: derived and other metrics, metrics with
+// fewer than min_n units
 // on a side, of unknown direction, of units that do not convert or on one
 // side only (without `strict`) are skipped with the reason, and do not
 // make the gate unusable; a gate that could judge no metric at all is.

@@ -27,10 +27,14 @@ std::string xml_escape(std::string_view s) {
 }
 
 static std::string headline(const GateResult& g) {
-  std::size_t derived = 0;
-  for (auto& m : g.metrics) derived += g.comparison.metrics[m.index].status == MetricStatus::derived;
+  std::size_t derived = 0, secondary = 0;
+  for (auto& m : g.metrics) {
+    derived += g.comparison.metrics[m.index].status == MetricStatus::derived;
+    secondary += g.comparison.metrics[m.index].status == MetricStatus::secondary;
+  }
   std::string skipped = derived ? fmt::format(", {} derived (shown, not gated)", derived) : "";
-  if (g.skipped() > derived) skipped += fmt::format(", {} skipped", g.skipped() - derived);
+  if (secondary) skipped += fmt::format(", {} not primary (shown, not gated)", secondary);
+  if (g.skipped() > derived + secondary) skipped += fmt::format(", {} skipped", g.skipped() - derived - secondary);
   switch (g.status) {
     case GateStatus::unusable: return "gate: UNUSABLE INPUT (exit 2)";
     case GateStatus::fail:

@@ -210,16 +210,16 @@ std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std
     const bool pooled = is_pooled[ci];
     std::vector<std::string> headers;
     std::vector<std::vector<std::string>> columns;
-    std::vector<std::string> summarised_notes;
+    std::vector<std::string> summarised_notes;  // per column, "" when none
     for (const auto& sv : c.series) {
       headers.push_back(sv.variant.empty() ? sv.metric.str() : sv.variant + "/" + sv.metric);
       std::size_t summarised = 1;
       columns.push_back(statistic_cells(unit_values(sv, pooled, summarised), sv));
-      if (summarised > 1)
-        summarised_notes.push_back(fmt::format("{}: up to {} {}s per repetition, summarised by their mean (n "
-                                               "counts repetitions)",
-                                               headers.back(), summarised,
-                                               sv.sub_unit_kind.empty() ? "value" : sv.sub_unit_kind));
+      summarised_notes.push_back(summarised < 2 ? std::string()
+                                                : fmt::format("{}: up to {} {}s per repetition, summarised by "
+                                                              "their mean (n counts repetitions)",
+                                                              headers.back(), summarised,
+                                                              sv.sub_unit_kind.empty() ? "value" : sv.sub_unit_kind));
     }
     const std::size_t label_width = 11;  // "95% CI high"
     std::size_t start = 0;
@@ -249,8 +249,8 @@ std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std
         t.notes.push_back(fmt::format("more than {} cases of this kind: statistics over all of them; each sample, with its "
                                       "case, is in samples.jsonl",
                                       max_cases));
-      if (start == 0)
-        for (auto& n : summarised_notes) t.notes.push_back(n);
+      for (std::size_t k = start; k < end; ++k)
+        if (!summarised_notes[k].empty()) t.notes.push_back(summarised_notes[k]);
       tables.push_back(std::move(t));
       start = end;
     }

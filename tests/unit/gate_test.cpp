@@ -159,6 +159,24 @@ TEST(Gate, DerivedMetricsAreShownNotGated) {
   EXPECT_DOUBLE_EQ(g.comparison.metrics[0].p_holm, g.comparison.metrics[0].p_welch);
 }
 
+// With the suite's primary metrics declared, the gate decides on those; a
+// metric measured beside (a bound, a calibration) is compared but not
+// gated, unless --metrics names it.
+TEST(Gate, DecidesOnThePrimaryMetrics) {
+  auto base = make_side("a", {{"rate", kBase}, {"bound", kBase}}, "GB/s"),
+       cand = make_side("b", {{"rate", kBase}, {"bound", scaled(kBase, 0.8)}}, "GB/s");
+  base.roles.primary = {"rate"};
+  auto g = evaluate_gate(base, cand, {.max_regression_pct = 1});
+  EXPECT_EQ(g.exit_code(), 0);
+  EXPECT_EQ(g.comparison.metrics[1].status, MetricStatus::secondary);
+  EXPECT_NEAR(g.comparison.metrics[1].change.pct, -20, 1e-9);  // shown
+  EXPECT_NE(g.metrics[1].message.find("not a primary metric"), std::string::npos);
+  EXPECT_NE(render_gate_text(g).find("1 not primary (shown, not gated)"), std::string::npos) << render_gate_text(g);
+  EXPECT_EQ(evaluate_gate(base, cand, {.max_regression_pct = 1, .include = {"bound"}}).exit_code(), 1);
+  // compare itself tests every metric that is not derived.
+  EXPECT_EQ(compare(base, cand).metrics[1].status, MetricStatus::tested);
+}
+
 // Input that cannot be loaded still gives a gate result to write out.
 TEST(Gate, UnusableGateCarriesTheReason) {
   auto g = unusable_gate("a", "b", {}, "a: no such file or directory");

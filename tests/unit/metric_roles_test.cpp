@@ -9,10 +9,17 @@ using namespace kvmbench;
 
 TEST(MetricRoles, JsonRoundTripAndErrors) {
   MetricRoles r;
+  r.primary = {"faultin_rate"};
   r.derived = {{"faultin_time", "faultin_rate"}};
   r.repetition = "fresh memory";
   const MetricRoles back = MetricRoles::from_json(r.to_json());
+  EXPECT_EQ(back.primary, r.primary);
   EXPECT_EQ(back.derived, r.derived);
+  EXPECT_TRUE(back.is_primary("faultin_rate"));
+  EXPECT_FALSE(back.is_primary("write_bandwidth"));  // declared list: only those
+  EXPECT_TRUE(MetricRoles{}.is_primary("anything"));  // no list: all not derived
+  EXPECT_FALSE(MetricRoles({{}, {{"t", "r"}}, ""}).is_primary("t"));
+  EXPECT_THROW(MetricRoles::from_json({{"primary", "r"}}), std::runtime_error);
   EXPECT_EQ(back.repetition, "fresh memory");
   EXPECT_TRUE(back.is_derived("faultin_time"));
   EXPECT_EQ(back.derived_from("faultin_rate"), "");
@@ -23,12 +30,13 @@ TEST(MetricRoles, JsonRoundTripAndErrors) {
 }
 
 TEST(MetricRoles, MergeKeepsEitherSidesDerivedAndAgreeingRepetition) {
-  MetricRoles a{{{"t", "r"}}, "fresh memory"}, b{{{"u", "r"}}, "fresh memory"};
+  MetricRoles a{{"r"}, {{"t", "r"}}, "fresh memory"}, b{{"r", "s"}, {{"u", "r"}}, "fresh memory"};
   MetricRoles m = merge_roles(a, b);
   EXPECT_TRUE(m.is_derived("t"));
   EXPECT_TRUE(m.is_derived("u"));
+  EXPECT_EQ(m.primary, (std::vector<std::string>{"r", "s"}));
   EXPECT_EQ(m.repetition, "fresh memory");
-  EXPECT_EQ(merge_roles(a, MetricRoles{{}, "a guest boot"}).repetition, "");
+  EXPECT_EQ(merge_roles(a, MetricRoles{{}, {}, "a guest boot"}).repetition, "");
   EXPECT_EQ(merge_roles(MetricRoles{}, b).repetition, "fresh memory");
 }
 
@@ -53,5 +61,7 @@ TEST(MetricRoles, SuitesDeclareOneStepAndLabAsDocument) {
   ASSERT_NE(host, nullptr);
   EXPECT_EQ(host->metric_roles().derived_from("faultin_rate_per_thread"), "faultin_rate");
   EXPECT_EQ(host->metric_roles().derived_from("faultin_time"), "faultin_rate");
-  EXPECT_FALSE(host->metric_roles().is_derived("write_bandwidth"));  // its own measurement
+  EXPECT_FALSE(host->metric_roles().is_derived("write_bandwidth"));  // its own measurement, the bound beside
+  EXPECT_FALSE(host->metric_roles().is_primary("write_bandwidth"));  // but not what the gate decides on
+  EXPECT_TRUE(host->metric_roles().is_primary("faultin_rate"));
 }
