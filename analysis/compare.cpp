@@ -313,8 +313,9 @@ bool align_units(const Series& base, Series& cand) {
   if (!to || !from) return false;
   const double f = *from / *to;
   for (auto& o : cand.observations) o.value *= f;
-  if (cand.given) {
-    cand.given = stats::summary_from_moments(cand.given->mean * f, cand.given->stddev * f, cand.given->n);
+  if (cand.given) {  // every statistic of a summary scales with the unit (the CV does not)
+    stats::Summary& g = *cand.given;
+    for (double* x : {&g.mean, &g.stddev, &g.min, &g.median, &g.max, &g.ci95_low, &g.ci95_high}) *x *= f;
   }
   cand.unit = base.unit;
   return true;
@@ -415,8 +416,10 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
       if (!why.empty()) add_note(m, why);
       continue;
     }
+    // (A summary from aggregates may lack its spread: a stddev row.)
+    auto no_spread = [](const stats::Summary& s) { return s.n >= 2 && !std::isfinite(s.stddev); };
     if (!all_finite(m.base_values) || !all_finite(m.cand_values) || !std::isfinite(m.base.mean) ||
-        !std::isfinite(m.cand.mean)) {
+        !std::isfinite(m.cand.mean) || no_spread(m.base) || no_spread(m.cand)) {
       m.status = MetricStatus::not_comparable;
       add_note(m, "non-finite values (NaN or infinity), as the input has them: not compared");
       continue;

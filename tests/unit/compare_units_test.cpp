@@ -176,3 +176,26 @@ TEST(CompareUnits, BadGlobsAreRefused) {
   o.include = {""};
   EXPECT_THROW(compare(side("A", {}), side("B", {}), o), std::invalid_argument);
 }
+
+// An aggregates-only summary without its stddev row (n >= 2, no spread)
+// is shown, not tested (Welch would have nothing to work with).
+TEST(CompareUnits, AggregatesWithoutSpreadAreNotTested) {
+  Series b;
+  b.key = "c/real_time";
+  b.case_name = "c";
+  b.metric = "real_time";
+  b.unit = "ns";
+  b.given = stats::Summary{};
+  b.given->n = 5;
+  b.given->mean = 100;
+  b.given->stddev = NAN;
+  Series c = b;
+  c.unit = "us";
+  c.given->mean = 0.1;
+  ComparisonSide base, cand;
+  base.series = {b};
+  cand.series = {c};
+  const Comparison r = compare(base, cand);
+  EXPECT_EQ(r.metrics[0].status, MetricStatus::not_comparable);
+  EXPECT_NEAR(r.metrics[0].cand.mean, 100, 1e-9);  // converted all the same
+}
