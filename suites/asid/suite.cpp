@@ -364,6 +364,10 @@ Suite make_asid_suite() {
   // minutes). Its results are emulated.
   Preset lab = doc;
   lab.name = "lab";
+  lab.unsupported_reason = [doc_reason = doc.unsupported_reason](const HostCaps& caps) {
+    const std::string why = doc_reason(caps);
+    return why.empty() ? why : why + " (run it in the emulated lab: `kvmbench lab run asid --preset lab`)";
+  };
   lab.description = "the document's pipeline scaled for the emulated lab (`kvmbench lab`): 1 s workloads, "
                     "4 x 4M mmap rounds, 256M guests, 2 iterations";
   lab.default_repetitions = 2;

@@ -337,6 +337,10 @@ Suite make_directmap_suite() {
   // a TCG-speed fault-in of 192M still makes a ramp of ~100 meminfo samples.
   Preset lab = doc;
   lab.name = "lab";
+  lab.unsupported_reason = [doc_reason = doc.unsupported_reason](const HostCaps& caps) {
+    const std::string why = doc_reason(caps);
+    return why.empty() ? why : why + " (run it in the emulated lab: `kvmbench lab run directmap --preset lab`)";
+  };
   lab.description = "the document's pipeline scaled for the emulated lab (`kvmbench lab`): 1G guest, 1 vCPU x 192M";
   lab.default_repetitions = 2;
   lab.params = guest_params("1G", "1", "192M", "600");
