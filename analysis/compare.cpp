@@ -199,6 +199,38 @@ static bool is_noise_key(const std::string& key) {
   return ends_with("_time") || ends_with("_at") || ends_with("_timestamp");
 }
 
+// A probe's reason may carry what it measured ("221793 of 10000000 loop
+// iterations done, 4.4e+05/s"): two reasons that differ only in such
+// figures (three or more digits, a decimal point or an exponent) say the
+// same about the setup. Short integers stay: "npt=0" against "npt=1" is a
+// difference.
+static bool same_but_figures(const std::string& key, const std::string& a, const std::string& b) {
+  if (key.size() < 6 || key.compare(key.size() - 6, 6, "reason") != 0) return false;
+  auto masked = [](const std::string& s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size();) {
+      if (!std::isdigit(static_cast<unsigned char>(s[i]))) {
+        out += s[i++];
+        continue;
+      }
+      const std::size_t start = i;
+      bool fraction = false;
+      while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+      if (i + 1 < s.size() && s[i] == '.' && std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
+        fraction = true;
+        for (++i; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]));) ++i;
+      }
+      if (i + 1 < s.size() && s[i] == 'e' && (s[i + 1] == '+' || s[i + 1] == '-' || std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+        fraction = true;
+        for (i += 2; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]));) ++i;
+      }
+      out += fraction || i - start >= 3 ? "#" : s.substr(start, i - start);
+    }
+    return out;
+  };
+  return masked(a) == masked(b);
+}
+
 // Whitespace-separated items of a, not in b (order kept).
 static std::string items_not_in(const std::string& a, const std::string& b) {
   std::istringstream sa(a), sb(b);
@@ -223,7 +255,7 @@ std::vector<MetaDifference> meta_differences(const nlohmann::json& base, const n
   std::vector<MetaDifference> out;
   auto add = [&](const std::string& key, const std::string* b, const std::string* c) {
     if (is_noise_key(key)) return;
-    if (b && c && *b == *c) return;
+    if (b && c && (*b == *c || same_but_figures(key, *b, *c))) return;
     MetaDifference d{key, b ? *b : "(absent)", c ? *c : "(absent)"};
     // Long word lists (cmdline, CPU flags): only the words that differ.
     if (b && c && (b->size() > 40 || c->size() > 40) && b->find(' ') != std::string::npos &&

@@ -295,8 +295,10 @@ std::string render_comparison_text(const Comparison& c) {
   out += at + "\n";
 
   Table b;
-  b.title = fmt::format("Change of cand vs base (p: Welch, Holm over {} metrics; alpha {})", c.tested_count(),
-                        c.alpha);
+  const std::size_t tested = c.tested_count();
+  b.title = tested == 0 ? "Change of cand vs base (no metric with a test: the change only)"
+                        : fmt::format("Change of cand vs base (p: Welch, Holm over {} metric{}; alpha {})", tested,
+                                      tested == 1 ? "" : "s", c.alpha);
   b.columns = {{"#"}, {"change"}, {"95% CI"}, {"p"}, {"p (Holm)"}, {"verdict", Align::left}};
   for (std::size_t i = 0; i < c.metrics.size(); ++i) {
     auto& m = c.metrics[i];

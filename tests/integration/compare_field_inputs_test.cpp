@@ -34,6 +34,8 @@ TEST(FieldInputs, GoogleBenchmarkDefaultOneSampleFiles) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("change only"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("n = 1 units: the change only (no CI, no p"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Change of cand vs base (no metric with a test: the change only)"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("#7 BM_SlowMs/real_time"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("ms              0.01907 (1)         0.01805 (1)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("-5.36%"), std::string::npos) << r.out;  // 0.01805 ms against 0.01907 ms
@@ -128,7 +130,7 @@ TEST(FieldInputs, KvmSelftestFilesAsInvocations) {
   auto r = run_kvmbench({"compare", base, cand});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("each side: 3 invocations of 1 repetition"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("Holm over 1 metrics"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Holm over 1 metric;"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("derived from guest_execution_time: shown, not tested again"), std::string::npos) << r.out;
   auto g = run_kvmbench({"gate", base, cand, "--max-regression", "5"});
   EXPECT_EQ(g.exit_code, 1) << g.out << g.err;

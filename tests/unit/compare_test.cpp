@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "analysis/compare_render.h"
@@ -92,6 +94,22 @@ TEST(MetaDifferences, LongCmdlineShowsOnlyDifferingWords) {
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].base, "only here: mitigations=off");
   EXPECT_EQ(d[0].cand, "only here: mitigations=auto");
+}
+
+// A reason that carries a probe's measured figures: the figures are no
+// difference, a word or a short setting is.
+TEST(MetaDifferences, ReasonsThatDifferOnlyInMeasuredFiguresAreTheSame) {
+  const std::string crawl = "vCPU hung: it crawls ({} of 10000000 loop iterations done, {}/s); kvm_amd.npt={}";
+  auto reason = [&](const char* done, const char* rate, const char* npt) {
+    return nlohmann::json{{"host", {{"kvm", {{"reason", fmt::format(fmt::runtime(crawl), done, rate, npt)}}}}}};
+  };
+  EXPECT_TRUE(meta_differences(reason("221793", "4.4e+05", "1"), reason("228577", "4.6e+05", "1")).empty());
+  auto npt = meta_differences(reason("221793", "4.4e+05", "1"), reason("221793", "4.4e+05", "0"));
+  ASSERT_EQ(npt.size(), 1u);
+  EXPECT_EQ(npt[0].key, "host.kvm.reason");
+  // Only keys named reason: a count elsewhere that differs is a difference.
+  EXPECT_EQ(meta_differences({{"host", {{"cpus", "128"}}}}, {{"host", {{"cpus", "256"}}}}).size(), 1u);
+  EXPECT_EQ(meta_differences({{"why", "kvm_amd not loaded"}}, {{"why", "kvm_intel not loaded"}}).size(), 1u);
 }
 
 TEST(Compare, SlowerTimeFasterRateAndHolm) {

@@ -122,17 +122,26 @@ constexpr int kTrials = 2000;
 constexpr double kAlpha = 0.05;
 const double kSimErr = 3 * std::sqrt(kAlpha * (1 - kAlpha) / kTrials);  // 0.0146
 
+// The gate at kAlpha with 3 units a side, allowing max_pct percent.
+GateOptions gate_allowing(double max_pct) {
+  GateOptions o;
+  o.max_regression_pct = max_pct;
+  o.alpha = kAlpha;
+  o.min_n = 3;
+  return o;
+}
+
 }  // namespace
 
 TEST(GateSimulation, AAFalsePositiveRateAtMostAlpha) {
   // The strictest gate: any significant regression fails (max 0%).
-  GateOptions strict{.max_regression_pct = 0, .alpha = kAlpha, .min_n = 3};
+  const GateOptions strict = gate_allowing(0);
   auto one = simulate(20261130, kTrials, kThreads, 1.0, strict);
   Design five_metrics = kThreads;
   five_metrics.metrics = 5;
   auto five = simulate(20261131, kTrials, five_metrics, 1.0, strict);
   // The gate as it would be used: 1% allowed.
-  GateOptions usual{.max_regression_pct = 1, .alpha = kAlpha, .min_n = 3};
+  const GateOptions usual = gate_allowing(1);
   auto usual1 = simulate(20261132, kTrials, kThreads, 1.0, usual);
   std::cout << "[ RATES    ] A/A, " << kTrials << " trials, n=10/side of 4 threads each, CV 1%, alpha " << kAlpha
             << ", bound alpha + 3 SE = " << kAlpha + kSimErr << "\n"
@@ -159,7 +168,7 @@ TEST(GateSimulation, AAFalsePositiveRateAtMostAlpha) {
 // more often than alpha. If it did not, the simulation would not tell a
 // gate that pools sub-units from one that does not.
 TEST(GateSimulation, PoolingSubUnitsWouldBreakTheBound) {
-  GateOptions strict{.max_regression_pct = 0, .alpha = kAlpha, .min_n = 3};
+  const GateOptions strict = gate_allowing(0);
   // Fewer trials: 40 a side makes the exact Mann-Whitney slow, and the
   // bound below is far from the rate.
   auto pooled = simulate(20261133, kTrials / 4, kThreads, 1.0, strict, "ns", /*pool_sub_units=*/true);
@@ -174,7 +183,7 @@ TEST(GateSimulation, PoolingSubUnitsWouldBreakTheBound) {
 // them across invocations, which the control shows.
 TEST(GateSimulation, InvocationsAreTheUnitWhenThereAreSeveral) {
   const Design d{.metrics = 1, .n = 5, .cv = 0.005, .invocations = 4, .invocation_cv = 0.01};
-  GateOptions strict{.max_regression_pct = 0, .alpha = kAlpha, .min_n = 3};
+  const GateOptions strict = gate_allowing(0);
   auto over_invocations = simulate(20261134, kTrials, d, 1.0, strict);
   Design one_each = d;
   one_each.invocations = 1;  // what one invocation per side sees: n = 5, the invocation's effect shared by all
@@ -190,7 +199,7 @@ TEST(GateSimulation, InvocationsAreTheUnitWhenThereAreSeveral) {
 }
 
 TEST(GateSimulation, DetectsFivePercentRegressionAtCvOnePercent) {
-  GateOptions usual{.max_regression_pct = 1, .alpha = kAlpha, .min_n = 3};
+  const GateOptions usual = gate_allowing(1);
   auto time = simulate(424242, kTrials, kThreads, 1.05, usual, "ns");
   // A rate losing 5% is the same regression seen from the other side.
   auto rate = simulate(434343, kTrials, kThreads, 0.95, usual, "GB/s");
@@ -213,7 +222,7 @@ TEST(GateSimulation, DetectsFivePercentRegressionAtCvOnePercent) {
 TEST(GateSimulation, SmallRegressionWithinAllowanceRarelyFails) {
   // A true +0.5% change with 1% allowed: the whole CI must lie beyond 1%,
   // which for a true 0.5% is at most as likely as a one-sided false positive.
-  GateOptions usual{.max_regression_pct = 1, .alpha = kAlpha, .min_n = 3};
+  const GateOptions usual = gate_allowing(1);
   auto r = simulate(515151, kTrials, kThreads, 1.005, usual);
   std::cout << "[ RATES    ] true +0.5%, 1% allowed: gate fails " << r.gate_fail << "\n";
   EXPECT_LE(r.gate_fail, kAlpha / 2 + kSimErr);
