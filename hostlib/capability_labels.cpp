@@ -1,6 +1,7 @@
 #include "hostlib/capability_labels.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -73,14 +74,15 @@ std::vector<CapabilityLabel> capability_labels(const nlohmann::json& m) {
   if (is_true(at(kvm, {"guest_memfd"}))) add("guest-memfd");
   if (lists(at(kvm, {"guest_memfd_flags"}), "mmap")) add("gmem-mmap");
   // Pools the kernel has (sysfs hugepages-<size>kB); the value is how many
-  // pages are free in it now, 0 when none is reserved.
+  // pages the pool holds (nr_hugepages, 0 when none is reserved): a setting,
+  // where the free count changes with every job that maps some.
   const auto& pools = at(m, {"hugepages"});
   for (const auto& [kb, name] : {std::pair{2048UL, "hugetlb-2m"}, std::pair{1048576UL, "hugetlb-1g"}})
     if (pools.is_array())
       for (const auto& p : pools)
         if (p.is_object() && p.value("page_kb", 0UL) == kb) {
-          const auto& free = at(p, {"free_hugepages"});
-          add(name, free.is_number() ? fmt::format("{}", free.get<long long>()) : "");
+          const auto& pages = at(p, {"nr_hugepages"});
+          add(name, pages.is_number() ? fmt::format("{}", pages.get<long long>()) : "");
         }
   if (const auto& nodes = at(m, {"numa", "nodes"}); nodes.is_array() && !nodes.empty())
     add(fmt::format("numa-{}", nodes.size()));
@@ -95,14 +97,22 @@ std::vector<CapabilityLabel> capability_labels(const nlohmann::json& m) {
 
 std::string to_string(const CapabilityLabel& l) { return l.value.empty() ? l.name : l.name + "=" + l.value; }
 
+static bool is_count(const std::string& v) {
+  return !v.empty() && v.size() < 19 && std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
 std::vector<std::string> missing_labels(const std::vector<CapabilityLabel>& have,
                                         const std::vector<std::string>& required) {
   std::vector<std::string> missing;
   for (const auto& r : required) {
     const auto eq = r.find('=');
     const std::string name = r.substr(0, eq);
+    const std::string want = eq == std::string::npos ? "" : r.substr(eq + 1);
     const bool met = std::any_of(have.begin(), have.end(), [&](const CapabilityLabel& l) {
-      return l.name == name && (eq == std::string::npos || l.value == r.substr(eq + 1));
+      if (l.name != name) return false;
+      if (eq == std::string::npos || l.value == want) return true;
+      // A count (hugetlb-1g=4) is a floor: a job that needs 4 pages runs on 8.
+      return is_count(want) && is_count(l.value) && std::stoull(l.value) >= std::stoull(want);
     });
     if (!met) missing.push_back(r);
   }

@@ -88,7 +88,8 @@ TEST(CapabilityLabels, NothingFromAnEmptyOrOldProbe) {
 
 TEST(CapabilityLabels, MissingLabels) {
   const std::vector<CapabilityLabel> have = {{"kvm", "kvm_amd"}, {"svm", ""}, {"hugetlb-1g", "4"}};
-  EXPECT_TRUE(missing_labels(have, {"kvm", "svm", "kvm=kvm_amd", "hugetlb-1g=4"}).empty());
-  EXPECT_EQ(missing_labels(have, {"tdx", "svm", "kvm=kvm_intel", "hugetlb-1g=0"}),
-            (std::vector<std::string>{"tdx", "kvm=kvm_intel", "hugetlb-1g=0"}));
+  EXPECT_TRUE(missing_labels(have, {"kvm", "svm", "kvm=kvm_amd", "hugetlb-1g=4", "hugetlb-1g=2", "hugetlb-1g=0"})
+                  .empty());  // a count is a floor
+  EXPECT_EQ(missing_labels(have, {"tdx", "svm", "kvm=kvm_intel", "hugetlb-1g=5", "hugetlb-2m"}),
+            (std::vector<std::string>{"tdx", "kvm=kvm_intel", "hugetlb-1g=5", "hugetlb-2m"}));
 }
