@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analysis/compare_render.h"
+#include "analysis/junit_xml.h"
 
 namespace kvmbench {
 
@@ -64,53 +65,42 @@ std::string render_gate_text(const GateResult& g) {
 
 std::string render_gate_junit(const GateResult& g) {
   const auto& c = g.comparison;
-  const bool unusable = g.status == GateStatus::unusable;
-  std::size_t tests = (unusable ? g.problems.size() : 0) + g.metrics.size();
-  std::size_t failures = g.failures(), errors = unusable ? g.problems.size() : 0, skipped = g.skipped();
-  std::string suite = fmt::format("kvmbench gate: {} vs {}", c.cand_label, c.base_label);
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += fmt::format("<testsuites name=\"kvmbench gate\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n",
-                     tests, failures, errors, skipped);
-  out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n",
-                     xml_escape(suite), tests, failures, errors, skipped);
-  out += "    <properties>\n";
-  auto prop = [&](const std::string& k, const std::string& v) {
-    out += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", xml_escape(k), xml_escape(v));
-  };
+  JunitSuite suite;
+  suite.name = fmt::format("kvmbench gate: {} vs {}", c.cand_label, c.base_label);
+  auto prop = [&](const std::string& k, const std::string& v) { suite.properties.emplace_back(k, v); };
   prop("source", c.source_label());
   prop("base", c.base_label);
   prop("cand", c.cand_label);
   prop("alpha", fmt::format("{}", g.options.alpha));
   prop("max_regression_pct", fmt::format("{}", g.options.max_regression_pct));
   for (auto& d : c.meta_differences) prop("differs." + d.key, d.base + " -> " + d.cand);
-  out += "    </properties>\n";
-  if (unusable) {
-    for (std::size_t i = 0; i < g.problems.size(); ++i) {
-      out += fmt::format("    <testcase classname=\"kvmbench.gate\" name=\"input check {}\">\n", i + 1);
-      out += fmt::format("      <error message=\"{}\" type=\"unusable input\"/>\n", xml_escape(g.problems[i]));
-      out += "    </testcase>\n";
-    }
-  }
+  if (g.status == GateStatus::unusable)
+    for (std::size_t i = 0; i < g.problems.size(); ++i)
+      suite.cases.push_back({"kvmbench.gate", fmt::format("input check {}", i + 1), JunitCase::Result::error,
+                             "unusable input", g.problems[i], ""});
   for (auto& gm : g.metrics) {
     const auto& m = c.metrics[gm.index];
-    std::string cls = "kvmbench.gate." + m.case_name + (m.variant.empty() ? "" : "/" + m.variant);
-    out += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml_escape(cls), xml_escape(m.metric));
+    JunitCase jc;
+    jc.classname = "kvmbench.gate." + m.case_name + (m.variant.empty() ? "" : "/" + m.variant);
+    jc.name = m.metric;
     std::string change = fmt::format("{}: change {} {}", m.key, format_pct(m.change.pct), format_ci(m.change));
-    if (gm.regressed())
-      out += fmt::format("      <failure message=\"{}\" type=\"regression\"/>\n", xml_escape(change + "; " + gm.message));
-    else if (gm.skipped())
-      out += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(gm.message));
-    out += fmt::format("      <system-out>{}\n{}\nbase: {}\ncand: {}\nverdict: {}</system-out>\n", xml_escape(gm.message),
-                       xml_escape(change), xml_escape(format_mean_sd(m.base, m.in_base) + " " + m.unit),
-                       xml_escape(format_mean_sd(m.cand, m.in_cand) + " " + m.unit),
-                       xml_escape(std::string(stats::to_string(m.verdict))));
-    out += "    </testcase>\n";
+    if (gm.regressed()) {
+      jc.result = JunitCase::Result::failure;
+      jc.type = "regression";
+      jc.message = change + "; " + gm.message;
+    } else if (gm.skipped()) {
+      jc.result = JunitCase::Result::skipped;
+      jc.message = gm.message;
+    }
+    jc.system_out = fmt::format("{}\n{}\nbase: {}\ncand: {}\nverdict: {}", gm.message, change,
+                                format_mean_sd(m.base, m.in_base) + " " + m.unit,
+                                format_mean_sd(m.cand, m.in_cand) + " " + m.unit, stats::to_string(m.verdict));
+    suite.cases.push_back(std::move(jc));
   }
-  out += "  </testsuite>\n</testsuites>\n";
-  return out;
+  return render_junit("kvmbench gate", {suite});
 }
 
-static std::string md_cell(std::string_view s) {
+std::string markdown_cell(std::string_view s) {
   std::string o;
   for (char ch : s) {
     if (ch == '|') o += "\\|";
@@ -124,17 +114,17 @@ std::string render_gate_markdown(const GateResult& g) {
   const auto& c = g.comparison;
   std::string out;
   const char* icon = g.status == GateStatus::pass ? "✅" : g.status == GateStatus::fail ? "❌" : "⚠️";
-  out += fmt::format("### {} kvmbench {}\n\n", icon, md_cell(headline(g)));
+  out += fmt::format("### {} kvmbench {}\n\n", icon, markdown_cell(headline(g)));
   out += fmt::format("base `{}` · cand `{}` · source **{}** · alpha {} (Holm) · allowed regression {}%\n\n",
-                     md_cell(c.base_label), md_cell(c.cand_label), c.source_label(), g.options.alpha,
+                     markdown_cell(c.base_label), markdown_cell(c.cand_label), c.source_label(), g.options.alpha,
                      g.options.max_regression_pct);
-  for (auto& p : g.problems) out += "- " + md_cell(p) + "\n";
+  for (auto& p : g.problems) out += "- " + markdown_cell(p) + "\n";
   if (!g.problems.empty()) out += "\n";
   if (g.metrics.empty()) return out;
   if (!c.meta_differences.empty()) {
     out += "<details><summary>Metadata that differs</summary>\n\n| key | base | cand |\n|:---|:---|:---|\n";
     for (auto& d : c.meta_differences)
-      out += fmt::format("| `{}` | {} | {} |\n", md_cell(d.key), md_cell(d.base), md_cell(d.cand));
+      out += fmt::format("| `{}` | {} | {} |\n", markdown_cell(d.key), markdown_cell(d.base), markdown_cell(d.cand));
     out += "\n</details>\n\n";
   }
   out += "| | metric | base | cand | change | 95% CI | p (Holm) | gate |\n";
@@ -142,13 +132,13 @@ std::string render_gate_markdown(const GateResult& g) {
   for (auto& gm : g.metrics) {
     const auto& m = c.metrics[gm.index];
     const char* mark = gm.regressed() ? "❌" : gm.skipped() ? "➖" : "✅";
-    out += fmt::format("| {} | `{}` ({}) | {} | {} | {} | {} | {} | {} |\n", mark, md_cell(m.key), md_cell(m.unit),
-                       md_cell(format_mean_sd(m.base, m.in_base)), md_cell(format_mean_sd(m.cand, m.in_cand)),
-                       format_pct(m.change.pct), format_ci(m.change), format_p(m.p_holm), md_cell(gm.message));
+    out += fmt::format("| {} | `{}` ({}) | {} | {} | {} | {} | {} | {} |\n", mark, markdown_cell(m.key), markdown_cell(m.unit),
+                       markdown_cell(format_mean_sd(m.base, m.in_base)), markdown_cell(format_mean_sd(m.cand, m.in_cand)),
+                       format_pct(m.change.pct), format_ci(m.change), format_p(m.p_holm), markdown_cell(gm.message));
   }
   out += "\nA metric fails when its Holm-adjusted Welch p < alpha and the whole 95% CI of the change "
          "lies beyond the allowed regression; ➖ marks a metric that was skipped, with the reason.\n";
-  for (auto& n : experimental_unit_notes(c)) out += "\n" + md_cell(n) + "\n";
+  for (auto& n : experimental_unit_notes(c)) out += "\n" + markdown_cell(n) + "\n";
   return out;
 }
 

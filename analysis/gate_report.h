@@ -14,6 +14,9 @@ namespace kvmbench {
 // replaces control characters XML 1.0 cannot carry.
 std::string xml_escape(std::string_view s);
 
+// Text for a Markdown table cell: '|' escaped, newlines as spaces.
+std::string markdown_cell(std::string_view s);
+
 std::string render_gate_text(const GateResult& g);
 std::string render_gate_junit(const GateResult& g);
 std::string render_gate_markdown(const GateResult& g);

@@ -7,23 +7,7 @@
 #include <string_view>
 #include <vector>
 
-// Defined for this file by guests/CMakeLists.txt; the fallbacks keep the
-// file compiling on its own (everything is then "not found").
-#ifndef KVMBENCH_GUEST_IMAGE
-#define KVMBENCH_GUEST_IMAGE ""
-#endif
-#ifndef KVMBENCH_LAB_IMAGE
-#define KVMBENCH_LAB_IMAGE ""
-#endif
-#ifndef KVMBENCH_GUEST_IMAGE_ENTRIES
-#define KVMBENCH_GUEST_IMAGE_ENTRIES ""
-#endif
-#ifndef KVMBENCH_GUEST_BIN_DIR
-#define KVMBENCH_GUEST_BIN_DIR ""
-#endif
-#ifndef KVMBENCH_GUEST_KERNEL_CACHE
-#define KVMBENCH_GUEST_KERNEL_CACHE ""
-#endif
+#include "hostlib/install_layout.h"
 
 namespace fs = std::filesystem;
 
@@ -39,7 +23,7 @@ FoundPath default_guest_kernel() {
     if (fs::is_regular_file(e)) return {e, ""};
     return {{}, "KVMBENCH_GUEST_KERNEL=" + e + " is not a file"};
   }
-  const fs::path cache = KVMBENCH_GUEST_KERNEL_CACHE;
+  const fs::path cache = guest_kernel_cache();
   std::vector<fs::path> found;
   std::error_code ec;
   if (!cache.empty() && fs::is_directory(cache, ec))
@@ -58,17 +42,17 @@ FoundPath default_guest_initramfs() {
     if (fs::is_regular_file(e)) return {e, ""};
     return {{}, "KVMBENCH_GUEST_INITRAMFS=" + e + " is not a file"};
   }
-  const fs::path image = KVMBENCH_GUEST_IMAGE;
-  if (image.empty())
-    return {{}, "the build made no guest image (busybox-static missing at configure time?)"};
+  if (data_dir().empty()) return {{}, "no share/kvmbench beside this kvmbench binary (not installed or built?)"};
+  const fs::path image = data_dir() / "guest" / "kvmbench-initramfs.cpio";
   if (!fs::is_regular_file(image))
-    return {{}, "guest image " + image.string() + " not built (build target kvmbench_guest_image)"};
+    return {{}, "no guest image " + image.string() +
+                    " (build target kvmbench_guest_image; busybox-static missing at configure time?)"};
   return {image, ""};
 }
 
-fs::path guest_initramfs_entries() { return KVMBENCH_GUEST_IMAGE_ENTRIES; }
+fs::path guest_initramfs_entries() { return data_dir() / "guest" / "initramfs.entries"; }
 
-fs::path guest_bin_dir() { return KVMBENCH_GUEST_BIN_DIR; }
+fs::path guest_bin_dir() { return libexec_dir(); }
 
 FoundPath find_qemu() {
   if (auto e = env("KVMBENCH_QEMU"); !e.empty()) {
@@ -89,10 +73,10 @@ FoundPath find_qemu() {
 }
 
 FoundPath lab_base_initramfs() {
-  const fs::path image = KVMBENCH_LAB_IMAGE;
-  if (image.empty()) return {{}, "the build made no lab image (busybox-static missing at configure time?)"};
+  const fs::path image = data_dir() / "guest" / "kvmbench-lab-initramfs.cpio";
   if (!fs::is_regular_file(image))
-    return {{}, "lab image " + image.string() + " not built (build target kvmbench_guest_image)"};
+    return {{}, "no lab image " + image.string() +
+                    " (build target kvmbench_guest_image; busybox-static missing at configure time?)"};
   return {image, ""};
 }
 
@@ -101,7 +85,7 @@ FoundPath default_lab_kernel_package() {
     if (fs::is_regular_file(e)) return {e, ""};
     return {{}, "KVMBENCH_LAB_KERNEL=" + e + " is not a file"};
   }
-  const fs::path dir = fs::path(KVMBENCH_GUEST_KERNEL_CACHE) / "deb";
+  const fs::path dir = guest_kernel_cache() / "deb";
   std::vector<fs::path> found;
   std::error_code ec;
   if (fs::is_directory(dir, ec))

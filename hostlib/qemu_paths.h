@@ -15,22 +15,23 @@ struct FoundPath {
   explicit operator bool() const { return !path.empty(); }
 };
 
-// $KVMBENCH_GUEST_KERNEL if set, else the newest .cache/guest-kernel/vmlinuz-*.
+// $KVMBENCH_GUEST_KERNEL if set, else the newest vmlinuz-* in the guest
+// kernel cache (hostlib/install_layout.h).
 FoundPath default_guest_kernel();
-// $KVMBENCH_GUEST_INITRAMFS if set, else <build>/guests/image/kvmbench-initramfs.cpio.
+// $KVMBENCH_GUEST_INITRAMFS if set, else <data dir>/guest/kvmbench-initramfs.cpio.
 FoundPath default_guest_initramfs();
 // The entry list the initramfs was built from (for the reproducibility test).
 std::filesystem::path guest_initramfs_entries();
-// <build>/guests/bin: kvmbench-<workload> and kvmbench-mkinitramfs.
+// <prefix>/libexec/kvmbench: kvmbench-<workload> and kvmbench-mkinitramfs.
 std::filesystem::path guest_bin_dir();
 // qemu-system-x86_64 from $KVMBENCH_QEMU or PATH.
 FoundPath find_qemu();
 
 // The emulated lab machine (hostlib/lab_machine.h):
-// <build>/guests/image/kvmbench-lab-initramfs.cpio (lab-init and busybox).
+// <data dir>/guest/kvmbench-lab-initramfs.cpio (lab-init and busybox).
 FoundPath lab_base_initramfs();
 // The kernel package the lab boots by default: $KVMBENCH_LAB_KERNEL if set,
-// else the newest .deb under .cache/guest-kernel/deb/ (what
+// else the newest .deb under <guest kernel cache>/deb/ (what
 // scripts/fetch-guest-kernel.sh downloads).
 FoundPath default_lab_kernel_package();
 // QEMU's virtiofsd: $KVMBENCH_VIRTIOFSD, else /usr/libexec/virtiofsd (the

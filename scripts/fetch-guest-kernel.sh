@@ -6,9 +6,17 @@
 # .cache/guest-kernel/modules/<release>/ (flat: <name>.ko).
 # Quiet and quick when it is already there. A failure is not fatal: the
 # guest tests then skip with the reason.
+# Installed (/usr/libexec/kvmbench/fetch-guest-kernel.sh) it fills
+# /var/cache/kvmbench/guest-kernel, where an installed kvmbench looks;
+# $KVMBENCH_GUEST_KERNEL_CACHE overrides both (hostlib/install_layout.h).
 set -u
 root="$(cd "$(dirname "$0")/.." && pwd)"
-cache="$root/.cache/guest-kernel"
+if [ -f "$root/CMakeLists.txt" ]; then
+    default_cache="$root/.cache/guest-kernel"
+else
+    default_cache=/var/cache/kvmbench/guest-kernel
+fi
+cache="${KVMBENCH_GUEST_KERNEL_CACHE:-$default_cache}"
 pkg="${KVMBENCH_GUEST_KERNEL_PKG:-linux-image-cloud-amd64}"
 # The modules the guest's init loads, in dependency order (see guests/image/init).
 modules="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci failover net_failover virtio_net"

@@ -9,6 +9,7 @@
 #include "analysis/parsers/kernel_log.h"
 #include "analysis/run_store.h"
 #include "analysis/statistics.h"
+#include "hostlib/install_layout.h"
 #include "suites/directmap/report.h"
 #include "suites/make_shared/report.h"
 #include "suites/rmpopt/report.h"
@@ -137,7 +138,7 @@ Reproduction asid_tables(const fs::path& dir) {
 
 }  // namespace
 
-fs::path default_reference_dir() { return fs::path(KVMBENCH_SOURCE_DIR) / "results" / "reference"; }
+fs::path default_reference_dir() { return host::data_dir() / "reference"; }
 
 const std::vector<std::string>& reproducible_suites() {
   static const std::vector<std::string> s = {"rmpopt", "directmap", "make_shared", "asid"};

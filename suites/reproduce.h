@@ -27,7 +27,8 @@ struct ReproduceOptions {
   std::optional<double> tsc_ghz;
 };
 
-// <source dir>/results/reference (KVMBENCH_SOURCE_DIR at build time).
+// <data dir>/reference (hostlib/install_layout.h): results/reference of the
+// source, linked into the build tree and installed with the binary.
 std::filesystem::path default_reference_dir();
 
 // The suites in the order `all` prints them.

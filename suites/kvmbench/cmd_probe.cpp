@@ -1,15 +1,23 @@
 // `kvmbench probe [--json]`: what this host can run and why not. The same
 // metadata goes into every run's meta.json (hostlib/host_metadata.h).
+// `--labels` / `--require L...`: its capability labels for lab engines
+// (hostlib/capability_labels.h); `--host FILE` reads another host's
+// `probe --json` instead of probing this one.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
+#include "hostlib/capability_labels.h"
 #include "hostlib/confidential_host.h"
 #include "hostlib/host_metadata.h"
 #include "hostlib/qemu_launcher.h"
 #include "hostlib/qemu_paths.h"
 #include "suites/kvmbench/commands.h"
+#include "suites/kvmbench/exit.h"
 
 namespace kvmbench::cli {
 
@@ -177,34 +185,79 @@ void print_text(const nlohmann::json& m) {
   }
 }
 
+// This host, probed (the KVM test guest included).
+nlohmann::json probe_this_host(int kvm_timeout_ms) {
+  host::MetadataOptions o;
+  o.kvm_timeout_ms = kvm_timeout_ms;
+  auto m = host::collect_metadata(o);
+  // What a result measured on this host would be labelled.
+  m["source"] = host::emulation_reason(m).empty() ? "hardware" : "emulated";
+
+  // What a dry run on another machine needs to plan for this one
+  // (`kvmbench run ... --dry-run --host FILE`).
+  m["confidential"] = host::to_json(host::probe_confidential_host());
+  const host::FoundPath kernel = host::default_guest_kernel();
+  m["guest_kernel"] = kernel ? nlohmann::json(kernel.path.string()) : nlohmann::json(nullptr);
+  if (m["qemu"]["found"] == true && m["qemu"]["path"].is_string()) {
+    nlohmann::json objects = nlohmann::json::array();
+    for (const auto& t : host::qemu_object_types(m["qemu"]["path"].get<std::string>()))
+      if (t == "sev-guest" || t == "sev-snp-guest" || t == "tdx-guest") objects.push_back(t);
+    m["qemu"]["confidential_objects"] = objects;
+  }
+  return m;
+}
+
+// Another host's `kvmbench probe --json`; exit 2 when it is not one.
+nlohmann::json read_host_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) usage_error(fmt::format("--host {}: cannot read it", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json m = nlohmann::json::parse(text.str(), nullptr, false);
+  if (m.is_discarded()) usage_error(fmt::format("--host {}: not JSON (expected `kvmbench probe --json` output)", path));
+  for (const char* key : {"cpu", "kvm"})
+    if (!m.is_object() || !m.contains(key) || !m[key].is_object())
+      usage_error(fmt::format("--host {}: no \"{}\" object (expected `kvmbench probe --json` output)", path, key));
+  return m;
+}
+
 }  // namespace
 
 void add_probe_command(CLI::App& app) {
+  struct Opts {
+    bool json = false, labels = false;
+    int kvm_timeout = 500;
+    std::string host;
+    std::vector<std::string> require;
+  };
+  auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("probe", "What this host can run and why not (KVM, CPU features, memory, QEMU)");
-  auto json = std::make_shared<bool>(false);
-  auto kvm_timeout = std::make_shared<int>(500);
-  cmd->add_flag("--json", *json, "Print the host metadata as JSON (what meta.json records)");
-  cmd->add_option("--kvm-timeout-ms", *kvm_timeout, "How long the KVM test guest may run")
+  cmd->add_flag("--json", o->json, "Print the host metadata as JSON (what meta.json records)");
+  cmd->add_flag("--labels", o->labels, "Print the capability labels for lab engines, one a line (name or name=value)");
+  cmd->add_option("--require", o->require,
+                  "Exit 77 naming the labels this host lacks (LABEL or LABEL=VALUE), 0 when it has them all")
+      ->expected(1, -1);
+  cmd->add_option("--host", o->host, "Read a host described by `kvmbench probe --json` instead of probing this one");
+  cmd->add_option("--kvm-timeout-ms", o->kvm_timeout, "How long the KVM test guest may run")
       ->check(CLI::Range(10, 10000));
-  cmd->callback([json, kvm_timeout] {
-    host::MetadataOptions o;
-    o.kvm_timeout_ms = *kvm_timeout;
-    auto m = host::collect_metadata(o);
-    // What a result measured on this host would be labelled.
-    m["source"] = host::emulation_reason(m).empty() ? "hardware" : "emulated";
-
-    // What a dry run on another machine needs to plan for this one
-    // (`kvmbench run ... --dry-run --host FILE`).
-    m["confidential"] = host::to_json(host::probe_confidential_host());
-    const host::FoundPath kernel = host::default_guest_kernel();
-    m["guest_kernel"] = kernel ? nlohmann::json(kernel.path.string()) : nlohmann::json(nullptr);
-    if (m["qemu"]["found"] == true && m["qemu"]["path"].is_string()) {
-      nlohmann::json objects = nlohmann::json::array();
-      for (const auto& t : host::qemu_object_types(m["qemu"]["path"].get<std::string>()))
-        if (t == "sev-guest" || t == "sev-snp-guest" || t == "tdx-guest") objects.push_back(t);
-      m["qemu"]["confidential_objects"] = objects;
+  cmd->callback([o] {
+    const nlohmann::json m = o->host.empty() ? probe_this_host(o->kvm_timeout) : read_host_file(o->host);
+    if (o->labels || !o->require.empty()) {
+      const auto labels = host::capability_labels(m);
+      if (o->labels)
+        for (const auto& l : labels) fmt::print("{}\n", host::to_string(l));
+      if (o->require.empty()) return;
+      const auto missing = host::missing_labels(labels, o->require);
+      if (!missing.empty()) {
+        std::vector<std::string> have;
+        for (const auto& l : labels) have.push_back(host::to_string(l));
+        cannot_run(fmt::format("missing capability labels: {} (this host has: {})", fmt::join(missing, " "),
+                               have.empty() ? std::string("none") : fmt::format("{}", fmt::join(have, " "))));
+      }
+      if (!o->labels) fmt::print("all required labels present: {}\n", fmt::join(o->require, " "));
+      return;
     }
-    if (*json)
+    if (o->json)
       fmt::print("{}\n", m.dump(2));
     else
       print_text(m);

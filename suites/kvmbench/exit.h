@@ -10,6 +10,9 @@ namespace kvmbench {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitGateFailed = 1;   // a significant regression
 inline constexpr int kExitUsage = 2;        // usage error or bad input
+// `export`: nothing failed, but the runs do not say enough (a run
+// incomplete, or a primary metric without a CI): a lab engine may rerun.
+inline constexpr int kExitInconclusive = 3;
 inline constexpr int kExitCannotRun = 77;   // this host cannot run it
 inline constexpr int kExitInterrupted = 130;  // Ctrl-C / SIGTERM (128 + SIGINT)
 

@@ -1,0 +1,102 @@
+// export_run / export_verdict (analysis/run_export.h) and the four
+// renderers (analysis/export_render.h) on hand-written runs
+// (tests/support/export_runs.h). The formats' schemas are checked with
+// their validators in tests/integration/export_cli_test.cpp.
+#include <gtest/gtest.h>
+
+#include "analysis/export_render.h"
+#include "analysis/run_export.h"
+#include "tests/support/export_runs.h"
+
+using namespace kvmbench;
+using test_support::TempDir;
+using test_support::write_export_run;
+
+namespace {
+
+ExportedRun exported(const std::string& status = "complete", int reps = 5) {
+  TempDir t;
+  return export_run(load_run(write_export_run(t.path, "rmpopt-x", status, reps)), "rmpopt-x");
+}
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+}  // namespace
+
+TEST(RunExport, PrimaryMetricsOnlyWithTheirStatistics) {
+  const auto e = exported();
+  ASSERT_EQ(e.metrics.size(), 1u);  // the derived rate and the calibration are not primary
+  const auto& m = e.metrics[0];
+  EXPECT_EQ(m.key, "ram=64G/layout=last/emulated_sweep_wall");
+  EXPECT_EQ(m.result, ExportResult::pass);
+  EXPECT_EQ(m.units, 5u);
+  EXPECT_DOUBLE_EQ(m.summary.mean, 10.2);
+  EXPECT_LT(m.summary.ci95_low, 10.2);
+  EXPECT_EQ(e.kernel, "6.18.0-rc3+");
+  ASSERT_EQ(e.skipped.size(), 1u);
+  EXPECT_EQ(e.skipped[0].part, "document");
+  EXPECT_EQ(export_verdict({e}), ExportVerdict::ok);
+}
+
+TEST(RunExport, Verdicts) {
+  EXPECT_EQ(export_verdict({exported("failed")}), ExportVerdict::failed);
+  EXPECT_EQ(export_verdict({exported("interrupted")}), ExportVerdict::inconclusive);
+  // One repetition: no CI, so the metric is skipped and the export inconclusive.
+  const auto one = exported("complete", 1);
+  ASSERT_EQ(one.metrics.size(), 1u);
+  EXPECT_EQ(one.metrics[0].result, ExportResult::skip);
+  EXPECT_EQ(export_verdict({one}), ExportVerdict::inconclusive);
+  // Nothing measured at all is no pass either.
+  EXPECT_EQ(export_verdict({exported("complete", 0)}), ExportVerdict::inconclusive);
+  // A failed run fails the set whatever the others say.
+  EXPECT_EQ(export_verdict({exported(), exported("failed")}), ExportVerdict::failed);
+}
+
+TEST(RunExportRender, Lava) {
+  const std::string l = render_export_lava({exported()});
+  EXPECT_TRUE(has(l, "lava-test-case 'rmpopt.run-status' --result pass\n")) << l;
+  EXPECT_TRUE(has(l, "lava-test-case 'rmpopt.ram_64G.layout_last.emulated_sweep_wall' --result pass "
+                     "--measurement 10.2 --units 'ms'\n"))
+      << l;
+  EXPECT_TRUE(has(l, "lava-test-set start 'rmpopt.ram_64G.layout_last.emulated_sweep_wall'\n")) << l;
+  EXPECT_TRUE(has(l, "lava-test-case 'n' --result pass --measurement 5 --units 'units'\n")) << l;
+  EXPECT_TRUE(has(l, "lava-test-set stop\n")) << l;
+  EXPECT_TRUE(has(l, "lava-test-case 'rmpopt.skipped.document' --result skip\n")) << l;
+  EXPECT_FALSE(has(l, "sweep_rate")) << l;
+  EXPECT_TRUE(has(render_export_lava({exported("failed")}), "'rmpopt.run-status' --result fail"));
+}
+
+TEST(RunExportRender, JunitCountsAndEscapes) {
+  const std::string x = render_export_junit({exported("failed")});
+  EXPECT_TRUE(has(x, "<testsuites name=\"kvmbench export\" tests=\"3\" failures=\"1\" errors=\"0\">")) << x;
+  EXPECT_TRUE(has(x, "skipped=\"1\"")) << x;
+  EXPECT_TRUE(has(x, "<property name=\"ram=64G/layout=last/emulated_sweep_wall.mean\" value=\"10.2\"/>")) << x;
+  EXPECT_TRUE(has(x, "message=\"run failed: the sweep thread died\"")) << x;
+  EXPECT_TRUE(has(x, "no SEV-SNP &lt;here&gt; &amp; &quot;no&quot; RMPOPT")) << x;
+}
+
+TEST(RunExportRender, KcidbStructure) {
+  const auto j = nlohmann::json::parse(render_export_kcidb({exported(), exported("complete", 1)}, "lab"));
+  EXPECT_EQ(j["version"]["major"], 5);
+  ASSERT_EQ(j["checkouts"].size(), 1u);  // one kernel, one checkout and build
+  ASSERT_EQ(j["builds"].size(), 1u);
+  EXPECT_EQ(j["builds"][0]["id"], "lab:6.18.0-rc3+");
+  const auto& tests = j["tests"];
+  ASSERT_EQ(tests.size(), 6u);  // per run: status, one metric, one skipped part
+  const auto& metric = tests[1];
+  EXPECT_EQ(metric["status"], "DONE");
+  EXPECT_EQ(metric["path"], "kvmbench.rmpopt.ram_64G.layout_last.emulated_sweep_wall");
+  EXPECT_DOUBLE_EQ(metric["number"]["value"].get<double>(), 10.2);
+  EXPECT_EQ(metric["number"]["unit"], "ms");
+  EXPECT_EQ(metric["misc"]["n"], 5);
+  EXPECT_EQ(tests[4]["status"], "SKIP");  // one repetition: no CI
+  EXPECT_FALSE(tests[4]["misc"].contains("stddev"));  // NaN is left out: KCIDB has no null
+}
+
+TEST(RunExportRender, Markdown) {
+  const std::string md = render_export_markdown({exported(), exported("interrupted")});
+  EXPECT_TRUE(has(md, "### ⚠️ kvmbench: 2 runs, inconclusive")) << md;
+  EXPECT_TRUE(has(md, "| ✅ | `ram=64G/layout=last/emulated_sweep_wall` |")) << md;
+  EXPECT_TRUE(has(md, "run interrupted: not complete")) << md;
+  EXPECT_TRUE(has(md, "- `document`: no SEV-SNP <here>")) << md;
+}
