@@ -57,7 +57,6 @@ const Vec& typical() {
 
 }  // namespace
 
-std::string_view quantity_unit(Quantity q) { return q == Quantity::wall_ns ? "ns" : "cycles"; }
 
 std::vector<PublishedFigure> published_figures() {
   const char* k000 = "document 000";

@@ -41,7 +41,6 @@
 namespace kvmbench::rmpopt {
 
 enum class Quantity { wall_ns, min_call_cycles, max_call_cycles, mean_call_cycles };
-std::string_view quantity_unit(Quantity q);  // "ns" or "cycles"
 
 struct PublishedFigure {
   std::string label;    // short, for tables: "all CPUs, run 1"

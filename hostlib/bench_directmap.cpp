@@ -17,15 +17,10 @@
 
 #include "hostlib/bench_threads.h"
 #include "hostlib/kvm_uapi.h"
+#include "hostlib/knobs.h"
 #include "hostlib/kvm_vm.h"
 #include "hostlib/pinning.h"
 
-// The scoped knobs (hostlib/knobs.h) set up hugetlb pools and put them back;
-// without them, hugetlb runs only on a pool that is already there.
-#if __has_include("hostlib/knobs.h")
-#include "hostlib/knobs.h"
-#define KVMBENCH_HAVE_KNOBS 1
-#endif
 
 #ifndef MAP_HUGE_2MB
 #define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
@@ -250,7 +245,6 @@ BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
 
   BenchOutcome outcome;
   std::vector<BenchCase> cases;
-#ifdef KVMBENCH_HAVE_KNOBS
   // Pool changes live as long as the cases run; the destructor (or the
   // signal / crash paths of knobs.h) puts the old sizes back.
   std::unique_ptr<KnobSet> pool_knobs;
@@ -265,7 +259,6 @@ BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
       pool_problem[backing] = grow_hugetlb_pool(*pool_knobs, backing, bytes);
     }
   }
-#endif
   std::vector<std::pair<std::string, bool>> variants;
   if (params.unpinned) variants.push_back({"unpinned", false});
   if (params.pinned) variants.push_back({"pinned", true});
@@ -275,10 +268,8 @@ BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
       std::string case_name = fmt::format("{}/threads={}", backing, n);
       std::uint64_t per_thread = mapped_bytes(backing, params.bytes_per_thread);
       std::string why = directmap_backing_unavailable(backing, per_thread * n);
-#ifdef KVMBENCH_HAVE_KNOBS
       if (!why.empty() && pool_problem.count(backing) && !pool_problem[backing].empty())
         why = pool_problem[backing];
-#endif
       for (const auto& [variant, pinned] : variants) {
         if (!why.empty()) {
           outcome.skipped.push_back({case_name, variant, why});

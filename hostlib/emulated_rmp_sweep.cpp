@@ -221,13 +221,6 @@ EmulatedSweeper::~EmulatedSweeper() {
   for (auto& t : workers_) t.join();
 }
 
-std::vector<int> EmulatedSweeper::primary_mask_indices() const {
-  std::vector<int> out;
-  for (std::size_t i = 0; i < cpus_.size(); ++i)
-    if (primary_[i]) out.push_back(static_cast<int>(i));
-  return out;
-}
-
 void EmulatedSweeper::rmpopt(std::size_t cpu_index, std::uint64_t region) {
   Shared& s = *shared_;
   double t0 = now_ns();

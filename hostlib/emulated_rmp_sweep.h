@@ -112,7 +112,6 @@ class EmulatedSweeper {
   std::vector<double> broadcast_round_times(int rounds);
 
   const std::vector<int>& cpus() const { return cpus_; }
-  std::vector<int> primary_mask_indices() const;  // indices into cpus() of primary threads
 
  private:
   struct Shared;

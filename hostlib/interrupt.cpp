@@ -30,7 +30,6 @@ void install_interrupt_handlers() {
 }
 
 bool interrupted() { return g_signal.load() != 0; }
-int interrupt_signal() { return g_signal.load(); }
 
 void set_second_interrupt_hook(void (*hook)() noexcept) { g_second_hook.store(hook); }
 

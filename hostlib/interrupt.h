@@ -7,8 +7,6 @@ namespace kvmbench::host {
 
 void install_interrupt_handlers();
 bool interrupted();
-// The signal that interrupted us, 0 if none.
-int interrupt_signal();
 
 // Called from the signal handler just before a second interrupt exits the
 // process (so it must be async-signal-safe): knobs.cpp writes the old host

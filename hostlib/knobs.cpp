@@ -160,10 +160,6 @@ std::string KnobSet::set_thp_enabled(std::string_view mode) {
   return set("/sys/kernel/mm/transparent_hugepage/enabled", mode);
 }
 
-std::string KnobSet::set_thp_defrag(std::string_view mode) {
-  return set("/sys/kernel/mm/transparent_hugepage/defrag", mode);
-}
-
 std::uint64_t KnobSet::set_hugepages(std::uint64_t page_kb, std::uint64_t count, std::optional<int> node) {
   auto path = node ? fmt::format("/sys/devices/system/node/node{}/hugepages/hugepages-{}kB/nr_hugepages", *node, page_kb)
                    : fmt::format("/sys/kernel/mm/hugepages/hugepages-{}kB/nr_hugepages", page_kb);

@@ -20,8 +20,7 @@
 // All paths are relative to a root, "/" normally; $KVMBENCH_SYSFS_ROOT (or
 // the constructor argument) points it at a fake tree for tests. The journal
 // records the full path, so a restore does not need to know the root. The
-// modprobe program is $KVMBENCH_MODPROBE, else modprobe (or
-// set_modprobe_command()).
+// modprobe program is $KVMBENCH_MODPROBE, else modprobe.
 #pragma once
 
 #include <cstdint>
@@ -67,7 +66,6 @@ class KnobSet {
 
   // /sys/kernel/mm/transparent_hugepage/enabled ("always", "madvise", "never").
   std::string set_thp_enabled(std::string_view mode);
-  std::string set_thp_defrag(std::string_view mode);
   // nr_hugepages of the pool of `page_kb` pages (2048, 1048576), on one node
   // or system-wide. Returns the pool size the kernel reached.
   std::uint64_t set_hugepages(std::uint64_t page_kb, std::uint64_t count, std::optional<int> node = {});
@@ -88,7 +86,6 @@ class KnobSet {
   // undone later).
   std::map<std::string, std::string> reload_module(std::string_view module,
                                                    const std::map<std::string, std::string>& params);
-  void set_modprobe_command(std::string cmd) { modprobe_ = std::move(cmd); }
 
   // scaling_governor of the given CPUs (all CPUs with cpufreq when empty).
   // Throws when no CPU has cpufreq.

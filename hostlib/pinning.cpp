@@ -140,14 +140,6 @@ void unbind_memory() {
     throw std::system_error(errno, std::generic_category(), "reset memory policy");
 }
 
-void bind_range_to_node(void* addr, std::size_t len, int node) {
-  if (node < 0 || node >= 64 * 16) throw std::invalid_argument(fmt::format("bad NUMA node {}", node));
-  unsigned long mask[16] = {};
-  mask[node / 64] = 1ul << (node % 64);
-  if (mbind(addr, len, MPOL_BIND, mask, 64 * 16, 0) != 0)
-    throw std::system_error(errno, std::generic_category(), fmt::format("mbind to node {}", node));
-}
-
 ScopedPin::ScopedPin(const std::vector<int>& cpus) : previous_(thread_affinity()) {
   pin_thread_to_cpus(cpus);
 }

@@ -37,8 +37,6 @@ int cpu_node(int cpu);
 void bind_memory_to_node(int node);
 // Back to the default policy (local allocation).
 void unbind_memory();
-// Binds a range that is mapped but not yet touched (mbind MPOL_BIND).
-void bind_range_to_node(void* addr, std::size_t len, int node);
 
 // Pins the calling thread for a scope and puts its previous affinity back.
 class ScopedPin {

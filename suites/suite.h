@@ -128,7 +128,6 @@ class RunContext {
   }
 
   void emit(Sample s);
-  std::size_t samples_emitted() const { return n_emitted_; }
   // Raw text that was parsed (console logs, kernel log lines) kept in the run.
   std::function<void(const std::string& name, const std::string& text)> save_raw;
   // Progress line (shown only on a terminal).
@@ -151,7 +150,6 @@ class RunContext {
   int repetitions_;
   std::filesystem::path run_dir_;
   SampleSink sink_;
-  std::size_t n_emitted_ = 0;
   int iteration_ = 0;
   bool warmup_ = false;
   nlohmann::json skips_ = nlohmann::json::array();

@@ -110,13 +110,6 @@ void emit_guest_result(RunContext& ctx, const host::GuestRunResult& r, const std
   }
 }
 
-host::GuestRunResult run_guest_and_emit(RunContext& ctx, const host::GuestSpec& spec, const std::string& label,
-                                        const std::string& variant) {
-  host::GuestRunResult r = obtain_guest_run(ctx, spec, label);
-  emit_guest_result(ctx, r, label, variant);
-  return r;
-}
-
 void run_native_workload(RunContext& ctx, const std::string& workload, const std::vector<std::string>& args,
                          const std::string& label, double timeout_s) {
   if (ctx.replaying()) {

@@ -10,15 +10,7 @@
 
 namespace kvmbench::suites {
 
-// Runs one guest workload, keeps its console as raw/<label>.console.log,
-// emits its samples with `variant` (when not empty) and the accelerator in
-// extra, and returns the result. A host that cannot run it is recorded as a
-// skip of `label`; a failed guest (hang, panic, bad output) throws with the
-// reason and the console tail.
-host::GuestRunResult run_guest_and_emit(RunContext& ctx, const host::GuestSpec& spec,
-                                        const std::string& label, const std::string& variant);
-
-// The two halves of run_guest_and_emit. obtain: boots the guest (live) or,
+// One guest workload, in two halves. obtain: boots the guest (live) or,
 // under replay, reads the console capture <label>.it<N>.console.log (else
 // <label>.console.log) and parses it with parsers::parse_guest_output, as
 // the live launcher does; either way the console is kept in the run as
