@@ -22,7 +22,7 @@ struct GateOptions {
   double alpha = 0.05;
   std::size_t min_n = 3;          // experimental units per side and metric, at least
   // Which metrics to gate (CompareOptions::include / exclude).
-  std::vector<std::string> include, exclude;
+  std::vector<std::string> include = {}, exclude = {};
   // A metric on one side only fails the gate (else it is reported, skipped).
   bool strict = false;
 };

@@ -128,14 +128,14 @@ std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::s
     if (c.series.size() <= kScanned) {
       while (k < c.series.size() && !(c.series[k].metric == s.metric && c.series[k].variant == s.variant)) ++k;
       if (k == c.series.size()) {
-        c.series.push_back({s.variant, s.metric, s.unit, {}});
+        c.series.push_back({s.variant, s.metric, s.unit, {}, {}, {}, {}});
         if (c.series.size() > kScanned)  // from now on hashed
           for (std::size_t j = 0; j < c.series.size(); ++j)
             series_index.try_emplace(SeriesKey{t, c.series[j].variant, c.series[j].metric}, j);
       }
     } else {
       auto [it, fresh] = series_index.try_emplace(SeriesKey{t, s.variant, s.metric}, c.series.size());
-      if (fresh) c.series.push_back({s.variant, s.metric, s.unit, {}});
+      if (fresh) c.series.push_back({s.variant, s.metric, s.unit, {}, {}, {}, {}});
       k = it->second;
     }
     SeriesValues& sv = c.series[k];

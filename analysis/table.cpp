@@ -94,18 +94,18 @@ std::string render_text(const Table& t) {
   std::string out;
   if (!t.title.empty()) out += t.title + "\n";
   if (!t.source.empty()) out += "source: " + t.source + "\n";
-  auto line = [&](const std::vector<std::string>& cells, bool header) {
+  auto line = [&](const std::vector<std::string>& cells) {
     std::string l;
     for (std::size_t c = 0; c < cells.size(); ++c) {
       if (c) l += t.column_gap;
-      l += pad(cells[c], w[c], header ? t.columns[c].align : t.columns[c].align);
+      l += pad(cells[c], w[c], t.columns[c].align);
     }
     while (!l.empty() && l.back() == ' ') l.pop_back();
     out += l + "\n";
   };
   std::vector<std::string> hdr;
   for (auto& c : t.columns) hdr.push_back(c.header);
-  line(hdr, true);
+  line(hdr);
   if (t.rule_under_header) {
     std::string l;
     for (std::size_t c = 0; c < w.size(); ++c) {
@@ -116,7 +116,7 @@ std::string render_text(const Table& t) {
   }
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     if (shown.omitted && r == shown.head) out += omitted_line(shown.omitted) + "\n";
-    if (is_shown(r)) line(t.rows[r], false);
+    if (is_shown(r)) line(t.rows[r]);
   }
   for (auto& n : t.notes) out += wrapped_note(n);
   return out;

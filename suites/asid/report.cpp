@@ -108,9 +108,10 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
     notes.push_back("(the emulated lab); a functional check of the guest/native path,");
     notes.push_back("not a performance figure");
   }
-  if (!flushbyasid.empty())
+  if (!flushbyasid.empty()) {
     notes.push_back(fmt::format("FLUSHBYASID in the measured boot (/proc/cpuinfo flags): {}; the other case is", flushbyasid));
     notes.push_back("a second boot (flushbyasid=on|off, compared with kvmbench compare)");
+  }
   return tables;
 }
 

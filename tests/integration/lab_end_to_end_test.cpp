@@ -94,7 +94,9 @@ TEST(Lab, AsidReloadsKvmAmdForBothNptSettingsAndPutsItBack) {
   std::set<std::string> variants;
   for (const auto& s : run.samples) {
     variants.insert(s.variant);
-    if (s.variant != "native") EXPECT_EQ(s.extra.value("accel", ""), "kvm") << s.variant;
+    if (s.variant != "native") {
+      EXPECT_EQ(s.extra.value("accel", ""), "kvm") << s.variant;
+    }
   }
   EXPECT_EQ(variants, (std::set<std::string>{"native", "npt=on", "npt=off"}));
 }
