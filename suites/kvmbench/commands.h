@@ -25,5 +25,6 @@ void add_model_command(CLI::App& app);
 void add_list_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_lab_command(CLI::App& app);
+void add_db_command(CLI::App& app);       // cmd_db.cpp: db import|dump|load|info
 
 }  // namespace kvmbench::cli

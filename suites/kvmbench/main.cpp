@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   kvmbench::cli::add_list_command(app);
   kvmbench::cli::add_run_command(app);
   kvmbench::cli::add_lab_command(app);
+  kvmbench::cli::add_db_command(app);
 
   try {
     app.parse(argc, argv);
