@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   kvmbench::cli::add_run_command(app);
   kvmbench::cli::add_lab_command(app);
   kvmbench::cli::add_db_command(app);
+  kvmbench::cli::add_history_command(app);
 
   try {
     app.parse(argc, argv);

@@ -1,16 +1,16 @@
 // A synthetic year of a small lab: three machines (the made-up SNP, TDX and
 // plain hosts of tests/data/hosts/), one `directmap --preset host` run a
-// day each on a kernel that moves on every two weeks (6.8, 6.9-rc2,
-// 6.9-rc5, 6.9, 6.10-rc2, ...), written as run directories as kvmbench
+// day each on a kernel that moves on every two weeks (6.8.0, 6.9.0-rc2,
+// 6.9.0-rc5, 6.9.0, 6.10.0-rc2, ...), written as run directories as kvmbench
 // writes them. Each run: three backings (anon-4k, thp, hugetlb-2m), one
 // warm-up and five repetitions of faultin_rate (GB/s, the preset's primary
 // metric) and fault_ns (derived: the time of one 4 KiB page), with 1 %
 // noise between runs (another boot) and 1 % between repetitions.
 //
-// Planted, at a kernel's first day and nowhere else:
-//   lab-snp-1  thp         x 0.94 from day 126 (6.9-rc2... see kernel_of)
-//   lab-snp-1  anon-4k     x 1.05 from day 252
-//   lab-tdx-1  hugetlb-2m  x 0.92 from day 196
+// Planted, at a kernel's first day and nowhere else (kernel_of):
+//   lab-snp-1  thp         x 0.94 from day 126 (6.11.0)
+//   lab-snp-1  anon-4k     x 1.05 from day 252 (6.14.0)
+//   lab-tdx-1  hugetlb-2m  x 0.92 from day 196 (6.13.0-rc5)
 //   lab-plain-1: nothing.
 // Used by the history tests and by bench/synthetic_lab (the import and
 // `history` figures of the README); header-only over analysis/.
