@@ -1,9 +1,10 @@
-// A/B comparison of two sets of samples (two runs, or two Google Benchmark
-// JSON files with repetitions): one row per series (case/variant/metric)
-// with both summaries, the relative change and its 95% CI, Welch and
-// Mann-Whitney p-values, the Holm-adjusted p across all metrics of the
-// comparison, and a verdict by the metric's direction. Pure: the caller
-// loads the two sides (see compare_input.h).
+// A/B comparison of two sets of samples (runs, Google Benchmark JSON files,
+// KVM selftests output; one or more invocations per side): one row per
+// series (case/variant/metric) with both sides' summaries of their
+// experimental units (experimental_unit.h), the relative change and its 95%
+// CI, Welch and Mann-Whitney p-values, the Holm-adjusted p across the
+// tested primary metrics, and a verdict by the metric's direction. Pure:
+// the caller loads the two sides (see compare_input.h).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -13,35 +14,66 @@
 #include <string>
 #include <vector>
 
+#include "analysis/experimental_unit.h"
+#include "analysis/metric_roles.h"
 #include "analysis/result_model.h"
 #include "analysis/run_store.h"
 #include "analysis/statistics.h"
 
 namespace kvmbench {
 
-// The non-warm-up values of one series, in the order they were measured.
+// The non-warm-up values of one series, in the order they were measured,
+// each with the invocation, repetition and sub-unit it came from.
 struct Series {
   std::string key;  // Sample::series_key(): case/variant/metric
   std::string case_name, variant, metric, unit;
-  std::vector<double> values;
+  std::vector<Observation> observations;
   std::size_t warmups_dropped = 0;
+  // Aggregates-only Google Benchmark input: the mean, stddev and count the
+  // file gives (no observations).
+  std::optional<stats::Summary> given;
 };
 
-// One side of a comparison.
+// Seconds an invocation spends beside its repetitions (start-up, set-up)
+// and one repetition takes, where the runs recorded them (NaN otherwise):
+// the costs in Kalibera and Jones's choice of repetitions.
+struct LevelCosts {
+  double invocation_s = NAN, repetition_s = NAN;
+};
+
+// A benchmark that did not measure: errored or skipped, with its message.
+struct NotMeasured {
+  std::string case_name, message;
+};
+
+// One side of a comparison: one or more invocations (run directories or
+// input files) of the same thing.
 struct ComparisonSide {
-  std::string label;                              // what the user named (a path)
+  std::string label;                              // what the user named (paths, joined by ',')
   Source source = Source::replay;
-  nlohmann::json meta = nlohmann::json::object(); // meta.json, or the benchmark context
+  nlohmann::json meta = nlohmann::json::object(); // the first invocation's meta.json, or benchmark context
   std::vector<Series> series;                     // in first-seen order
   std::string status;                             // run status ("complete", ...); may be empty
+  MetricRoles roles;                              // which metrics are derived
+  std::vector<NotMeasured> not_measured;
+  std::size_t invocations = 1;
+  LevelCosts costs;
 };
 
-// Groups samples into series (first-seen order), dropping warm-up samples.
-// Throws std::runtime_error when one series mixes units.
-std::vector<Series> group_series(const std::vector<Sample>& samples);
+// Groups samples into series (first-seen order), dropping warm-up samples;
+// every observation gets `invocation`. Time units within one series are
+// converted to the first one seen; other mixed units throw
+// std::runtime_error.
+std::vector<Series> group_series(const std::vector<Sample>& samples, int invocation = 0);
 
-// A side from a loaded run directory.
+// A side from a loaded run directory (its meta.json's metric_roles and
+// repetition times; throws std::runtime_error for malformed ones).
 ComparisonSide side_from_run(const Run& run, std::string label);
+
+// Several invocations of one side as one: their series merged by key, the
+// k-th side's observations as invocation k. Throws std::runtime_error when
+// their sources differ.
+ComparisonSide merge_invocations(std::vector<ComparisonSide> sides);
 
 // One key whose value differs between the two sides' metadata (flattened to
 // dotted paths). For lists, and long space-separated strings such as the
@@ -59,24 +91,47 @@ std::vector<std::pair<std::string, std::string>> flatten_json(const nlohmann::js
 // run directory differ in every pair of runs and are left out.
 std::vector<MetaDifference> meta_differences(const nlohmann::json& base, const nlohmann::json& cand);
 
+// What was done with a metric.
+enum class MetricStatus {
+  tested,          // Welch (and Mann-Whitney where there are values), in the Holm family
+  derived,         // a transform of a primary metric: change and CI only
+  secondary,       // not a primary metric, with CompareOptions::primary_only: change and CI only
+  change_only,     // too few units on a side for a test: the change, no CI, no p
+  one_side,        // on one side only
+  not_comparable,  // units that do not convert, or non-finite values
+};
+
 struct MetricComparison {
   std::string key, case_name, variant, metric, unit;
   Direction direction = Direction::unknown;
+  MetricStatus status = MetricStatus::not_comparable;
   bool in_base = false, in_cand = false;
-  stats::Summary base, cand;             // valid where in_base / in_cand
-  std::vector<double> base_values, cand_values;
-  // Valid only when both sides have n >= 2 (`tested`).
-  bool tested = false;
-  stats::Change change{NAN, NAN, NAN};
+  std::string derived_from;              // the primary metric, for a derived one
+  ExperimentalUnits base_units, cand_units;
+  LevelVariance base_levels, cand_levels;  // known with >= 2 invocations of >= 2 repetitions
+  stats::Summary base, cand;             // of the unit values (or as given); valid where in_base / in_cand
+  bool from_aggregates = false;          // either side's summary came from the file's aggregates
+  std::vector<double> base_values, cand_values;          // unit values
+  std::vector<Observation> base_observations, cand_observations;  // for --per-unit
+  bool tested = false;                   // status == tested
+  stats::Change change{NAN, NAN, NAN};   // pct also for change_only; CI also for derived
   double p_welch = NAN, p_mann_whitney = NAN;
+  bool mann_whitney_exact = false;
   double p_holm = NAN;                   // Welch p, Holm-adjusted over the tested metrics
   stats::Verdict verdict = stats::Verdict::not_enough_data;
-  std::string note;                      // e.g. "only in base", "n < 2"
+  std::string note;                      // e.g. "only in base", "n = 1: change only"
 };
 
 struct CompareOptions {
   double alpha = 0.05;
-  std::size_t min_n = 2;  // below this, "not enough data"
+  std::size_t min_n = 2;  // units per side for a test; below, the change only
+  // Glob patterns (fnmatch) on a series key or its metric name: only the
+  // series some `include` matches (all when empty), less those an
+  // `exclude` matches.
+  std::vector<std::string> include, exclude;
+  // Test only the primary metrics the sides declare (metric_roles.h): what
+  // a gate decides on. The others are shown with their change and CI.
+  bool primary_only = false;
 };
 
 struct Comparison {
@@ -86,14 +141,22 @@ struct Comparison {
   double alpha = 0.05;
   std::vector<MetaDifference> meta_differences;
   std::vector<MetricComparison> metrics;  // base order, then cand-only series
+  std::size_t left_out = 0;               // series --metrics / --exclude left out
+  std::size_t base_invocations = 1, cand_invocations = 1;
+  std::string repetition;                 // what a repetition is, where the runs say
+  std::vector<NotMeasured> base_not_measured, cand_not_measured;
+  LevelCosts base_costs, cand_costs;
 
   // "hardware", or "base hardware, cand replay" when they differ.
   std::string source_label() const;
+  std::size_t tested_count() const;
 };
 
-// Compares cand against base. Verdicts use the Holm-adjusted Welch p-value,
-// so that "faster"/"slower" across many metrics keeps the family-wise error
-// rate at alpha.
+// Compares cand against base, unit values against unit values
+// (experimental_unit.h). Verdicts use the Welch p-value Holm-adjusted over
+// the tested primary metrics, so that "faster"/"slower" across many metrics
+// keeps the family-wise error rate at alpha; derived metrics are shown, not
+// tested. Throws std::invalid_argument for a malformed glob pattern.
 Comparison compare(const ComparisonSide& base, const ComparisonSide& cand,
                    const CompareOptions& opt = {});
 

@@ -2,14 +2,111 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <map>
+#include <set>
 #include <stdexcept>
 
-#include "analysis/parsers/gbench_json.h"
+#include "analysis/parsers/format_recognizer.h"
 #include "analysis/run_store.h"
 
 namespace kvmbench {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// The series of an aggregates-only file: for each benchmark and metric
+// without repetitions, its mean and stddev rows over their count.
+std::vector<Series> series_from_aggregates(const std::vector<parsers::GbenchAggregate>& aggregates,
+                                           const std::set<std::string>& with_repetitions) {
+  struct Moments {
+    std::string case_name, metric, unit;
+    double mean = NAN, stddev = NAN;
+    std::size_t count = 0;
+    bool has_mean = false;
+  };
+  std::vector<Moments> order;
+  std::map<std::pair<std::string, std::string>, std::size_t> index;
+  for (const auto& a : aggregates) {
+    if (with_repetitions.count(a.case_name)) continue;
+    if (a.aggregate_name != "mean" && a.aggregate_name != "stddev") continue;
+    auto [it, fresh] = index.try_emplace({a.case_name, a.metric}, order.size());
+    if (fresh) order.push_back({a.case_name, a.metric, a.unit});
+    Moments& m = order[it->second];
+    m.count = std::max(m.count, a.count);
+    if (a.aggregate_name == "mean") {
+      m.mean = a.value;
+      m.has_mean = true;
+    } else {
+      m.stddev = a.value;
+    }
+  }
+  std::vector<Series> out;
+  for (const Moments& m : order) {
+    if (!m.has_mean || m.count == 0) continue;
+    Series s;
+    s.case_name = m.case_name;
+    s.metric = m.metric;
+    s.unit = m.unit;
+    s.key = m.case_name + "/" + m.metric;
+    if (std::isfinite(m.mean) && (m.count < 2 || (std::isfinite(m.stddev) && m.stddev >= 0))) {
+      s.given = stats::summary_from_moments(m.mean, m.stddev, m.count);
+    } else {
+      // NaN or infinite, as the file has it: shown, never tested.
+      stats::Summary shown;
+      shown.n = m.count;
+      shown.mean = m.mean;
+      shown.stddev = shown.min = shown.median = shown.max = shown.cv = shown.ci95_low = shown.ci95_high = NAN;
+      s.given = shown;
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+ComparisonSide side_from_file(const fs::path& path) {
+  const std::string text = read_file(path);
+  parsers::ParsedInput parsed;
+  const parsers::Recognition rec = parsers::recognise_format(text);
+  if (rec.format != parsers::InputFormat::gbench_json && rec.format != parsers::InputFormat::kvm_selftest &&
+      rec.format != parsers::InputFormat::kvm_unit_tests_vmexit)
+    throw std::runtime_error(fmt::format(
+        "{}: not a run directory, Google Benchmark JSON, or KVM selftest or vmexit output ({}); `kvmbench "
+        "ingest` stores other raw output as a run, which compares",
+        path.string(), rec.format == parsers::InputFormat::unrecognised ? rec.reason : to_string(rec.format)));
+  ComparisonSide side;
+  side.label = path.string();
+  side.source = Source::replay;  // measured elsewhere, parsed here
+  if (rec.format == parsers::InputFormat::gbench_json) {
+    parsers::GbenchParse g;
+    try {
+      g = parsers::parse_gbench_json(text);
+    } catch (const parsers::ParseError& e) {
+      throw std::runtime_error(fmt::format("{}:{}: {}", path.string(), e.line, e.what()));
+    }
+    side.meta["context"] = g.context.is_null() ? nlohmann::json::object() : g.context;
+    side.series = group_series(g.result.samples);
+    std::set<std::string> with_repetitions;
+    for (auto& s : g.result.samples) with_repetitions.insert(s.case_name);
+    for (auto& s : series_from_aggregates(g.aggregates, with_repetitions)) side.series.push_back(std::move(s));
+    for (auto& n : g.not_measured) side.not_measured.push_back({n.case_name, n.message});
+    side.roles.repetition = "a Google Benchmark repetition (in one process)";
+    if (side.series.empty() && side.not_measured.empty())
+      throw std::runtime_error(fmt::format("{}: Google Benchmark JSON without any benchmark", path.string()));
+    return side;
+  }
+  try {
+    parsed = parsers::parse_any(text);
+  } catch (const parsers::ParseError& e) {
+    throw std::runtime_error(fmt::format("{}:{}: {}", path.string(), e.line, e.what()));
+  }
+  side.series = group_series(parsed.result.samples);
+  side.roles = parsed.roles;
+  return side;
+}
+
+}  // namespace
 
 ComparisonSide load_comparison_side(const fs::path& path) {
   std::error_code ec;
@@ -20,23 +117,23 @@ ComparisonSide load_comparison_side(const fs::path& path) {
       throw std::runtime_error(fmt::format("{}: not a run directory (no meta.json)", path.string()));
     return side_from_run(load_run(path, SampleProvenance::drop), path.string());
   }
-  std::string text = read_file(path);
-  if (!parsers::looks_like_gbench_json(text))
-    throw std::runtime_error(fmt::format(
-        "{}: neither a run directory nor Google Benchmark JSON (an object with \"benchmarks\")",
-        path.string()));
-  parsers::GbenchParse parsed;
-  try {
-    parsed = parsers::parse_gbench_json(text);
-  } catch (const parsers::ParseError& e) {
-    throw std::runtime_error(fmt::format("{}:{}: {}", path.string(), e.line, e.what()));
+  return side_from_file(path);
+}
+
+ComparisonSide load_comparison_sides(const std::string& arg) {
+  std::error_code ec;
+  if (arg.find(',') == std::string::npos || fs::exists(arg, ec)) return load_comparison_side(arg);
+  std::vector<ComparisonSide> sides;
+  std::size_t pos = 0;
+  while (pos <= arg.size()) {
+    std::size_t comma = arg.find(',', pos);
+    if (comma == std::string::npos) comma = arg.size();
+    const std::string item = arg.substr(pos, comma - pos);
+    if (item.empty()) throw std::runtime_error(fmt::format("'{}': an empty path between commas", arg));
+    sides.push_back(load_comparison_side(item));
+    pos = comma + 1;
   }
-  ComparisonSide side;
-  side.label = path.string();
-  side.source = Source::replay;  // measured elsewhere, parsed here
-  side.meta["context"] = parsed.context.is_null() ? nlohmann::json::object() : parsed.context;
-  side.series = group_series(parsed.result.samples);
-  return side;
+  return merge_invocations(std::move(sides));
 }
 
 }  // namespace kvmbench

@@ -1,16 +1,25 @@
 // Loads one side of a comparison from what the user named: a run directory
-// (meta.json + samples.jsonl) or a Google Benchmark JSON file with
-// repetitions (source "replay": measured elsewhere, parsed here).
+// (meta.json + samples.jsonl), a Google Benchmark JSON file (repetitions,
+// one sample per benchmark, or aggregates only), the output of a KVM
+// selftest or of kvm-unit-tests' vmexit (files: source "replay", measured
+// elsewhere, parsed here). Several of them, joined by ',', are several
+// invocations of one side.
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 #include "analysis/compare.h"
 
 namespace kvmbench {
 
 // Throws std::runtime_error with a message naming the path when it is
-// missing, not a run directory, or not Google Benchmark JSON.
+// missing, not a run directory, or of no format above, or malformed.
 ComparisonSide load_comparison_side(const std::filesystem::path& path);
+
+// `arg` as one path when something of that name exists, else split at ','
+// into several (each one invocation; merge_invocations). Throws
+// std::runtime_error as above, or for an empty item.
+ComparisonSide load_comparison_sides(const std::string& arg);
 
 }  // namespace kvmbench

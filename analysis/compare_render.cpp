@@ -2,12 +2,27 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <map>
 #include <stdexcept>
 
 #include "analysis/html_report.h"
 
 namespace kvmbench {
+
+std::string_view to_string(MetricStatus s) {
+  switch (s) {
+    case MetricStatus::tested: return "tested";
+    case MetricStatus::derived: return "derived";
+    case MetricStatus::secondary: return "not primary";
+    case MetricStatus::change_only: return "change only";
+    case MetricStatus::one_side: return "one side";
+    case MetricStatus::not_comparable: return "not compared";
+  }
+  return "";
+}
 
 std::string format_number(double x, int sig) {
   if (std::isnan(x)) return "n/a";
@@ -38,6 +53,8 @@ std::string format_p(double p) {
 
 std::string format_mean_sd(const stats::Summary& s, bool present) {
   if (!present || s.n == 0) return "-";
+  if (std::isnan(s.mean)) return fmt::format("NaN ({})", s.n);
+  if (std::isinf(s.mean)) return fmt::format("{} ({})", s.mean > 0 ? "inf" : "-inf", s.n);
   if (s.n < 2) return fmt::format("{} (1)", format_number(s.mean));
   return fmt::format("{} ± {} ({})", format_number(s.mean), format_number(s.stddev, 2), s.n);
 }
@@ -49,21 +66,156 @@ std::string format_ci(const stats::Change& c) {
 
 // Text tables are narrow: "not significant" instead of the full verdict.
 static std::string short_verdict(const MetricComparison& m) {
-  if (!m.tested) return "not enough data";
+  switch (m.status) {
+    case MetricStatus::derived: return "derived";
+    case MetricStatus::secondary: return "secondary";
+    case MetricStatus::change_only: return "change only";
+    case MetricStatus::one_side: return m.in_base ? "only in base" : "only in cand";
+    case MetricStatus::not_comparable: return "not compared";
+    case MetricStatus::tested: break;
+  }
   if (m.verdict == stats::Verdict::no_significant_difference) return "not significant";
   if (m.verdict == stats::Verdict::different) return "different";  // the note says why not faster/slower
   return std::string(stats::to_string(m.verdict));
 }
 
 static std::string verdict_cell(const MetricComparison& m) {
-  std::string v(stats::to_string(m.verdict));
+  std::string v = m.status == MetricStatus::tested ? std::string(stats::to_string(m.verdict)) : short_verdict(m);
   return m.note.empty() ? v : v + " (" + m.note + ")";
 }
 
-static std::size_t tested_count(const Comparison& c) {
-  std::size_t k = 0;
-  for (auto& m : c.metrics) k += m.tested;
-  return k;
+// The change's CI where the row has one (tested or derived), else "-".
+static std::string ci_cell(const MetricComparison& m) {
+  return m.status == MetricStatus::tested || m.status == MetricStatus::derived || m.status == MetricStatus::secondary
+             ? format_ci(m.change)
+             : "-";
+}
+
+static std::string change_cell(const MetricComparison& m) {
+  return m.status == MetricStatus::one_side || m.status == MetricStatus::not_comparable ? "-"
+                                                                                          : format_pct(m.change.pct);
+}
+
+static std::string mann_whitney_cell(const MetricComparison& m) {
+  if (std::isnan(m.p_mann_whitney)) return m.tested && m.from_aggregates ? "n/a (aggregates)" : "n/a";
+  return fmt::format("{} ({})", format_p(m.p_mann_whitney), m.mann_whitney_exact ? "exact" : "normal");
+}
+
+// "#1, #3-#5" for 0-based indices.
+static std::string index_list(const std::vector<std::size_t>& idx) {
+  std::string out;
+  for (std::size_t i = 0; i < idx.size();) {
+    std::size_t j = i;
+    while (j + 1 < idx.size() && idx[j + 1] == idx[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") + fmt::format("#{}", idx[i] + 1) +
+           (j > i ? fmt::format("-#{}", idx[j] + 1) : std::string());
+    i = j + 1;
+  }
+  return out;
+}
+
+// How one side's units were made, for the notes: "1 invocation, 5
+// repetitions" or "3 invocations of 5 repetitions".
+static std::string side_shape(const Comparison& c, bool base) {
+  std::size_t lo = SIZE_MAX, hi = 0;
+  for (auto& m : c.metrics) {
+    if (!(base ? m.in_base : m.in_cand) || m.from_aggregates) continue;
+    const auto& u = base ? m.base_units : m.cand_units;
+    const std::size_t per = u.repetitions / std::max<std::size_t>(1, u.invocations);
+    lo = std::min(lo, per);
+    hi = std::max(hi, per);
+  }
+  const std::size_t inv = base ? c.base_invocations : c.cand_invocations;
+  std::string reps = hi == 0    ? ""
+                     : lo == hi ? fmt::format("{} repetition{}", hi, hi == 1 ? "" : "s")
+                                : fmt::format("{} to {} repetitions", lo, hi);
+  const std::string invocations = fmt::format("{} invocation{}", inv, inv == 1 ? "" : "s");
+  return reps.empty() ? invocations : invocations + " of " + reps;
+}
+
+std::vector<std::string> experimental_unit_notes(const Comparison& c) {
+  std::vector<std::string> notes;
+  const std::string what = c.repetition.empty() ? "" : " (a repetition: " + c.repetition + ")";
+  const std::string base = side_shape(c, true), cand = side_shape(c, false);
+  const std::string shape = base == cand ? "each side: " + base : "base: " + base + "; cand: " + cand;
+  if (c.base_invocations == 1 || c.cand_invocations == 1)
+    notes.push_back(fmt::format(
+        "Units: {}{}. With one invocation on a side, CI and tests are over its repetitions: the noise between "
+        "invocations (what makes two consecutive A/A invocations differ) is not in them. Several runs per side "
+        "(BASE1,BASE2,... each a fresh `kvmbench run` or tool run) put it in.",
+        shape, what));
+  else
+    notes.push_back(fmt::format("Units: {}{}. CI and tests are over the invocations, each the mean of its "
+                                "repetitions (Kalibera and Jones 2013).",
+                                shape, what));
+  // Sub-units summarised, by kind.
+  std::map<std::string, std::vector<std::size_t>> by_kind;
+  for (std::size_t i = 0; i < c.metrics.size(); ++i) {
+    const auto& m = c.metrics[i];
+    const std::size_t most = std::max(m.base_units.most_per_repetition, m.cand_units.most_per_repetition);
+    if (most < 2) continue;
+    const std::string kind = m.base_units.sub_unit_kind.empty() ? m.cand_units.sub_unit_kind : m.base_units.sub_unit_kind;
+    by_kind[fmt::format("up to {} {}s", most, kind)].push_back(i);
+  }
+  for (auto& [kind, idx] : by_kind)
+    notes.push_back(fmt::format("{}: {} per repetition, summarised by their mean before any statistic "
+                                "(--per-unit shows them).",
+                                index_list(idx), kind));
+  std::vector<std::size_t> aggregates, exact, normal;
+  for (std::size_t i = 0; i < c.metrics.size(); ++i) {
+    const auto& m = c.metrics[i];
+    if (m.from_aggregates && m.status != MetricStatus::one_side) aggregates.push_back(i);
+    if (!std::isnan(m.p_mann_whitney)) (m.mann_whitney_exact ? exact : normal).push_back(i);
+  }
+  if (!aggregates.empty())
+    notes.push_back(fmt::format("{}: from the file's aggregates (mean, stddev, count): Welch from the summaries, no "
+                                "Mann-Whitney.",
+                                index_list(aggregates)));
+  if (!exact.empty() || !normal.empty()) {
+    std::string mw = "Mann-Whitney U:";
+    if (!exact.empty()) mw += fmt::format(" exact (no ties, n <= 50) for {}", index_list(exact));
+    if (!normal.empty())
+      mw += fmt::format("{} normal approximation (tie and continuity corrected) for {}", exact.empty() ? "" : ";",
+                        index_list(normal));
+    notes.push_back(mw + ".");
+  }
+  auto not_measured = [&](const std::vector<NotMeasured>& list, const char* side) {
+    for (auto& e : list) notes.push_back(fmt::format("{} did not measure {}: {}", side, e.case_name, e.message));
+  };
+  not_measured(c.base_not_measured, "base");
+  not_measured(c.cand_not_measured, "cand");
+  if (c.left_out) notes.push_back(fmt::format("{} series left out by --metrics / --exclude.", c.left_out));
+  return notes;
+}
+
+// Kalibera and Jones's table, for the tested metrics where a side had at
+// least two invocations of two repetitions.
+static std::string render_levels_text(const Comparison& c) {
+  Table t;
+  t.title = "Repetitions per invocation (Kalibera and Jones 2013)";
+  t.columns = {{"#"}, {"side", Align::left}, {"sd within"}, {"sd between"}, {"best r"}};
+  bool costs_missing = false;
+  for (std::size_t i = 0; i < c.metrics.size(); ++i) {
+    const auto& m = c.metrics[i];
+    if (!m.tested) continue;
+    for (bool base : {true, false}) {
+      const LevelVariance& v = base ? m.base_levels : m.cand_levels;
+      if (!v.known) continue;
+      const LevelCosts& k = base ? c.base_costs : c.cand_costs;
+      const auto r = optimal_repetitions(v, k.invocation_s, k.repetition_s);
+      std::string best = r ? std::to_string(*r) : v.between == 0 ? "more" : "?";
+      costs_missing = costs_missing || (!r && v.between > 0);
+      t.add_row({std::to_string(i + 1), base ? "base" : "cand", format_number(std::sqrt(v.within), 3),
+                 format_number(std::sqrt(v.between), 3), best});
+    }
+  }
+  if (t.rows.empty()) return "";
+  t.notes.push_back("sd within: of repetitions inside an invocation; sd between: of invocations beyond that. best r: "
+                    "repetitions per invocation for the least variance per second, sqrt((c2/c1) (within/between)^2) "
+                    "with c1 a repetition's and c2 an invocation's own seconds; \"more\": no noise between "
+                    "invocations seen, more repetitions in fewer invocations pay.");
+  if (costs_missing) t.notes.push_back("?: the runs did not record their seconds (c1, c2).");
+  return "\n" + render_text(t);
 }
 
 Table comparison_table(const Comparison& c) {
@@ -75,13 +227,14 @@ Table comparison_table(const Comparison& c) {
                {"p (Welch)"},           {"p (M-W)"},  {"p (Holm)"},
                {"verdict", Align::left}};
   for (auto& m : c.metrics)
-    t.add_row({m.key, m.unit, format_mean_sd(m.base, m.in_base), format_mean_sd(m.cand, m.in_cand),
-               m.tested ? format_pct(m.change.pct) : "-", m.tested ? format_ci(m.change) : "-",
-               format_p(m.p_welch), format_p(m.p_mann_whitney), format_p(m.p_holm), verdict_cell(m)});
+    t.add_row({m.key, m.unit, format_mean_sd(m.base, m.in_base), format_mean_sd(m.cand, m.in_cand), change_cell(m),
+               ci_cell(m), format_p(m.p_welch), mann_whitney_cell(m), format_p(m.p_holm), verdict_cell(m)});
   t.notes.push_back(fmt::format(
       "change: (cand - base) / base, 95% CI by Fieller; p (M-W): Mann-Whitney U; verdict at alpha {} "
-      "on the Welch p, Holm-adjusted over {} metrics; warm-up samples excluded.",
-      c.alpha, tested_count(c)));
+      "on the Welch p, Holm-adjusted over {} tested primary metrics (derived metrics are not tested again); "
+      "warm-up samples excluded.",
+      c.alpha, c.tested_count()));
+  for (auto& n : experimental_unit_notes(c)) t.notes.push_back(n);
   return t;
 }
 
@@ -142,19 +295,69 @@ std::string render_comparison_text(const Comparison& c) {
   out += at + "\n";
 
   Table b;
-  b.title = fmt::format("Change of cand vs base (p: Welch, Holm over {} metrics; alpha {})",
-                        tested_count(c), c.alpha);
+  b.title = fmt::format("Change of cand vs base (p: Welch, Holm over {} metrics; alpha {})", c.tested_count(),
+                        c.alpha);
   b.columns = {{"#"}, {"change"}, {"95% CI"}, {"p"}, {"p (Holm)"}, {"verdict", Align::left}};
   for (std::size_t i = 0; i < c.metrics.size(); ++i) {
     auto& m = c.metrics[i];
-    b.add_row({std::to_string(i + 1), m.tested ? format_pct(m.change.pct) : "-",
-               m.tested ? format_ci(m.change) : "-", format_p(m.p_welch), format_p(m.p_holm),
+    b.add_row({std::to_string(i + 1), change_cell(m), ci_cell(m), format_p(m.p_welch), format_p(m.p_holm),
                short_verdict(m)});
   }
-  for (std::size_t i = 0; i < c.metrics.size(); ++i)
-    if (!c.metrics[i].note.empty()) b.notes.push_back(fmt::format("#{}: {}", i + 1, c.metrics[i].note));
+  // One line per distinct note, with the rows it is about.
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> notes;
+  for (std::size_t i = 0; i < c.metrics.size(); ++i) {
+    const std::string& n = c.metrics[i].note;
+    if (n.empty()) continue;
+    auto it = std::find_if(notes.begin(), notes.end(), [&](auto& e) { return e.first == n; });
+    if (it == notes.end()) notes.push_back({n, {i}});
+    else it->second.push_back(i);
+  }
+  for (auto& [n, idx] : notes) b.notes.push_back(fmt::format("{}: {}", index_list(idx), n));
   b.notes.push_back("change = (cand - base) / base; 95% CI by Fieller's theorem.");
+  for (auto& n : experimental_unit_notes(c)) b.notes.push_back(n);
   out += render_text(b);
+  out += render_levels_text(c);
+  return out;
+}
+
+std::string render_per_unit_text(const Comparison& c) {
+  std::string out = "Per unit (for looking: the verdicts are on the units above)\n";
+  for (std::size_t i = 0; i < c.metrics.size(); ++i) {
+    const auto& m = c.metrics[i];
+    out += fmt::format("#{} {} ({})\n", i + 1, m.key, m.unit);
+    for (bool base : {true, false}) {
+      const auto& obs = base ? m.base_observations : m.cand_observations;
+      if (obs.empty()) continue;
+      // The values of each repetition, in order, with their sub-units.
+      std::map<std::pair<int, int>, std::vector<const Observation*>> reps;
+      std::vector<std::pair<int, int>> order;
+      for (const auto& o : obs) {
+        auto& v = reps[{o.invocation, o.repetition}];
+        if (v.empty()) order.push_back({o.invocation, o.repetition});
+        v.push_back(&o);
+      }
+      for (const auto& at : order) {
+        const auto& v = reps[at];
+        double sum = 0;
+        for (auto* o : v) sum += o->value;
+        std::string line = fmt::format("  {} inv {} rep {}: {}", base ? "base" : "cand", at.first + 1, at.second,
+                                       format_number(sum / static_cast<double>(v.size())));
+        if (v.size() > 1) {
+          line += " = mean of";
+          for (auto* o : v) {
+            std::string item = fmt::format(" {} {}", o->sub_unit.empty() ? "value" : o->sub_unit,
+                                           format_number(o->value));
+            if (line.size() + item.size() > 80) {
+              out += line + "\n";
+              line = "     ";
+            }
+            line += item;
+          }
+        }
+        out += line + "\n";
+      }
+    }
+  }
   return out;
 }
 
@@ -182,8 +385,8 @@ std::string render_comparison_csv(const Comparison& c) {
   Table t;
   t.columns = {{"metric"},    {"unit"},      {"direction"}, {"base_n"},     {"base_mean"},
                {"base_sd"},   {"cand_n"},    {"cand_mean"}, {"cand_sd"},    {"change_pct"},
-               {"ci95_low"},  {"ci95_high"}, {"p_welch"},   {"p_mann_whitney"}, {"p_holm"},
-               {"verdict"},   {"source"}};
+               {"ci95_low"},  {"ci95_high"}, {"p_welch"},   {"p_mann_whitney"}, {"mann_whitney"},
+               {"p_holm"},    {"verdict"},   {"status"},    {"derived_from"}, {"source"}};
   auto num = [](double x) { return std::isfinite(x) ? fmt::format("{}", x) : std::string(); };
   for (auto& m : c.metrics)
     t.add_row({m.key, m.unit, std::string(to_string(m.direction)),
@@ -191,8 +394,10 @@ std::string render_comparison_csv(const Comparison& c) {
                m.in_base ? num(m.base.stddev) : "", m.in_cand ? std::to_string(m.cand.n) : "0",
                m.in_cand ? num(m.cand.mean) : "", m.in_cand ? num(m.cand.stddev) : "",
                num(m.change.pct), num(m.change.ci95_low), num(m.change.ci95_high), num(m.p_welch),
-               num(m.p_mann_whitney), num(m.p_holm), std::string(stats::to_string(m.verdict)),
-               c.source_label()});
+               num(m.p_mann_whitney),
+               std::isnan(m.p_mann_whitney) ? "" : m.mann_whitney_exact ? "exact" : "normal approximation",
+               num(m.p_holm), std::string(stats::to_string(m.verdict)), std::string(to_string(m.status)),
+               m.derived_from, c.source_label()});
   return render_csv(t);
 }
 
@@ -200,12 +405,26 @@ static nlohmann::json num_or_null(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
 }
 
-static nlohmann::json summary_json(const stats::Summary& s, const std::vector<double>& values) {
+// JSON has no NaN or infinity: those values are written as the text
+// Google Benchmark writes for them.
+static nlohmann::json value_json(double x) {
+  if (std::isfinite(x)) return x;
+  return std::isnan(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity";
+}
+
+static nlohmann::json summary_json(const stats::Summary& s, const ExperimentalUnits& u) {
+  nlohmann::json values = nlohmann::json::array();
+  for (double v : u.values) values.push_back(value_json(v));
   return {{"n", s.n},
-          {"mean", num_or_null(s.mean)},
+          {"mean", value_json(s.mean)},
           {"stddev", num_or_null(s.stddev)},
           {"ci95_low", num_or_null(s.ci95_low)},
           {"ci95_high", num_or_null(s.ci95_high)},
+          {"unit_level", to_string(u.level)},
+          {"invocations", u.invocations},
+          {"repetitions", u.repetitions},
+          {"sub_units_per_repetition", u.most_per_repetition},
+          {"sub_unit", u.sub_unit_kind},
           {"values", values}};
 }
 
@@ -226,8 +445,8 @@ nlohmann::json comparison_to_json(const Comparison& c) {
                         {"metric", m.metric},
                         {"unit", m.unit},
                         {"direction", to_string(m.direction)},
-                        {"base", m.in_base ? summary_json(m.base, m.base_values) : nlohmann::json(nullptr)},
-                        {"cand", m.in_cand ? summary_json(m.cand, m.cand_values) : nlohmann::json(nullptr)},
+                        {"base", m.in_base ? summary_json(m.base, m.base_units) : nlohmann::json(nullptr)},
+                        {"cand", m.in_cand ? summary_json(m.cand, m.cand_units) : nlohmann::json(nullptr)},
                         {"change_pct", num_or_null(m.change.pct)},
                         {"change_ci95_low", num_or_null(m.change.ci95_low)},
                         {"change_ci95_high", num_or_null(m.change.ci95_high)},
@@ -235,9 +454,26 @@ nlohmann::json comparison_to_json(const Comparison& c) {
                         {"p_mann_whitney", num_or_null(m.p_mann_whitney)},
                         {"p_holm", num_or_null(m.p_holm)},
                         {"verdict", stats::to_string(m.verdict)},
+                        {"status", to_string(m.status)},
+                        {"derived_from", m.derived_from},
+                        {"mann_whitney", std::isnan(m.p_mann_whitney) ? nlohmann::json(nullptr)
+                                                                       : nlohmann::json(m.mann_whitney_exact
+                                                                                            ? "exact"
+                                                                                            : "normal approximation")},
+                        {"from_aggregates", m.from_aggregates},
                         {"note", m.note}};
     j["metrics"].push_back(std::move(r));
   }
+  j["notes"] = experimental_unit_notes(c);
+  auto not_measured = [](const std::vector<NotMeasured>& list) {
+    nlohmann::json a = nlohmann::json::array();
+    for (auto& e : list) a.push_back({{"case", e.case_name}, {"message", e.message}});
+    return a;
+  };
+  j["base"]["not_measured"] = not_measured(c.base_not_measured);
+  j["cand"]["not_measured"] = not_measured(c.cand_not_measured);
+  j["base"]["invocations"] = c.base_invocations;
+  j["cand"]["invocations"] = c.cand_invocations;
   return j;
 }
 

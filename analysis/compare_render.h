@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "analysis/compare.h"
 #include "analysis/table.h"
@@ -22,6 +24,17 @@ std::string format_p(double p);
 std::string format_mean_sd(const stats::Summary& s, bool present);
 // "[+4.1%, +6.0%]"; "[unbounded]" when the CI has no finite bounds.
 std::string format_ci(const stats::Change& c);
+
+std::string_view to_string(MetricStatus s);  // "tested", "derived", ...
+
+// What the experimental units of the comparison were and how they were
+// made (one note each): the level the CI is for, sub-units summarised,
+// aggregates used, the Mann-Whitney method, benchmarks that did not measure.
+std::vector<std::string> experimental_unit_notes(const Comparison& c);
+
+// Every unit's value and its sub-units' values, for looking (`compare
+// --per-unit`); never used for a verdict.
+std::string render_per_unit_text(const Comparison& c);
 
 // The whole comparison as one wide table (Markdown, CSV, and the HTML page).
 Table comparison_table(const Comparison& c);

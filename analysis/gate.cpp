@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <set>
 #include <stdexcept>
 
 #include "analysis/compare_render.h"
@@ -12,9 +11,17 @@ namespace kvmbench {
 
 std::size_t GateResult::failures() const {
   std::size_t k = 0;
-  for (auto& m : metrics) k += m.regressed;
+  for (auto& m : metrics) k += m.regressed();
   return k;
 }
+
+std::size_t GateResult::skipped() const {
+  std::size_t k = 0;
+  for (auto& m : metrics) k += m.skipped();
+  return k;
+}
+
+std::size_t GateResult::judged() const { return metrics.size() - skipped(); }
 
 int GateResult::exit_code() const {
   switch (status) {
@@ -33,11 +40,79 @@ static void check_side(const ComparisonSide& s, const char* which, std::vector<s
   if (s.series.empty()) problems.push_back(fmt::format("{} ({}) has no samples", which, s.label));
 }
 
+GateResult unusable_gate(const std::string& base_label, const std::string& cand_label, const GateOptions& opt,
+                         std::string problem) {
+  GateResult r;
+  r.status = GateStatus::unusable;
+  r.options = opt;
+  r.comparison.base_label = base_label;
+  r.comparison.cand_label = cand_label;
+  r.comparison.alpha = opt.alpha;
+  r.problems.push_back(std::move(problem));
+  return r;
+}
+
+// The verdict on a tested metric with a known direction.
+static GateMetric judge(const MetricComparison& m, const GateOptions& opt) {
+  GateMetric g;
+  const double allowed = opt.max_regression_pct;
+  const bool lower_better = m.direction == Direction::lower_is_better;
+  // The change and its CI, turned so that positive means "worse".
+  const double worse = lower_better ? m.change.pct : -m.change.pct;
+  const double worse_ci_low = lower_better ? m.change.ci95_low : -m.change.ci95_high;
+  const bool significant = m.p_holm < opt.alpha;
+  const bool ci_beyond = std::isfinite(worse_ci_low) && worse_ci_low > allowed;
+  g.outcome = significant && worse > 0 && ci_beyond ? GateOutcome::fail : GateOutcome::pass;
+  // Short: the numbers are in the table next to it.
+  if (g.regressed())
+    g.message = fmt::format("FAIL: the whole 95% CI is more than {}% worse (p Holm {})", allowed, format_p(m.p_holm));
+  else if (!significant)
+    g.message = fmt::format("pass: not significant (p Holm {} >= {})", format_p(m.p_holm), opt.alpha);
+  else if (worse <= 0)
+    g.message = fmt::format("pass: {}", stats::to_string(m.verdict));
+  else if (!std::isfinite(worse_ci_low))
+    g.message = "pass: worse, but the CI of the change is unbounded";
+  else
+    g.message = fmt::format("pass: worse, but the CI reaches within the allowed {}%", allowed);
+  return g;
+}
+
+static GateMetric decide(const MetricComparison& m, const GateOptions& opt) {
+  GateMetric g;
+  auto skip = [&](std::string why) {
+    g.outcome = GateOutcome::skipped;
+    g.message = "skipped: " + std::move(why);
+    return g;
+  };
+  switch (m.status) {
+    case MetricStatus::derived:
+      return skip(fmt::format("derived from {}, which is gated instead", m.derived_from));
+    case MetricStatus::secondary:
+      return skip("not a primary metric of its suite (--metrics gates it)");
+    case MetricStatus::one_side: {
+      const char* where = m.in_base ? "only in base" : "only in cand";
+      if (!opt.strict) return skip(fmt::format("{} (reported; --strict makes it a failure)", where));
+      g.outcome = GateOutcome::fail;
+      g.message = fmt::format("FAIL: {} (--strict)", where);
+      return g;
+    }
+    case MetricStatus::not_comparable: return skip(m.note);
+    case MetricStatus::change_only:
+      return skip(fmt::format("too few samples: base n={}, cand n={}; the gate needs at least {} per side",
+                              m.base.n, m.cand.n, opt.min_n));
+    case MetricStatus::tested: break;
+  }
+  if (m.direction == Direction::unknown)
+    return skip(fmt::format("unit '{}' does not say whether higher or lower is better", m.unit));
+  return judge(m, opt);
+}
+
 GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand, const GateOptions& opt) {
   if (!(opt.alpha > 0 && opt.alpha < 1))
     throw std::invalid_argument(fmt::format("alpha must be between 0 and 1, not {}", opt.alpha));
   if (!(opt.max_regression_pct >= 0))
     throw std::invalid_argument(fmt::format("max regression must be >= 0 %, not {}", opt.max_regression_pct));
+  if (opt.min_n < 2) throw std::invalid_argument("the gate needs at least 2 samples per side (min_n)");
   GateResult r;
   r.options = opt;
   check_side(base, "base", r.problems);
@@ -45,69 +120,29 @@ GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand,
 
   CompareOptions co;
   co.alpha = opt.alpha;
-  co.min_n = std::max<std::size_t>(2, opt.min_n);
+  co.min_n = opt.min_n;
+  co.include = opt.include;
+  co.exclude = opt.exclude;
+  // The suite's primary metrics, unless the user chose what to gate.
+  co.primary_only = opt.include.empty();
   r.comparison = compare(base, cand, co);
-
-  std::vector<std::string> only_base, only_cand;
-  for (auto& m : r.comparison.metrics) {
-    if (m.in_base && !m.in_cand) only_base.push_back(m.key);
-    if (m.in_cand && !m.in_base) only_cand.push_back(m.key);
-  }
-  auto list = [](const std::vector<std::string>& v) {
-    std::string s;
-    for (std::size_t i = 0; i < v.size() && i < 5; ++i) s += (i ? ", " : "") + v[i];
-    if (v.size() > 5) s += fmt::format(" and {} more", v.size() - 5);
-    return s;
-  };
-  if (!only_base.empty() || !only_cand.empty()) {
-    std::string msg = "mismatched metrics: the two sides must measure the same series";
-    if (!only_base.empty()) msg += "; only in base: " + list(only_base);
-    if (!only_cand.empty()) msg += "; only in cand: " + list(only_cand);
-    r.problems.push_back(msg);
-  }
-  for (auto& m : r.comparison.metrics) {
-    if (!m.in_base || !m.in_cand) continue;
-    if (m.base.n < co.min_n || m.cand.n < co.min_n)
-      r.problems.push_back(fmt::format("too few samples for {}: base n={}, cand n={}; the gate needs at "
-                                       "least {} per side (non-warm-up)",
-                                       m.key, m.base.n, m.cand.n, co.min_n));
-  }
+  if (r.comparison.metrics.empty() && r.problems.empty())
+    r.problems.push_back("--metrics / --exclude leave no metric to gate");
   if (!r.problems.empty()) {
     r.status = GateStatus::unusable;
     return r;
   }
-
-  const double allowed = opt.max_regression_pct;
   for (std::size_t i = 0; i < r.comparison.metrics.size(); ++i) {
-    auto& m = r.comparison.metrics[i];
-    GateMetric g;
+    GateMetric g = decide(r.comparison.metrics[i], opt);
     g.index = i;
-    if (m.direction == Direction::unknown) {
-      g.skipped = true;
-      g.message = fmt::format("not gated: unit '{}' does not say whether higher or lower is better", m.unit);
-      r.metrics.push_back(g);
-      continue;
-    }
-    const bool lower_better = m.direction == Direction::lower_is_better;
-    // The change and its CI, turned so that positive means "worse".
-    const double worse = lower_better ? m.change.pct : -m.change.pct;
-    const double worse_ci_low = lower_better ? m.change.ci95_low : -m.change.ci95_high;
-    const bool significant = m.p_holm < opt.alpha;
-    const bool ci_beyond = std::isfinite(worse_ci_low) && worse_ci_low > allowed;
-    g.regressed = significant && worse > 0 && ci_beyond;
-    // Short: the numbers are in the table next to it.
-    if (g.regressed)
-      g.message = fmt::format("FAIL: the whole 95% CI is more than {}% worse (p Holm {})", allowed,
-                              format_p(m.p_holm));
-    else if (!significant)
-      g.message = fmt::format("pass: not significant (p Holm {} >= {})", format_p(m.p_holm), opt.alpha);
-    else if (worse <= 0)
-      g.message = fmt::format("pass: {}", stats::to_string(m.verdict));
-    else if (!std::isfinite(worse_ci_low))
-      g.message = "pass: worse, but the CI of the change is unbounded";
-    else
-      g.message = fmt::format("pass: worse, but the CI reaches within the allowed {}%", allowed);
-    r.metrics.push_back(g);
+    r.metrics.push_back(std::move(g));
+  }
+  if (r.judged() == 0) {
+    r.problems.push_back(fmt::format("no metric could be gated: each was skipped (too few samples, derived, on one "
+                                     "side only or not comparable; the gate needs at least {} samples per side)",
+                                     opt.min_n));
+    r.status = GateStatus::unusable;
+    return r;
   }
   r.status = r.failures() ? GateStatus::fail : GateStatus::pass;
   return r;

@@ -1,8 +1,8 @@
 // The pre-merge gate: fail when a metric regresses significantly and by
 // more than the allowed amount, pass on noise, refuse unusable input.
 //
-// A metric fails when (1) its Welch p-value, Holm-adjusted over all metrics
-// of the comparison, is below alpha, and (2) the whole 95% CI of the change
+// A metric fails when (1) its Welch p-value, Holm-adjusted over the tested
+// primary metrics of the comparison, is below alpha, and (2) the whole 95% CI of the change
 // lies beyond the allowed regression in the metric's worse direction (for a
 // time: CI low > +max%; for a rate: CI high < -max%). (2) keeps a tiny but
 // "significant" change from failing a merge; (1) keeps the family-wise
@@ -20,16 +20,24 @@ namespace kvmbench {
 struct GateOptions {
   double max_regression_pct = 0;  // allowed regression, percent (>= 0)
   double alpha = 0.05;
-  std::size_t min_n = 3;          // samples per side and metric, at least
+  std::size_t min_n = 3;          // experimental units per side and metric, at least
+  // Which metrics to gate (CompareOptions::include / exclude).
+  std::vector<std::string> include, exclude;
+  // A metric on one side only fails the gate (else it is reported, skipped).
+  bool strict = false;
 };
 
 enum class GateStatus { pass, fail, unusable };
 
+// What the gate did with one metric.
+enum class GateOutcome { pass, fail, skipped };
+
 struct GateMetric {
   std::size_t index = 0;      // into Comparison::metrics
-  bool regressed = false;     // fails the gate
-  bool skipped = false;       // not gated (direction unknown)
+  GateOutcome outcome = GateOutcome::skipped;
   std::string message;        // one line: why it passed, failed or was skipped
+  bool regressed() const { return outcome == GateOutcome::fail; }
+  bool skipped() const { return outcome == GateOutcome::skipped; }
 };
 
 struct GateResult {
@@ -40,12 +48,25 @@ struct GateResult {
   std::vector<std::string> problems;   // why the input is unusable, plainly
 
   std::size_t failures() const;
+  std::size_t skipped() const;
+  std::size_t judged() const;          // passed or failed
   int exit_code() const;               // 0 pass, 1 fail, 2 unusable
 };
 
-// Checks the input (sources, matching metrics, enough samples), compares
-// with alpha = opt.alpha and decides. Throws std::invalid_argument for bad
-// options (alpha outside (0,1), negative max regression).
+// Checks the input (sources, samples), compares with alpha = opt.alpha and
+// decides per metric, on the suites' primary metrics (metric_roles.h) or,
+// with `include`, on those chosen: derived and other metrics, metrics with
+// fewer than min_n units
+// on a side, of unknown direction, of units that do not convert or on one
+// side only (without `strict`) are skipped with the reason, and do not
+// make the gate unusable; a gate that could judge no metric at all is.
+// Throws std::invalid_argument for bad options (alpha outside (0,1),
+// negative max regression, min_n < 2, an empty pattern).
 GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand, const GateOptions& opt);
+
+// The result for input that could not be loaded at all: unusable, with the
+// reason, so that the JUnit and Markdown files still say why.
+GateResult unusable_gate(const std::string& base_label, const std::string& cand_label, const GateOptions& opt,
+                         std::string problem);
 
 }  // namespace kvmbench

@@ -27,16 +27,23 @@ std::string xml_escape(std::string_view s) {
 }
 
 static std::string headline(const GateResult& g) {
-  const auto& c = g.comparison;
+  std::size_t derived = 0, secondary = 0;
+  for (auto& m : g.metrics) {
+    derived += g.comparison.metrics[m.index].status == MetricStatus::derived;
+    secondary += g.comparison.metrics[m.index].status == MetricStatus::secondary;
+  }
+  std::string skipped = derived ? fmt::format(", {} derived (shown, not gated)", derived) : "";
+  if (secondary) skipped += fmt::format(", {} not primary (shown, not gated)", secondary);
+  if (g.skipped() > derived + secondary) skipped += fmt::format(", {} skipped", g.skipped() - derived - secondary);
   switch (g.status) {
     case GateStatus::unusable: return "gate: UNUSABLE INPUT (exit 2)";
     case GateStatus::fail:
-      return fmt::format("gate: FAILED, {} of {} metrics regressed significantly by more than {}% (exit 1)",
-                         g.failures(), c.metrics.size(), g.options.max_regression_pct);
+      return fmt::format("gate: FAILED, {} of {} gated metrics regressed significantly by more than {}%{} (exit 1)",
+                         g.failures(), g.judged(), g.options.max_regression_pct, skipped);
     case GateStatus::pass: break;
   }
-  return fmt::format("gate: PASSED, no significant regression beyond {}% in {} metrics (exit 0)",
-                     g.options.max_regression_pct, c.metrics.size());
+  return fmt::format("gate: PASSED, no significant regression beyond {}% in {} gated metrics{} (exit 0)",
+                     g.options.max_regression_pct, g.judged(), skipped);
 }
 
 std::string render_gate_text(const GateResult& g) {
@@ -44,6 +51,8 @@ std::string render_gate_text(const GateResult& g) {
   if (g.status == GateStatus::unusable) {
     out += headline(g) + "\n";
     for (auto& p : g.problems) out += "  - " + p + "\n";
+    for (auto& m : g.metrics)
+      out += fmt::format("  #{} {}: {}\n", m.index + 1, g.comparison.metrics[m.index].key, m.message);
     return out;
   }
   out += render_comparison_text(g.comparison) + "\n";
@@ -55,10 +64,9 @@ std::string render_gate_text(const GateResult& g) {
 
 std::string render_gate_junit(const GateResult& g) {
   const auto& c = g.comparison;
-  std::size_t tests = g.status == GateStatus::unusable ? g.problems.size() : g.metrics.size();
-  std::size_t failures = g.failures(), errors = g.status == GateStatus::unusable ? g.problems.size() : 0;
-  std::size_t skipped = 0;
-  for (auto& m : g.metrics) skipped += m.skipped;
+  const bool unusable = g.status == GateStatus::unusable;
+  std::size_t tests = (unusable ? g.problems.size() : 0) + g.metrics.size();
+  std::size_t failures = g.failures(), errors = unusable ? g.problems.size() : 0, skipped = g.skipped();
   std::string suite = fmt::format("kvmbench gate: {} vs {}", c.cand_label, c.base_label);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format("<testsuites name=\"kvmbench gate\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n",
@@ -76,7 +84,7 @@ std::string render_gate_junit(const GateResult& g) {
   prop("max_regression_pct", fmt::format("{}", g.options.max_regression_pct));
   for (auto& d : c.meta_differences) prop("differs." + d.key, d.base + " -> " + d.cand);
   out += "    </properties>\n";
-  if (g.status == GateStatus::unusable) {
+  if (unusable) {
     for (std::size_t i = 0; i < g.problems.size(); ++i) {
       out += fmt::format("    <testcase classname=\"kvmbench.gate\" name=\"input check {}\">\n", i + 1);
       out += fmt::format("      <error message=\"{}\" type=\"unusable input\"/>\n", xml_escape(g.problems[i]));
@@ -88,12 +96,12 @@ std::string render_gate_junit(const GateResult& g) {
     std::string cls = "kvmbench.gate." + m.case_name + (m.variant.empty() ? "" : "/" + m.variant);
     out += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml_escape(cls), xml_escape(m.metric));
     std::string change = fmt::format("{}: change {} {}", m.key, format_pct(m.change.pct), format_ci(m.change));
-    if (gm.regressed)
+    if (gm.regressed())
       out += fmt::format("      <failure message=\"{}\" type=\"regression\"/>\n", xml_escape(change + "; " + gm.message));
-    else if (gm.skipped)
+    else if (gm.skipped())
       out += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(gm.message));
-    out += fmt::format("      <system-out>{}\n{}\nbase: {}\ncand: {}\nverdict: {}</system-out>\n", xml_escape(gm.message), xml_escape(change),
-                       xml_escape(format_mean_sd(m.base, m.in_base) + " " + m.unit),
+    out += fmt::format("      <system-out>{}\n{}\nbase: {}\ncand: {}\nverdict: {}</system-out>\n", xml_escape(gm.message),
+                       xml_escape(change), xml_escape(format_mean_sd(m.base, m.in_base) + " " + m.unit),
                        xml_escape(format_mean_sd(m.cand, m.in_cand) + " " + m.unit),
                        xml_escape(std::string(stats::to_string(m.verdict))));
     out += "    </testcase>\n";
@@ -120,28 +128,27 @@ std::string render_gate_markdown(const GateResult& g) {
   out += fmt::format("base `{}` · cand `{}` · source **{}** · alpha {} (Holm) · allowed regression {}%\n\n",
                      md_cell(c.base_label), md_cell(c.cand_label), c.source_label(), g.options.alpha,
                      g.options.max_regression_pct);
-  if (g.status == GateStatus::unusable) {
-    for (auto& p : g.problems) out += "- " + md_cell(p) + "\n";
-    return out;
-  }
+  for (auto& p : g.problems) out += "- " + md_cell(p) + "\n";
+  if (!g.problems.empty()) out += "\n";
+  if (g.metrics.empty()) return out;
   if (!c.meta_differences.empty()) {
     out += "<details><summary>Metadata that differs</summary>\n\n| key | base | cand |\n|:---|:---|:---|\n";
     for (auto& d : c.meta_differences)
       out += fmt::format("| `{}` | {} | {} |\n", md_cell(d.key), md_cell(d.base), md_cell(d.cand));
     out += "\n</details>\n\n";
   }
-  out += "| | metric | base | cand | change | 95% CI | p (Holm) | verdict |\n";
+  out += "| | metric | base | cand | change | 95% CI | p (Holm) | gate |\n";
   out += "|:-:|:---|---:|---:|---:|---:|---:|:---|\n";
   for (auto& gm : g.metrics) {
     const auto& m = c.metrics[gm.index];
-    const char* mark = gm.regressed ? "❌" : gm.skipped ? "➖" : "✅";
+    const char* mark = gm.regressed() ? "❌" : gm.skipped() ? "➖" : "✅";
     out += fmt::format("| {} | `{}` ({}) | {} | {} | {} | {} | {} | {} |\n", mark, md_cell(m.key), md_cell(m.unit),
                        md_cell(format_mean_sd(m.base, m.in_base)), md_cell(format_mean_sd(m.cand, m.in_cand)),
-                       format_pct(m.change.pct), format_ci(m.change), format_p(m.p_holm),
-                       stats::to_string(m.verdict));
+                       format_pct(m.change.pct), format_ci(m.change), format_p(m.p_holm), md_cell(gm.message));
   }
   out += "\nA metric fails when its Holm-adjusted Welch p < alpha and the whole 95% CI of the change "
-         "lies beyond the allowed regression.\n";
+         "lies beyond the allowed regression; ➖ marks a metric that was skipped, with the reason.\n";
+  for (auto& n : experimental_unit_notes(c)) out += "\n" + md_cell(n) + "\n";
   return out;
 }
 

@@ -276,12 +276,14 @@ std::string render_run_html(const Run& run, const std::vector<Table>& tables, co
   auto series = group_series(run.samples);
   if (!series.empty()) b += "<h2>Charts</h2>\n<div class=\"charts\">\n";
   for (auto& s : series) {
+    // One point per repetition: its sub-units (threads, CPUs) summarised.
+    const std::vector<double> values = experimental_units(s.observations).values;
     std::string cap;
-    if (s.values.size() >= 2) {
-      auto sm = stats::summarize(s.values);
+    if (values.size() >= 2 && std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); })) {
+      auto sm = stats::summarize(values);
       cap = fmt::format("mean {} ± {} (n={})", format_number(sm.mean), format_number(sm.stddev, 2), sm.n);
     }
-    b += chart_svg(s.key, s.unit, {{"", s.values}}, cap);
+    b += chart_svg(s.key, s.unit, {{"", values}}, cap);
   }
   if (!series.empty()) b += "</div>\n";
   return page(heading, b);

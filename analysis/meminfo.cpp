@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "analysis/text_lines.h"
+
 namespace kvmbench {
 
 namespace {
@@ -34,22 +36,11 @@ std::optional<std::uint64_t> parse_value(std::string_view v) {
   return std::nullopt;
 }
 
-template <typename F>
-void for_each_line(std::string_view text, F&& f) {
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    auto eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    if (!f(text.substr(pos, eol - pos))) return;
-    pos = eol + 1;
-  }
-}
-
 }  // namespace
 
 Meminfo parse_meminfo(std::string_view text) {
   Meminfo m;
-  for_each_line(text, [&](std::string_view line) {
+  for_each_line(text, [&](std::size_t, std::string_view line) {
     auto colon = line.find(':');
     if (colon == std::string_view::npos) return true;
     auto name = field_name(line.substr(0, colon));
@@ -62,7 +53,7 @@ Meminfo parse_meminfo(std::string_view text) {
 
 std::optional<std::uint64_t> meminfo_field(std::string_view text, std::string_view name) {
   std::optional<std::uint64_t> out;
-  for_each_line(text, [&](std::string_view line) {
+  for_each_line(text, [&](std::size_t, std::string_view line) {
     auto colon = line.find(':');
     if (colon == std::string_view::npos || field_name(line.substr(0, colon)) != name) return true;
     out = parse_value(line.substr(colon + 1));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <limits>
 #include <stdexcept>
 
 namespace kvmbench {
@@ -83,9 +84,18 @@ Sample sample_from_json(const nlohmann::json& j) {
     if (!j["variant"].is_string()) throw std::runtime_error("sample field 'variant' is not a string");
     s.variant = j["variant"].get<std::string>();
   }
-  if (!j.contains("value") || !j["value"].is_number())
+  // JSON has no NaN or infinity: such a value is stored as null (what the
+  // writers write for it), with value_text saying which where it is known.
+  if (j.contains("value") && j["value"].is_null()) {
+    const std::string text = j.contains("value_text") && j["value_text"].is_string() ? j["value_text"].get<std::string>() : "";
+    s.value = text == "Infinity"    ? std::numeric_limits<double>::infinity()
+              : text == "-Infinity" ? -std::numeric_limits<double>::infinity()
+                                    : std::numeric_limits<double>::quiet_NaN();
+  } else if (!j.contains("value") || !j["value"].is_number()) {
     throw std::runtime_error("sample lacks numeric field 'value'");
-  s.value = j["value"].get<double>();
+  } else {
+    s.value = j["value"].get<double>();
+  }
   if (j.contains("iteration")) {
     if (!j["iteration"].is_number_integer())
       throw std::runtime_error("sample field 'iteration' is not an integer");

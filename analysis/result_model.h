@@ -52,6 +52,8 @@ using SampleSink = std::function<void(const Sample&)>;
 
 nlohmann::json to_json(const Sample& s);
 // Throws std::runtime_error with a message naming the missing/bad field.
+// A null value (how a non-finite value is stored) reads as NaN, or as the
+// infinity its "value_text" names.
 Sample sample_from_json(const nlohmann::json& j);
 
 }  // namespace kvmbench

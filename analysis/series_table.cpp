@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <stdexcept>
 #include <unordered_map>
 
+#include "analysis/experimental_unit.h"
 #include "analysis/label_index.h"
 #include "analysis/statistics.h"
 
@@ -34,6 +36,8 @@ namespace {
 struct SeriesValues {
   Label variant, metric, unit;
   std::vector<double> values;
+  std::vector<int> invocation, repetition;  // of each value
+  std::string sub_unit_kind;                // the first sub-unit a sample named
 };
 
 struct CaseSeries {
@@ -138,12 +142,49 @@ std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::s
     if (sv.unit != s.unit)
       throw std::runtime_error(fmt::format("series {} mixes units '{}' and '{}'", s.series_key(), sv.unit, s.unit));
     sv.values.push_back(s.value);
+    sv.repetition.push_back(s.iteration);
+    int inv = 0;
+    if (s.extra.is_object()) {
+      if (auto it = s.extra.find("invocation"); it != s.extra.end() && it->is_number_integer()) inv = it->get<int>();
+      if (sv.sub_unit_kind.empty())
+        if (std::string sub = sub_unit_of(s); !sub.empty()) sv.sub_unit_kind = sub.substr(0, sub.find('='));
+    }
+    sv.invocation.push_back(inv);
   }
   return out;
 }
 
-std::vector<std::string> statistic_cells(const SeriesValues& sv) {
-  const stats::Summary m = stats::summarize(sv.values);
+// The values a series' statistics are of: one per repetition (its threads,
+// CPUs or vCPUs summarised, experimental_unit.h), or one per invocation
+// when the run holds several. A pooled table mixes cases, whose
+// repetitions are not one another's: there every value stands alone.
+// `summarised` says how many values the largest unit summarised.
+std::vector<double> unit_values(const SeriesValues& sv, bool pooled, std::size_t& summarised) {
+  summarised = 1;
+  // A kernel log's records each have a repetition of their own, in order:
+  // nothing to summarise (and a long log has hundreds of thousands).
+  bool one_per_unit = true;
+  for (std::size_t i = 1; i < sv.values.size() && one_per_unit; ++i)
+    one_per_unit = sv.repetition[i] > sv.repetition[i - 1] && sv.invocation[i] == sv.invocation[i - 1];
+  if (pooled || one_per_unit) return sv.values;
+  std::vector<Observation> obs;
+  obs.reserve(sv.values.size());
+  for (std::size_t i = 0; i < sv.values.size(); ++i) obs.push_back({sv.values[i], sv.invocation[i], sv.repetition[i], ""});
+  ExperimentalUnits u = experimental_units(obs);
+  summarised = u.most_per_repetition;
+  return u.values;
+}
+
+std::vector<std::string> statistic_cells(const std::vector<double>& values, const SeriesValues& sv) {
+  const bool finite = std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+  if (!finite) {
+    // NaN or infinite, as the input has them: shown, no statistic.
+    const double first = *std::find_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); });
+    const std::string shown = std::isnan(first) ? "NaN" : format_sig(first);
+    return {sv.unit.empty() ? "-" : sv.unit, std::to_string(values.size()), shown, "n/a", "n/a", "n/a", "n/a",
+            "n/a", "n/a", "n/a"};
+  }
+  const stats::Summary m = stats::summarize(values);
   const std::string cv = std::isnan(m.cv) || m.n < 2 ? "n/a" : format_sig(100 * m.cv, 3) + "%";
   return {sv.unit.empty() ? "-" : sv.unit, std::to_string(m.n), format_sig(m.mean),
           format_sig(m.stddev), cv, format_sig(m.ci95_low), format_sig(m.ci95_high),
@@ -169,9 +210,16 @@ std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std
     const bool pooled = is_pooled[ci];
     std::vector<std::string> headers;
     std::vector<std::vector<std::string>> columns;
+    std::vector<std::string> summarised_notes;  // per column, "" when none
     for (const auto& sv : c.series) {
       headers.push_back(sv.variant.empty() ? sv.metric.str() : sv.variant + "/" + sv.metric);
-      columns.push_back(statistic_cells(sv));
+      std::size_t summarised = 1;
+      columns.push_back(statistic_cells(unit_values(sv, pooled, summarised), sv));
+      summarised_notes.push_back(summarised < 2 ? std::string()
+                                                : fmt::format("{}: up to {} {}s per repetition, summarised by "
+                                                              "their mean (n counts repetitions)",
+                                                              headers.back(), summarised,
+                                                              sv.sub_unit_kind.empty() ? "value" : sv.sub_unit_kind));
     }
     const std::size_t label_width = 11;  // "95% CI high"
     std::size_t start = 0;
@@ -201,6 +249,8 @@ std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std
         t.notes.push_back(fmt::format("more than {} cases of this kind: statistics over all of them; each sample, with its "
                                       "case, is in samples.jsonl",
                                       max_cases));
+      for (std::size_t k = start; k < end; ++k)
+        if (!summarised_notes[k].empty()) t.notes.push_back(summarised_notes[k]);
       tables.push_back(std::move(t));
       start = end;
     }

@@ -59,6 +59,29 @@ static std::string pad(std::string_view s, std::size_t w, Align a) {
   return a == Align::left ? std::string(s) + fill : fill + std::string(s);
 }
 
+// A note as lines of at most 80 columns, broken at spaces; continuation
+// lines indented by two (a word longer than a line stays whole).
+static std::string wrapped_note(std::string_view note) {
+  constexpr std::size_t kWidth = 80;
+  std::string out, line;
+  std::size_t pos = 0;
+  while (pos < note.size()) {
+    std::size_t end = note.find(' ', pos);
+    if (end == std::string_view::npos) end = note.size();
+    const std::string_view word = note.substr(pos, end - pos);
+    pos = end + 1;
+    if (word.empty()) continue;
+    if (!line.empty() && width(line) + 1 + width(word) > kWidth) {
+      out += line + "\n";
+      line = "  ";
+    } else if (!line.empty() && line != "  ") {
+      line += ' ';
+    }
+    line += word;
+  }
+  return out + line + "\n";
+}
+
 std::string render_text(const Table& t) {
   const ShownRows shown = shown_rows(t);
   auto is_shown = [&](std::size_t r) { return r < shown.head || r >= t.rows.size() - shown.tail; };
@@ -95,7 +118,7 @@ std::string render_text(const Table& t) {
     if (shown.omitted && r == shown.head) out += omitted_line(shown.omitted) + "\n";
     if (is_shown(r)) line(t.rows[r], false);
   }
-  for (auto& n : t.notes) out += n + "\n";
+  for (auto& n : t.notes) out += wrapped_note(n);
   return out;
 }
 

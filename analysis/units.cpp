@@ -45,4 +45,12 @@ std::string format_bytes(unsigned long long bytes) {
   return std::to_string(bytes) + suffixes[i];
 }
 
+std::optional<double> seconds_per_time_unit(std::string_view unit) {
+  if (unit == "s") return 1.0;
+  if (unit == "ms") return 1e-3;
+  if (unit == "us") return 1e-6;
+  if (unit == "ns") return 1e-9;
+  return std::nullopt;
+}
+
 }  // namespace kvmbench

@@ -41,8 +41,10 @@ const std::vector<std::string>& directmap_backings();
 
 // Why `backing` cannot run here for `bytes` in total ("" when it can).
 // hugetlb needs that many free pages in the pool (run_directmap_host_benchmarks
-// grows the pool first when allowed, and restores it afterwards); THP needs a THP mode other than "never"; guest_memfd
-// needs KVM with the MMAP and INIT_SHARED guest_memfd flags.
+// grows the pool first when allowed, and restores it afterwards); THP needs
+// /sys/kernel/mm/transparent_hugepage (with enabled = never it runs, on the
+// 4 KiB pages that mode gives, and its samples' extra thp_enabled says so);
+// guest_memfd needs KVM with the MMAP and INIT_SHARED guest_memfd flags.
 std::string directmap_backing_unavailable(const std::string& backing, std::uint64_t bytes);
 
 // Runs the cases; unknown backing names throw std::invalid_argument.

@@ -7,14 +7,15 @@
 #include <stdexcept>
 #include <utility>
 
+#include "analysis/parsers/kernel_log.h"
 #include "hostlib/kmsg_reader.h"
 
 namespace kvmbench::host {
 
 namespace {
 
-constexpr std::string_view kNotEnabled = "RMPOPT optimizations not enabled";
-constexpr std::string_view kEnabled = "RMP optimizations enabled on physical address range";
+using parsers::kRmpoptEnabled;
+using parsers::kRmpoptNotEnabled;
 
 constexpr std::array<std::pair<RmpoptBootState::State, std::string_view>, 5> kNames = {{
     {RmpoptBootState::State::not_checked, "not_checked"},
@@ -61,11 +62,11 @@ RmpoptBootState rmpopt_boot_state_from_log(std::string_view log) {
     if (eol == std::string_view::npos) eol = log.size();
     const std::string_view line = log.substr(pos, eol - pos);
     pos = eol + 1;
-    if (line.find(kNotEnabled) != std::string_view::npos) {
+    if (line.find(kRmpoptNotEnabled) != std::string_view::npos) {
       s.state = RmpoptBootState::State::not_enabled;
       s.line = std::string(line);
       s.range_end.reset();
-    } else if (line.find(kEnabled) != std::string_view::npos) {
+    } else if (line.find(kRmpoptEnabled) != std::string_view::npos) {
       s.state = RmpoptBootState::State::enabled;
       s.line = std::string(line);
       s.range_end = range_end_of(line);
@@ -83,7 +84,7 @@ std::string rmpopt_boot_refusal(const RmpoptBootState& s) {
     case RmpoptBootState::State::no_line:
       return fmt::format("the kernel log holds neither \"{}\" nor \"{}\": this kernel does not carry the RMPOPT "
                          "series (or its boot lines have left the log buffer)",
-                         kNotEnabled, kEnabled);
+                         kRmpoptNotEnabled, kRmpoptEnabled);
     case RmpoptBootState::State::unreadable:
       return "cannot read the kernel log to see whether the kernel enabled RMPOPT at boot: " + s.detail;
     case RmpoptBootState::State::not_checked:

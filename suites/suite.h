@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/metric_roles.h"
 #include "analysis/result_model.h"
 #include "hostlib/confidential_host.h"
 #include "hostlib/kvm_probe.h"
@@ -74,8 +75,16 @@ struct Preset {
   // Collects samples into ctx; throws on failure; checks ctx.interrupted().
   std::function<void(RunContext&)> run;
   int default_repetitions = 1;   // -r when not given
-  // Metrics whose CI drives `-r auto` (series keys' metric names).
+  // What a gate decides on, and whose CI drives `-r auto` (series keys'
+  // metric names); empty: every metric not derived.
   std::vector<std::string> primary_metrics;
+  // Metrics that are transforms of another (metric -> the one it is
+  // computed from): compare and gate show them, never test them again
+  // (analysis/metric_roles.h).
+  std::map<std::string, std::string> derived_metrics;
+  // What one repetition is, for the reader of a comparison.
+  std::string repetition;
+  MetricRoles metric_roles() const { return {primary_metrics, derived_metrics, repetition}; }
   // `run --dry-run`: what `run` would do on ctx.host(), from the same
   // parameters and builders, touching nothing (suites/common/plan.h).
   // Empty for presets without a plan.

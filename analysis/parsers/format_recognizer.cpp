@@ -6,6 +6,8 @@
 
 #include "analysis/parsers/guest_output.h"
 #include "analysis/parsers/kernel_log.h"
+#include "analysis/parsers/kvm_selftests.h"
+#include "analysis/parsers/kvm_unit_tests.h"
 #include "analysis/parsers/multi_find.h"
 #include "analysis/plain_numbers.h"
 
@@ -17,10 +19,17 @@ std::string_view to_string(InputFormat f) {
     case InputFormat::gbench_json: return "gbench-json";
     case InputFormat::guest_output: return "guest-output";
     case InputFormat::kernel_log: return "kernel-log";
+    case InputFormat::kvm_selftest: return "kvm-selftest";
+    case InputFormat::kvm_unit_tests_vmexit: return "kvm-unit-tests-vmexit";
     case InputFormat::plain_numbers: return "plain-numbers";
     case InputFormat::unrecognised: return "unrecognised";
   }
   return "unrecognised";
+}
+
+bool is_one_invocation(InputFormat f) {
+  return f == InputFormat::gbench_json || f == InputFormat::guest_output || f == InputFormat::kvm_selftest ||
+         f == InputFormat::kvm_unit_tests_vmexit;
 }
 
 // Whether a guest console's BEGIN or RESULT line is anywhere in the text
@@ -46,13 +55,15 @@ Recognition recognise_format(std::string_view text) {
   // guest console never carries the host's records (RMPOPT, to_shared).
   if (mentions_kernel_record(text)) return {InputFormat::kernel_log, ""};
   if (mentions_guest_output(text)) return {InputFormat::guest_output, ""};
+  if (looks_like_kvm_selftest(text)) return {InputFormat::kvm_selftest, ""};
+  if (looks_like_vmexit_output(text)) return {InputFormat::kvm_unit_tests_vmexit, ""};
   try {
     if (!parse_plain_numbers(text).values.empty()) return {InputFormat::plain_numbers, ""};
     return {InputFormat::unrecognised, "only comments, no data"};
   } catch (const PlainNumbersError& e) {
     return {InputFormat::unrecognised,
-            fmt::format("no known kernel log record, not Google Benchmark JSON, and not numbers one per "
-                        "line (line {}: {})",
+            fmt::format("no known kernel log record, not Google Benchmark JSON, no KVM selftest or vmexit "
+                        "output, and not numbers one per line (line {}: {})",
                         e.line, e.what())};
   }
 }
@@ -80,11 +91,25 @@ ParsedInput parse_any(std::string_view text, Provenance kernel_provenance) {
       GbenchParse g = parse_gbench_json(text);
       out.result = std::move(g.result);
       out.aggregates = std::move(g.aggregates);
+      out.not_measured = std::move(g.not_measured);
       out.context = std::move(g.context);
       if (out.result.samples.empty())
-        throw ParseError(1, "Google Benchmark JSON without any iteration row (nothing to ingest)");
+        throw ParseError(1, out.aggregates.empty()
+                                ? "Google Benchmark JSON without any iteration row (nothing to ingest)"
+                                : "Google Benchmark JSON with aggregates only (--benchmark_report_aggregates_only): "
+                                  "ingest keeps repetitions; `kvmbench compare` reads such a file as it is");
       break;
     }
+    case InputFormat::kvm_selftest: {
+      SelftestParse p = parse_kvm_selftest(text);
+      out.result = std::move(p.result);
+      out.roles = std::move(p.roles);
+      break;
+    }
+    case InputFormat::kvm_unit_tests_vmexit:
+      out.result = parse_vmexit_output(text);
+      out.roles.repetition = "one boot of kvm-unit-tests' vmexit";
+      break;
     case InputFormat::guest_output: {
       GuestOutput g = parse_guest_output(text);
       out.result = std::move(g.result);

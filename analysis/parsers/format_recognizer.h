@@ -5,6 +5,8 @@
 //   kernel log      some line holds a record of kernel_log.h (any capture;
 //                   checked before guest output: a guest console never
 //                   carries the host's records)
+//   KVM selftest    a performance line of a KVM selftest (kvm_selftests.h)
+//   vmexit          kvm-unit-tests' vmexit output (kvm_unit_tests.h)
 //   plain numbers   every non-blank, non-'#' line is one number (plain_numbers.h)
 // Anything else is "unrecognised", with the reason.
 #pragma once
@@ -14,12 +16,26 @@
 #include <vector>
 
 #include "analysis/parsers/gbench_json.h"
+#include "analysis/metric_roles.h"
 #include "analysis/parsers/kernel_log.h"
 #include "analysis/parsers/parse_result.h"
 
 namespace kvmbench::parsers {
 
-enum class InputFormat { empty, gbench_json, guest_output, kernel_log, plain_numbers, unrecognised };
+enum class InputFormat {
+  empty,
+  gbench_json,
+  guest_output,
+  kernel_log,
+  kvm_selftest,
+  kvm_unit_tests_vmexit,
+  plain_numbers,
+  unrecognised
+};
+// True for the formats whose one file is one run of a program (an
+// invocation): Google Benchmark JSON, a guest's console, a selftest's or
+// vmexit's output. A kernel log is not: each record is its own measurement.
+bool is_one_invocation(InputFormat f);
 std::string_view to_string(InputFormat f);
 
 struct Recognition {
@@ -33,7 +49,9 @@ struct ParsedInput {
   InputFormat format = InputFormat::unrecognised;
   ParseResult result;
   std::vector<GbenchAggregate> aggregates;  // gbench only
+  std::vector<GbenchNotMeasured> not_measured;  // gbench only: errored or skipped benchmarks
   nlohmann::json context;                   // gbench only: its "context" object
+  MetricRoles roles;                        // which metrics are derived (selftests)
   // kernel log with Provenance::by_record only: the records, and the record
   // of each sample (see kernel_log.h); the records' views point into the
   // parsed text and kernel_joined.

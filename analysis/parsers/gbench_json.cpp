@@ -3,6 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
 #include <set>
 
 namespace kvmbench::parsers {
@@ -32,6 +37,58 @@ std::string counter_unit(const std::string& name) {
   return "";
 }
 
+// The library writes non-finite doubles as the bare words NaN, Infinity and
+// -Infinity, which JSON does not have. They become the strings "NaN",
+// "Infinity" and "-Infinity" outside of strings (same lines, so every line
+// number stays right); number_of() reads them back.
+// The literal NaN, Infinity or -Infinity that starts at text[i], or "".
+std::string_view non_finite_literal_at(std::string_view text, std::size_t i) {
+  for (std::string_view word : {"-Infinity", "Infinity", "NaN"}) {
+    if (text.substr(i, word.size()) != word) continue;
+    const std::size_t end = i + word.size();
+    if (end < text.size() && std::isalnum(static_cast<unsigned char>(text[end]))) continue;
+    return word;
+  }
+  return {};
+}
+
+std::string quote_non_finite_literals(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 64);
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (const std::string_view word = non_finite_literal_at(text, i); !word.empty()) {
+      out += '"';
+      out += word;
+      out += '"';
+      i += word.size() - 1;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+// A number of a row: a JSON number, or one of the literals above.
+std::optional<double> number_of(const nlohmann::json& v) {
+  if (v.is_number()) return v.get<double>();
+  if (!v.is_string()) return std::nullopt;
+  const std::string& t = v.get_ref<const std::string&>();
+  if (t == "NaN") return std::numeric_limits<double>::quiet_NaN();
+  if (t == "Infinity") return std::numeric_limits<double>::infinity();
+  if (t == "-Infinity") return -std::numeric_limits<double>::infinity();
+  return std::nullopt;
+}
+
+std::string non_finite_text(double v) { return std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity"; }
+
 
 }  // namespace
 
@@ -43,15 +100,19 @@ bool looks_like_gbench_json(std::string_view text) {
 
 nlohmann::json to_json(const GbenchAggregate& a) {
   return {{"case", a.case_name}, {"aggregate", a.aggregate_name}, {"metric", a.metric},
-          {"unit", a.unit},      {"value", a.value},               {"line", a.line}};
+          {"unit", a.unit},      {"value", a.value},               {"count", a.count},
+          {"line", a.line}};
 }
 
-GbenchParse parse_gbench_json(std::string_view text) {
+GbenchParse parse_gbench_json(std::string_view original) {
   GbenchParse out;
   ParseResult& res = out.result;
   res.format = "gbench-json";
-  res.lines_read = text.empty() ? 0 : line_of(text, text.size()) - (text.ends_with('\n') ? 1 : 0);
+  res.lines_read =
+      original.empty() ? 0 : line_of(original, original.size()) - (original.ends_with('\n') ? 1 : 0);
 
+  const std::string quoted = quote_non_finite_literals(original);
+  const std::string_view text = quoted;
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text.begin(), text.end());
@@ -64,6 +125,13 @@ GbenchParse parse_gbench_json(std::string_view text) {
   if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
     throw ParseError(1, "JSON without a \"benchmarks\" array (not Google Benchmark output)");
   if (doc.contains("context")) out.context = doc["context"];
+  if (out.context.is_object() && out.context.contains("json_schema_version")) {
+    const auto& v = out.context["json_schema_version"];
+    if (!v.is_number_integer() || v.get<long long>() != kGbenchJsonSchemaVersion)
+      throw ParseError(1, fmt::format("context.json_schema_version is {}: this kvmbench reads version {} of "
+                                      "Google Benchmark's JSON, and refuses to guess at another",
+                                      v.dump(), kGbenchJsonSchemaVersion));
+  }
 
   // Row line numbers: a second pass that records the offset of each row.
   // nlohmann's SAX has no position callback, so scan braces ourselves:
@@ -93,19 +161,32 @@ GbenchParse parse_gbench_json(std::string_view text) {
   }
 
   const auto& rows = doc["benchmarks"];
+  // Names registered more than once: each family_index that uses a name.
+  std::map<std::string, std::set<long long>> families;
+  for (const auto& row : rows)
+    if (row.is_object() && row.contains("family_index") && row["family_index"].is_number_integer())
+      families[row.value("run_name", row.value("name", std::string()))].insert(row["family_index"].get<long long>());
+  std::set<std::string> not_measured_seen;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& row = rows[i];
     const std::size_t line = i < row_lines.size() ? row_lines[i] : 0;
     if (!row.is_object() || !row.contains("name") || !row["name"].is_string())
       throw ParseError(line, "benchmark row without a \"name\"");
     const std::string name = row["name"].get<std::string>();
-    const std::string run_name = row.value("run_name", name);
+    std::string run_name = row.value("run_name", name);
+    // Numbered by their order of registration (family_index), not by the
+    // index itself: a --benchmark_filter shifts the indices, not the order.
+    if (auto f = families.find(run_name); f != families.end() && f->second.size() > 1)
+      run_name += fmt::format(" ({} of {})",
+                              std::distance(f->second.begin(), f->second.find(row["family_index"].get<long long>())) + 1,
+                              f->second.size());
     const std::string time_unit = row.value("time_unit", std::string("ns"));
     if (!valid_time_unit(time_unit))
       throw ParseError(line, fmt::format("benchmark '{}': unknown time_unit '{}'", name, time_unit));
     if (row.value("error_occurred", false) || row.value("skipped", false)) {
-      res.warnings.push_back(fmt::format("line {}: benchmark '{}' skipped: {}", line, name,
-                                         row.value("error_message", row.value("skip_message", std::string()))));
+      const std::string message = row.value("error_message", row.value("skip_message", std::string()));
+      res.warnings.push_back(fmt::format("line {}: benchmark '{}' did not measure: {}", line, name, message));
+      if (not_measured_seen.insert(run_name).second) out.not_measured.push_back({run_name, message, line});
       continue;
     }
     ++res.records;
@@ -113,13 +194,16 @@ GbenchParse parse_gbench_json(std::string_view text) {
     if (run_type == "aggregate") {
       const std::string agg = row.value("aggregate_name", std::string());
       const bool percentage = row.value("aggregate_unit", std::string("time")) == "percentage";
+      const std::size_t count =
+          row.contains("repetitions") && row["repetitions"].is_number_unsigned() ? row["repetitions"].get<std::size_t>() : 0;
       for (const char* m : {"real_time", "cpu_time"}) {
-        if (!row.contains(m) || !row[m].is_number()) continue;
-        out.aggregates.push_back({run_name, agg, m, percentage ? "" : time_unit, row[m].get<double>(), line});
+        if (!row.contains(m)) continue;
+        if (auto v = number_of(row[m]))
+          out.aggregates.push_back({run_name, agg, m, percentage ? "" : time_unit, *v, count, line});
       }
       for (auto& [k, v] : row.items())
-        if (!known_fields().count(k) && v.is_number())
-          out.aggregates.push_back({run_name, agg, k, counter_unit(k), v.get<double>(), line});
+        if (!known_fields().count(k))
+          if (auto x = number_of(v)) out.aggregates.push_back({run_name, agg, k, counter_unit(k), *x, count, line});
       continue;
     }
     const int rep = row.value("repetition_index", 0);
@@ -134,15 +218,18 @@ GbenchParse parse_gbench_json(std::string_view text) {
       s.value = v;
       s.iteration = rep;
       s.extra = extra;
+      if (!std::isfinite(v)) s.extra["value_text"] = non_finite_text(v);
       res.samples.push_back(std::move(s));
     };
     for (const char* m : {"real_time", "cpu_time"}) {
       if (!row.contains(m)) continue;
-      if (!row[m].is_number()) throw ParseError(line, fmt::format("benchmark '{}': {} is not a number", name, m));
-      add(m, time_unit, row[m].get<double>());
+      const auto v = number_of(row[m]);
+      if (!v) throw ParseError(line, fmt::format("benchmark '{}': {} is not a number", name, m));
+      add(m, time_unit, *v);
     }
     for (auto& [k, v] : row.items())
-      if (!known_fields().count(k) && v.is_number()) add(k, counter_unit(k), v.get<double>());
+      if (!known_fields().count(k))
+        if (auto x = number_of(v)) add(k, counter_unit(k), *x);
   }
   return out;
 }

@@ -27,7 +27,8 @@ namespace kvmbench::parsers {
 
 namespace {
 
-constexpr std::array<std::string_view, 2> kAnchors = {"SEV-SNP: RMPOPT", "guest_memfd to_shared:"};
+constexpr std::array<std::string_view, 3> kAnchors = {"SEV-SNP: RMPOPT", "guest_memfd to_shared:",
+                                                      "SEV-SNP: RMP optimizations"};
 
 // Position of the first record anchor in `s`, or npos.
 const MultiFinder& anchor_finder() {
@@ -37,7 +38,11 @@ const MultiFinder& anchor_finder() {
 std::size_t find_anchor(std::string_view s) { return anchor_finder().find(s).pos; }
 
 // Outcome of reading one record from text that starts at an anchor.
-enum class Match { ok, incomplete, unknown };
+// `source`: the anchor is in a print's own source (a patch quoted in a
+// mail: pr_err("guest_memfd to_shared: nr_pages=%lu, ..."), whose values
+// are printf conversions): not a record. `status`: one of the RMPOPT
+// series' status lines (kRmpoptNotEnabled, kRmpoptEnabled).
+enum class Match { ok, incomplete, unknown, source, status };
 
 // A cursor over the (possibly joined) record text. Hand-written instead of
 // std::regex: ingest is a hot path (months of kernel logs) and regex per
@@ -74,6 +79,7 @@ struct Scanner {
   // there but is not a count.
   Match count(std::string_view what, std::uint64_t& v, bool last = false) {
     std::string_view t = token();
+    if (!t.empty() && t.front() == '%') return Match::source;
     if (at_end() && (!last || t.empty())) return Match::incomplete;
     if (t.empty()) throw ParseError(line, fmt::format("{} has no value", what));
     auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
@@ -90,6 +96,7 @@ struct Scanner {
   // A hexadecimal address "0x...".
   Match hex(std::string_view what, std::uint64_t& v, std::string_view& text) {
     std::string_view t = token();
+    if (t.find('%') != std::string_view::npos) return Match::source;
     if (at_end()) return Match::incomplete;
     if (t.size() < 3 || t[0] != '0' || (t[1] != 'x' && t[1] != 'X'))
       throw ParseError(line, fmt::format("{} is not a 0x address: '{}'", what, t));
@@ -197,6 +204,10 @@ Match match_record(std::string_view text, std::size_t line, KernelRecord& r) {
   Scanner sc{text, line};
   constexpr std::string_view rmpopt = "SEV-SNP: RMPOPT ";
   constexpr std::string_view to_shared = "guest_memfd to_shared: ";
+  constexpr std::string_view prefix = "SEV-SNP: ";
+  for (std::string_view status : {kRmpoptNotEnabled, kRmpoptEnabled})
+    if (text.substr(prefix.size(), status.size()) == status && text.starts_with(prefix)) return Match::status;
+  if (text.starts_with("SEV-SNP: RMP optimizations")) return Match::unknown;
   if (text.substr(0, rmpopt.size()) == rmpopt) {
     sc.s.remove_prefix(rmpopt.size());
     constexpr std::string_view exec = "execution time ";
@@ -447,6 +458,17 @@ void parse_records_into(std::string_view text, std::size_t first_line, BadRecord
       cur.pos = next_pos;
       continue;
     }
+    if (m == Match::source || m == Match::status) {
+      res.notes.push_back(m == Match::status
+                              ? fmt::format("line {}: RMPOPT status: {}", r.line, ll.message.substr(a))
+                              : fmt::format("line {}: not a record, the source of its print: {}", r.line,
+                                            std::string(ll.message.substr(0, 100))));
+      res.lines_ignored += used;
+      line_no += used - 1;
+      broken = true;
+      cur.pos = next_pos;
+      continue;
+    }
     if (m != Match::ok) {
       res.warnings.push_back(fmt::format("line {}: incomplete or unknown record: {}", r.line,
                                          std::string(ll.message.substr(a, 80))));
@@ -657,6 +679,7 @@ KernelLogParse parse_kernel_log_records(std::string_view text, Provenance proven
           r.line += h.lines;
         }
         for (auto& w : second.result.warnings) w = renumber_warning(w, h.lines);
+        for (auto& n : second.result.notes) n = renumber_warning(n, h.lines);
         SampleBuilder().add(second.records, 0, second.result.samples, second.sample_record);
         head_built_later.get();
         // Iterations continue from the head's count of the same key (a
@@ -717,6 +740,7 @@ KernelLogParse parse_kernel_log_records(std::string_view text, Provenance proven
     res.records += second.result.records;
     res.lines_ignored += second.result.lines_ignored;
     res.warnings.insert(res.warnings.end(), second.result.warnings.begin(), second.result.warnings.end());
+    res.notes.insert(res.notes.end(), second.result.notes.begin(), second.result.notes.end());
   }
   if (provenance == Provenance::in_extra) {
     provenance_into_extra(out.records, out.sample_record, samples);

@@ -3,6 +3,11 @@
 //   SEV-SNP: RMPOPT largest|smallest|average cycles N
 //   SEV-SNP: RMPOPT execution time N ns for physical address range 0xA - 0xB on all cpus
 //   guest_memfd to_shared: nr_pages=N, make_shared=N cycles, total=N cycles
+// Not records, and said so in ParseResult::notes: the RMPOPT series' own
+// status lines (kRmpoptNotEnabled, kRmpoptEnabled after "SEV-SNP: "), and
+// a record's print in source form, as a patch quoted in a mail has it
+// (pr_err("guest_memfd to_shared: nr_pages=%lu, ..."): a value that is a
+// printf conversion).
 //
 // Wrapped lines: when a line holds the start of a record but not all of it
 // (a mail client broke it), the following lines are appended, joined by one
@@ -38,6 +43,10 @@
 #include "analysis/parsers/parse_result.h"
 
 namespace kvmbench::parsers {
+
+// What the RMPOPT series prints at boot (after pr_fmt's "SEV-SNP: ").
+inline constexpr std::string_view kRmpoptNotEnabled = "RMPOPT optimizations not enabled";
+inline constexpr std::string_view kRmpoptEnabled = "RMP optimizations enabled on physical address range";
 
 enum class KernelRecordKind { rmpopt_cycles, rmpopt_sweep, to_shared };
 enum class CycleStat { largest, smallest, average };

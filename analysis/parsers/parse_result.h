@@ -19,6 +19,7 @@ struct ParseResult {
   std::size_t records = 0;            // records recognised (a wrapped record counts once)
   std::size_t lines_ignored = 0;      // non-blank lines that were not part of a record
   std::vector<std::string> warnings;  // "line N: ..." for things skipped on purpose
+  std::vector<std::string> notes;     // "line N: ..." for lines known not to be records (status lines)
 };
 
 // Malformed input. `line` is 1-based (0 when no line applies); what() is the

@@ -328,6 +328,12 @@ std::vector<Param> document_params(bool lab = false) {
   return p;
 }
 
+// tcp_rr's latency is 1 / its rate; mmap_churn's total the rounds times
+// their mean (guests/workloads).
+std::map<std::string, std::string> workload_derived() {
+  return {{"latency", "transaction_rate"}, {"total_time", "time_per_round"}};
+}
+
 }  // namespace
 
 Suite make_asid_suite() {
@@ -349,6 +355,7 @@ Suite make_asid_suite() {
   doc.run = run_document;
   doc.plan = plan_document;
   doc.primary_metrics = {"transaction_rate", "throughput", "cpuid_rate", "time_per_round"};
+  doc.derived_metrics = workload_derived();
   s.presets.push_back(doc);
 
   // What `kvmbench lab` runs: the document's pipeline (native, kvm_amd
@@ -375,6 +382,7 @@ Suite make_asid_suite() {
   host.params = params("2", "100M", "100", "1G", "120");
   host.unsupported_reason = runs_anywhere;
   host.run = run_host;
+  host.derived_metrics = workload_derived();
   s.presets.push_back(host);
 
   Preset smoke;
@@ -385,6 +393,7 @@ Suite make_asid_suite() {
   smoke.params = params("1", "4M", "4", "256M", "120");
   smoke.unsupported_reason = require_tcg_guest;
   smoke.run = run_smoke;
+  smoke.derived_metrics = workload_derived();
   s.presets.push_back(smoke);
   return s;
 }

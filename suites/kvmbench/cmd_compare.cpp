@@ -1,4 +1,7 @@
 // kvmbench compare BASE CAND [--format text|md|csv|json|html] [--alpha A]
+//                            [--metrics GLOB]... [--exclude GLOB]... [--per-unit]
+// BASE and CAND: a run directory, Google Benchmark JSON, KVM selftest or
+// vmexit output; several joined by ',' are several invocations of a side.
 #include <fmt/format.h>
 
 #include <memory>
@@ -14,15 +17,25 @@ void add_compare_command(CLI::App& app) {
   struct Opts {
     std::string base, cand, format = "text";
     double alpha = 0.05;
+    std::vector<std::string> include, exclude;
+    bool per_unit = false;
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand(
-      "compare", "A/B tables: per metric both sides' mean ± sd (n), change with 95% CI, p-values "
-                 "(Welch, Mann-Whitney, Holm-adjusted) and a verdict");
-  cmd->add_option("BASE", o->base, "base: a run directory or Google Benchmark JSON file")->required();
-  cmd->add_option("CAND", o->cand, "candidate: a run directory or Google Benchmark JSON file")->required();
+      "compare", "A/B tables: per metric both sides' mean ± sd (n) of their experimental units, change with 95% CI, "
+                 "p-values (Welch, Mann-Whitney, Holm-adjusted) and a verdict");
+  cmd->add_option("BASE", o->base,
+                  "base: a run directory, Google Benchmark JSON, KVM selftest or vmexit output; A,B,C: several "
+                  "invocations")
+      ->required();
+  cmd->add_option("CAND", o->cand, "candidate, as BASE")->required();
   cmd->add_option("--format", o->format, "text, md, csv, json or html")->capture_default_str();
   cmd->add_option("--alpha", o->alpha, "significance level for the verdicts")->capture_default_str();
+  cmd->add_option("--metrics", o->include, "compare only series whose key or metric matches this glob (repeatable)");
+  cmd->add_option("--exclude", o->exclude, "leave out series whose key or metric matches this glob (repeatable)");
+  cmd->add_flag("--per-unit", o->per_unit,
+                "text: also every repetition's value and its threads', CPUs' or vCPUs' (for looking; verdicts are on "
+                "the units)");
   cmd->callback([o] {
     Format f;
     try {
@@ -35,11 +48,14 @@ void add_compare_command(CLI::App& app) {
     try {
       CompareOptions co;
       co.alpha = o->alpha;
-      c = compare(load_comparison_side(o->base), load_comparison_side(o->cand), co);
+      co.include = o->include;
+      co.exclude = o->exclude;
+      c = compare(load_comparison_sides(o->base), load_comparison_sides(o->cand), co);
     } catch (const std::exception& e) {
       usage_error(e.what());
     }
     fmt::print("{}", render_comparison(c, f));
+    if (o->per_unit && f == Format::text) fmt::print("\n{}", render_per_unit_text(c));
   });
 }
 

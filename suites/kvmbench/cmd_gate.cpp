@@ -1,9 +1,13 @@
 // kvmbench gate BASE CAND [--max-regression PCT] [--alpha A] [--min-samples N]
+//                         [--metrics GLOB]... [--exclude GLOB]... [--strict]
 //                         [--junit FILE] [--markdown FILE]
 // Exit 0: no significant regression beyond the threshold; 1: a regression;
-// 2: unusable input (each reason said plainly).
+// 2: unusable input (each reason said plainly). The --junit and --markdown
+// files are written in every case, unusable input included, so that a CI
+// job never reads an old "passed".
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <memory>
 
 #include "analysis/compare_input.h"
@@ -15,42 +19,79 @@
 
 namespace kvmbench::cli {
 
+namespace {
+
+// The option errors, in words; empty when the options are usable.
+std::string option_problem(const GateOptions& go) {
+  if (!(go.alpha > 0 && go.alpha < 1)) return fmt::format("--alpha must be between 0 and 1, not {}", go.alpha);
+  if (!(go.max_regression_pct >= 0))
+    return fmt::format("--max-regression must be >= 0 (percent), not {}", go.max_regression_pct);
+  if (go.min_n < 2) return "--min-samples must be at least 2";
+  for (auto* list : {&go.include, &go.exclude})
+    for (auto& p : *list)
+      if (p.empty()) return "--metrics / --exclude: an empty pattern";
+  return "";
+}
+
+}  // namespace
+
 void add_gate_command(CLI::App& app) {
   struct Opts {
     std::string base, cand, junit, markdown;
     double max_regression = 0, alpha = 0.05;
     std::size_t min_samples = 3;
+    std::vector<std::string> include, exclude;
+    bool strict = false;
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand(
-      "gate", "Pre-merge gate: exit 1 when a metric regresses significantly (Holm-adjusted) and its "
+      "gate", "Pre-merge gate: exit 1 when a primary metric regresses significantly (Holm-adjusted) and its "
               "whole 95% CI lies beyond --max-regression; 0 otherwise; 2 on unusable input");
-  cmd->add_option("BASE", o->base, "base: a run directory or Google Benchmark JSON file")->required();
-  cmd->add_option("CAND", o->cand, "candidate: a run directory or Google Benchmark JSON file")->required();
+  cmd->add_option("BASE", o->base,
+                  "base: a run directory, Google Benchmark JSON, KVM selftest or vmexit output; A,B,C: several "
+                  "invocations")
+      ->required();
+  cmd->add_option("CAND", o->cand, "candidate, as BASE")->required();
   cmd->add_option("--max-regression", o->max_regression, "allowed regression in percent")->capture_default_str();
   cmd->add_option("--alpha", o->alpha, "family-wise significance level (Holm)")->capture_default_str();
-  cmd->add_option("--min-samples", o->min_samples, "least samples per side and metric")->capture_default_str();
+  cmd->add_option("--min-samples", o->min_samples,
+                  "least experimental units (repetitions, or invocations) per side; fewer: the metric is skipped")
+      ->capture_default_str();
+  cmd->add_option("--metrics", o->include, "gate only series whose key or metric matches this glob (repeatable)");
+  cmd->add_option("--exclude", o->exclude, "do not gate series whose key or metric matches this glob (repeatable)");
+  cmd->add_flag("--strict", o->strict, "a metric on one side only fails the gate (else it is reported and skipped)");
   cmd->add_option("--junit", o->junit, "write JUnit XML here (one test case per metric)");
   cmd->add_option("--markdown", o->markdown, "write a Markdown summary here (merge-request comment)");
   cmd->callback([o] {
-    if (!(o->alpha > 0 && o->alpha < 1)) usage_error(fmt::format("--alpha must be between 0 and 1, not {}", o->alpha));
-    if (!(o->max_regression >= 0))
-      usage_error(fmt::format("--max-regression must be >= 0 (percent), not {}", o->max_regression));
-    if (o->min_samples < 2) usage_error("--min-samples must be at least 2");
     GateOptions go;
     go.alpha = o->alpha;
     go.max_regression_pct = o->max_regression;
     go.min_n = o->min_samples;
+    go.include = o->include;
+    go.exclude = o->exclude;
+    go.strict = o->strict;
     GateResult g;
-    try {
-      g = evaluate_gate(load_comparison_side(o->base), load_comparison_side(o->cand), go);
-    } catch (const std::exception& e) {
-      usage_error(e.what());
+    if (std::string bad = option_problem(go); !bad.empty()) {
+      g = unusable_gate(o->base, o->cand, go, bad);
+    } else {
+      try {
+        g = evaluate_gate(load_comparison_sides(o->base), load_comparison_sides(o->cand), go);
+      } catch (const std::exception& e) {
+        g = unusable_gate(o->base, o->cand, go, e.what());
+      }
     }
-    // The reports are complete files even for unusable input, so that a CI
-    // job shows why; each is written atomically.
-    if (!o->junit.empty()) write_file_atomic(o->junit, render_gate_junit(g));
-    if (!o->markdown.empty()) write_file_atomic(o->markdown, render_gate_markdown(g));
+    // Complete files in every case, each written atomically: a CI job shows
+    // why, and never an earlier gate's result.
+    try {
+      if (!o->junit.empty()) write_file_atomic(o->junit, render_gate_junit(g));
+      if (!o->markdown.empty()) write_file_atomic(o->markdown, render_gate_markdown(g));
+    } catch (const std::exception& e) {
+      // What cannot be written must not be read as this gate's result.
+      std::error_code ec;
+      for (auto* f : {&o->junit, &o->markdown})
+        if (!f->empty()) std::filesystem::remove(*f, ec);
+      usage_error(fmt::format("cannot write the gate's report (any earlier one is removed): {}", e.what()));
+    }
     std::string text = render_gate_text(g);
     if (g.status == GateStatus::unusable) {
       fmt::print(stderr, "{}", text);

@@ -1,7 +1,13 @@
-// kvmbench ingest FILE... [--out DIR] [--suite NAME] [--variant-per-file] [--format F]
-// Recognises each file (kernel log lines, Google Benchmark JSON, plain
-// numbers), parses it, stores everything as one run (source: replay, the
-// raw text under raw/) and prints the run's tables.
+// kvmbench ingest FILE... [--out DIR] [--suite NAME] [--variant-per-file]
+//                         [--split-by boot|gap=S] [--format F]
+// Recognises each file (kernel log lines, Google Benchmark JSON, KVM
+// selftest or vmexit output, plain numbers), parses it, stores everything
+// as one run (source: replay, the raw text under raw/) and prints the run's
+// tables. Several files of one program's output (Google Benchmark, a
+// selftest) are several invocations of it: each sample says which
+// (extra "invocation"). A kernel log's records of different experiments
+// (boots, loops run apart) are told apart with --split-by, and said
+// otherwise.
 // Every file is read and parsed before the run directory is created, so a
 // rejected input leaves nothing behind.
 #include <fmt/format.h>
@@ -10,6 +16,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <optional>
 #include <iterator>
 #include <set>
 #include <span>
@@ -17,6 +24,7 @@
 
 #include "analysis/file_bytes.h"
 #include "analysis/parsers/format_recognizer.h"
+#include "analysis/parsers/kernel_log_split.h"
 #include "analysis/run_store.h"
 #include "analysis/sample_jsonl.h"
 #include "analysis/staged_file.h"
@@ -142,7 +150,7 @@ bool append_samples(RunWriter& w, const Input& in, std::span<const Sample> sampl
 void add_ingest_command(CLI::App& app) {
   struct Opts {
     std::vector<std::string> files;
-    std::string out = "results/runs", suite, format = "text";
+    std::string out = "results/runs", suite, format = "text", split_by;
     bool variant_per_file = false;
   };
   auto o = std::make_shared<Opts>();
@@ -154,9 +162,17 @@ void add_ingest_command(CLI::App& app) {
   cmd->add_option("--suite", o->suite, "suite of the run (default: inferred from the metrics)");
   cmd->add_flag("--variant-per-file", o->variant_per_file,
                 "use each file's name (without extension) as the variant of its samples that have none");
+  cmd->add_option("--split-by", o->split_by,
+                  "kernel logs: boot (a new part where the uptime goes back) or gap=S (where records are more than S "
+                  "seconds apart); each part's samples get variant boot=N or part=N");
   cmd->add_option("--format", o->format, "text, md, csv or json")->capture_default_str();
   cmd->callback([o] {
     const Format f = parse_table_format(o->format);
+    std::optional<parsers::SplitRule> split;
+    if (!o->split_by.empty()) {
+      split = parsers::parse_split_rule(o->split_by);
+      if (!split) usage_error(fmt::format("--split-by {}: not boot or gap=SECONDS", o->split_by));
+    }
 
     // 1. Read and parse everything; any bad input ends here (exit 2).
     std::vector<Input> inputs;
@@ -179,13 +195,39 @@ void add_ingest_command(CLI::App& app) {
     nlohmann::json inputs_meta = nlohmann::json::array();
     nlohmann::json aggregates = nlohmann::json::array();
     nlohmann::json contexts = nlohmann::json::object();
-    for (auto& in : inputs) {
+    nlohmann::json not_measured = nlohmann::json::array();
+    MetricRoles roles;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      Input& in = inputs[k];
       auto& res = in.parsed.result;
       const std::string stem = in.path.stem().string();
+      const bool invocation = inputs.size() > 1 && parsers::is_one_invocation(in.parsed.format);
       for (auto& s : res.samples) {
         if (in.parsed.format == parsers::InputFormat::plain_numbers) s.case_name = stem;
         if (o->variant_per_file && s.variant.empty()) s.variant = stem;
         if (s.extra.is_object()) s.extra.erase("file");  // written from raw_name below
+        if (invocation) s.extra["invocation"] = k;
+      }
+      roles = merge_roles(roles, in.parsed.roles);
+      for (auto& n : in.parsed.not_measured)
+        not_measured.push_back({{"file", in.raw_name}, {"case", n.case_name}, {"message", n.message}});
+      if (in.parsed.format == parsers::InputFormat::kernel_log) {
+        // Records of one part per case: the case of each record's first sample.
+        const auto& records = in.parsed.kernel_records;
+        const auto& record_of = in.parsed.kernel_sample_record;
+        if (split) {
+          const std::vector<int> part = parsers::split_parts(records, *split);
+          for (std::size_t i = 0; i < res.samples.size() && i < record_of.size(); ++i) {
+            Sample& s = res.samples[i];
+            const std::string label = split->label(part[record_of[i]]);
+            s.variant = s.variant.empty() ? label : s.variant + "/" + label;
+          }
+        } else {
+          std::vector<std::string> case_of(records.size());
+          for (std::size_t i = 0; i < res.samples.size() && i < record_of.size(); ++i)
+            if (case_of[record_of[i]].empty()) case_of[record_of[i]] = res.samples[i].case_name.str();
+          for (auto& h : parsers::pooling_hints(records, case_of)) res.warnings.push_back(h);
+        }
       }
       // A series that continues from an earlier file continues its
       // iterations. One file (the usual case, and a long log's) needs no
@@ -219,8 +261,11 @@ void add_ingest_command(CLI::App& app) {
                              {"records", res.records},
                              {"lines_ignored", res.lines_ignored},
                              {"samples", res.samples.size()},
-                             {"warnings", res.warnings}});
-      for (auto& w : res.warnings) fmt::print(stderr, "kvmbench: warning: {}:{}\n", in.path.string(), w.substr(4));
+                             {"warnings", res.warnings},
+                             {"notes", res.notes}});
+      for (auto& w : res.warnings)  // "line N: ..." as "FILE:N: ..."
+        fmt::print(stderr, "kvmbench: warning: {}:{}\n", in.path.string(), w.starts_with("line ") ? w.substr(4) : " " + w);
+      for (auto& n : res.notes) fmt::print(stderr, "kvmbench: note: {}:{}\n", in.path.string(), n.substr(4));
     }
     std::vector<Sample> all;  // every input's samples, in input order
     if (inputs.size() == 1) {
@@ -241,6 +286,8 @@ void add_ingest_command(CLI::App& app) {
                            {"tool_version", KVMBENCH_VERSION}, {"inputs", inputs_meta}};
     if (!aggregates.empty()) meta["gbench_aggregates"] = aggregates;
     if (!contexts.empty()) meta["gbench_context"] = contexts;
+    if (!not_measured.empty()) meta["not_measured"] = not_measured;
+    if (!roles.derived.empty() || !roles.repetition.empty()) meta["metric_roles"] = roles.to_json();
     // The tables need only the samples in memory: they are computed on the
     // other core while this one stores the run. `kvmbench report` computes
     // the same from disk (the stored lines add only provenance: file, line,

@@ -114,7 +114,10 @@ std::map<std::string, double> primary_values(const std::vector<Sample>& samples,
 
 enum class Outcome { ok, failed, interrupted };
 
-Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
+// `setup_s`: the seconds this process spent before it (probing the host),
+// part of what an invocation costs beside its repetitions.
+Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, double setup_s) {
+  const auto started = std::chrono::steady_clock::now();
   const Preset& preset = *t.preset;
   // A replayed run's numbers come from the captures, whatever the preset
   // measures live; a live one on an emulated CPU (the emulated lab) measures
@@ -134,6 +137,7 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
       {"repetitions", req.adaptive ? nlohmann::json("auto") : nlohmann::json(reps)},
       {"warmup_repetitions", req.warmup},
       {"host", caps.metadata},
+      {"metric_roles", preset.metric_roles().to_json()},
   };
   if (source != preset.source && t.replay_dir.empty()) meta["source_note"] = caps.emulated_reason;
   if (auto lab = host::lab_identity_from_env(); !lab.is_null() && t.replay_dir.empty()) meta["lab"] = lab;
@@ -189,6 +193,7 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
   std::string error, stop_reason;
   Outcome outcome = Outcome::ok;
   int measured = 0, warmed = 0;
+  std::vector<double> repetition_seconds;  // measured repetitions: Kalibera and Jones's c1
   try {
     while (!host::interrupted()) {
       const bool warm = repetitions.next_is_warmup();
@@ -204,6 +209,7 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
       if (host::interrupted()) break;
       repetitions.add_run(primary_values(collected, first, preset.primary_metrics), dt);
       warm ? ++warmed : ++measured;
+      if (!warm) repetition_seconds.push_back(dt);
       if (req.adaptive) {
         auto st = repetitions.status();
         if (st.decision != adaptive::Decision::run_again) {
@@ -232,7 +238,12 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req) {
   }
   progress.finish();
 
-  nlohmann::json patch = {{"skipped_parts", ctx.skips()}, {"measured_repetitions", measured}};
+  nlohmann::json patch = {
+      {"skipped_parts", ctx.skips()},
+      {"measured_repetitions", measured},
+      {"repetition_seconds", repetition_seconds},
+      {"invocation_seconds",
+       setup_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()}};
   if (!error.empty()) patch["error"] = error;
   if (!stop_reason.empty()) patch["adaptive_stop"] = stop_reason;
   const auto warnings = repetitions.stability_warnings();
@@ -303,7 +314,9 @@ int run_suites(const RunRequest& req) {
     if (!known.count(k))
       usage_error(fmt::format("'{}' is not a parameter of the chosen preset(s); see `kvmbench list --params`", k));
 
+  const auto probe_start = std::chrono::steady_clock::now();
   const HostCaps caps = suites::probe_host_caps();
+  const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
   std::vector<Target> targets;
   for (auto* s : chosen) {
     std::string why;
@@ -332,7 +345,7 @@ int run_suites(const RunRequest& req) {
   if (!replay) lock = acquire_run_lock();
   bool failed = false;
   for (auto& t : targets) {
-    Outcome o = run_one(t, caps, req);
+    Outcome o = run_one(t, caps, req, setup_s);
     if (o == Outcome::interrupted) return kExitInterrupted;
     if (o == Outcome::failed) failed = true;
   }

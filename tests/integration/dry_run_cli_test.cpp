@@ -41,7 +41,7 @@ TEST(DryRunCli, SnpHostPlan) {
                          "firmware=/usr/share/ovmf/OVMF.fd"},
                         60, "", env());
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
-  EXPECT_TRUE(has(r.out, "kvmbench dry run for lab-snp-1 (from ")) << r.out;
+  EXPECT_TRUE(has(unwrapped(r.out), "kvmbench dry run for lab-snp-1 (from " + kHosts + "snp.json)")) << r.out;
   EXPECT_TRUE(has(unwrapped(r.out), "its note: MADE UP for kvmbench's tests")) << r.out;
 
   // make_shared: launch finished before the pre-fault, the guest_memfd ioctl.

@@ -47,13 +47,19 @@ TEST(GroupSeries, DropsWarmupAndKeepsOrder) {
                          smp("a", "t", "ns", 2, 2)});
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[0].key, "a/t");
-  EXPECT_EQ(s[0].values, (std::vector<double>{1, 2}));
+  ASSERT_EQ(s[0].observations.size(), 2u);
+  EXPECT_EQ(s[0].observations[0].value, 1);
+  EXPECT_EQ(s[0].observations[1].value, 2);
+  EXPECT_EQ(s[0].observations[1].repetition, 2);
   EXPECT_EQ(s[0].warmups_dropped, 1u);
   EXPECT_EQ(s[1].key, "b/r");
 }
 
-TEST(GroupSeries, MixedUnitsThrow) {
-  EXPECT_THROW(group_series({smp("a", "t", "ns", 1, 0), smp("a", "t", "us", 1, 1)}), std::runtime_error);
+TEST(GroupSeries, MixedTimeUnitsConvertOthersThrow) {
+  auto s = group_series({smp("a", "t", "ns", 1, 0), smp("a", "t", "us", 1, 1)});
+  EXPECT_EQ(s[0].unit, "ns");
+  EXPECT_DOUBLE_EQ(s[0].observations[1].value, 1000);
+  EXPECT_THROW(group_series({smp("a", "t", "ns", 1, 0), smp("a", "t", "cycles", 1, 1)}), std::runtime_error);
 }
 
 TEST(MetaDifferences, FlattensNestedAndIgnoresTimes) {
@@ -126,9 +132,16 @@ TEST(Compare, MissingSideAndTooFewSamples) {
                      side("B", {smp("k", "t", "ns", 1, 0), smp("k", "new", "ns", 3, 0)}));
   ASSERT_EQ(cmp.metrics.size(), 3u);
   EXPECT_EQ(cmp.metrics[0].verdict, stats::Verdict::not_enough_data);
-  EXPECT_EQ(cmp.metrics[0].note, "n < 2");
+  EXPECT_EQ(cmp.metrics[0].status, MetricStatus::change_only);
+  // The change of the means (1 vs 1.5) is there; no CI and no p.
+  EXPECT_NEAR(cmp.metrics[0].change.pct, -100.0 / 3, 1e-12);
+  EXPECT_TRUE(std::isnan(cmp.metrics[0].change.ci95_low));
+  EXPECT_TRUE(std::isnan(cmp.metrics[0].p_welch));
+  EXPECT_NE(cmp.metrics[0].note.find("n = 2 vs 1 units: the change only (no CI, no p"), std::string::npos)
+      << cmp.metrics[0].note;
   EXPECT_EQ(cmp.metrics[1].note, "only in base");
   EXPECT_EQ(cmp.metrics[2].note, "only in cand");
+  EXPECT_EQ(cmp.metrics[1].status, MetricStatus::one_side);
   EXPECT_FALSE(cmp.metrics[1].tested);
 }
 

@@ -43,7 +43,7 @@ TEST(Gate, FailsOnClearRegressionBeyondThreshold) {
   EXPECT_EQ(g.status, GateStatus::fail);
   EXPECT_EQ(g.exit_code(), 1);
   ASSERT_EQ(g.metrics.size(), 1u);
-  EXPECT_TRUE(g.metrics[0].regressed);
+  EXPECT_TRUE(g.metrics[0].regressed());
 }
 
 TEST(Gate, PassesWhenCiReachesIntoAllowedRange) {
@@ -74,21 +74,125 @@ TEST(Gate, UnusableInputsSaidPlainly) {
   auto model = evaluate_gate(make_side("a", {{"t", kBase}}, "ns", Source::model), make_side("b", {{"t", kBase}}), {});
   EXPECT_EQ(model.exit_code(), 2);
 
+  // Nothing with enough samples: nothing could be judged, which is said,
+  // not passed.
   auto few = evaluate_gate(make_side("a", {{"t", {1, 2}}}), make_side("b", {{"t", {1, 2}}}), {});
   EXPECT_EQ(few.exit_code(), 2);
-  EXPECT_NE(few.problems[0].find("too few samples"), std::string::npos);
+  ASSERT_EQ(few.problems.size(), 1u);
+  EXPECT_NE(few.problems[0].find("no metric could be gated"), std::string::npos) << few.problems[0];
+  ASSERT_EQ(few.metrics.size(), 1u);
+  EXPECT_NE(few.metrics[0].message.find("too few samples: base n=2, cand n=2"), std::string::npos);
+}
 
-  auto mism = evaluate_gate(make_side("a", {{"t", kBase}, {"u", kBase}}), make_side("b", {{"t", kBase}, {"v", kBase}}), {});
-  EXPECT_EQ(mism.exit_code(), 2);
-  EXPECT_NE(mism.problems[0].find("mismatched metrics"), std::string::npos);
-  EXPECT_NE(mism.problems[0].find("only in base: case<&>/u"), std::string::npos) << mism.problems[0];
-  EXPECT_NE(mism.problems[0].find("only in cand: case<&>/v"), std::string::npos);
+// A metric with too few samples (rmpopt's calibration, measured once per
+// run) is skipped with the reason; the others are gated.
+TEST(Gate, TooFewSamplesSkipsTheMetricNotTheGate) {
+  auto g = evaluate_gate(make_side("a", {{"t", kBase}, {"calibration", {5}}}),
+                         make_side("b", {{"t", scaled(kBase, 1.05)}, {"calibration", {5}}}), {.max_regression_pct = 1});
+  EXPECT_EQ(g.exit_code(), 1);
+  ASSERT_EQ(g.metrics.size(), 2u);
+  EXPECT_TRUE(g.metrics[0].regressed());
+  EXPECT_TRUE(g.metrics[1].skipped());
+  EXPECT_EQ(g.skipped(), 1u);
+  EXPECT_EQ(g.judged(), 1u);
+  const std::string x = render_gate_junit(g);
+  EXPECT_NE(x.find("tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"1\""), std::string::npos) << x;
+  EXPECT_NE(x.find("<skipped message=\"skipped: too few samples: base n=1, cand n=1; the gate needs at least 3"),
+            std::string::npos)
+      << x;
+  const std::string md = render_gate_markdown(g);
+  EXPECT_NE(md.find("| ➖ | `case<&>/calibration`"), std::string::npos) << md;
+  EXPECT_NE(md.find("too few samples"), std::string::npos) << md;
+  EXPECT_NE(render_gate_text(g).find("1 skipped"), std::string::npos);
+}
+
+// A metric on one side only (a benchmark added in the candidate) is
+// reported, and fails only with --strict.
+TEST(Gate, OneSideOnlyIsReportedUnlessStrict) {
+  auto base = make_side("a", {{"t", kBase}, {"u", kBase}}), cand = make_side("b", {{"t", kBase}, {"v", kBase}});
+  auto g = evaluate_gate(base, cand, {});
+  EXPECT_EQ(g.exit_code(), 0);
+  ASSERT_EQ(g.metrics.size(), 3u);
+  EXPECT_NE(g.metrics[1].message.find("only in base (reported; --strict makes it a failure)"), std::string::npos)
+      << g.metrics[1].message;
+  EXPECT_NE(g.metrics[2].message.find("only in cand"), std::string::npos);
+  auto strict = evaluate_gate(base, cand, {.strict = true});
+  EXPECT_EQ(strict.exit_code(), 1);
+  EXPECT_EQ(strict.failures(), 2u);
+  EXPECT_NE(strict.metrics[2].message.find("FAIL: only in cand (--strict)"), std::string::npos);
+}
+
+// --metrics / --exclude choose what is gated: a regression outside the
+// selection does not fail it, and the Holm family is the selection.
+TEST(Gate, MetricsAndExcludeSelect) {
+  auto base = make_side("a", {{"t", kBase}, {"u", kBase}}), cand = make_side("b", {{"t", scaled(kBase, 1.05)}, {"u", kBase}});
+  EXPECT_EQ(evaluate_gate(base, cand, {.max_regression_pct = 1}).exit_code(), 1);
+  auto only_u = evaluate_gate(base, cand, {.max_regression_pct = 1, .include = {"u"}});
+  EXPECT_EQ(only_u.exit_code(), 0);
+  ASSERT_EQ(only_u.comparison.metrics.size(), 1u);
+  EXPECT_EQ(only_u.comparison.left_out, 1u);
+  EXPECT_EQ(evaluate_gate(base, cand, {.max_regression_pct = 1, .exclude = {"case<&>/t"}}).exit_code(), 0);
+  EXPECT_EQ(evaluate_gate(base, cand, {.max_regression_pct = 1, .include = {"*/t"}}).exit_code(), 1);
+  auto none = evaluate_gate(base, cand, {.include = {"nothing"}});
+  EXPECT_EQ(none.exit_code(), 2);
+  EXPECT_NE(none.problems[0].find("leave no metric to gate"), std::string::npos);
+}
+
+// A derived metric (a time of a rate) is shown but never gated, and its
+// test does not count in the Holm family of the primary ones.
+TEST(Gate, DerivedMetricsAreShownNotGated) {
+  auto base = make_side("a", {{"rate", kBase}, {"time", kBase}}, "GB/s"),
+       cand = make_side("b", {{"rate", kBase}, {"time", scaled(kBase, 0.5)}}, "GB/s");
+  base.roles.derived = {{"time", "rate"}};
+  auto g = evaluate_gate(base, cand, {.max_regression_pct = 1});
+  EXPECT_EQ(g.exit_code(), 0);  // only "time" changed, and it is derived
+  ASSERT_EQ(g.metrics.size(), 2u);
+  EXPECT_TRUE(g.metrics[1].skipped());
+  EXPECT_NE(g.metrics[1].message.find("derived from rate"), std::string::npos);
+  const auto& time = g.comparison.metrics[1];
+  EXPECT_EQ(time.status, MetricStatus::derived);
+  EXPECT_NEAR(time.change.pct, -50, 1e-9);  // its change and CI are shown
+  EXPECT_TRUE(std::isfinite(time.change.ci95_low));
+  EXPECT_TRUE(std::isnan(time.p_holm));
+  // One tested metric: Holm leaves its p as it is.
+  EXPECT_EQ(g.comparison.tested_count(), 1u);
+  EXPECT_DOUBLE_EQ(g.comparison.metrics[0].p_holm, g.comparison.metrics[0].p_welch);
+}
+
+// With the suite's primary metrics declared, the gate decides on those; a
+// metric measured beside (a bound, a calibration) is compared but not
+// gated, unless --metrics names it.
+TEST(Gate, DecidesOnThePrimaryMetrics) {
+  auto base = make_side("a", {{"rate", kBase}, {"bound", kBase}}, "GB/s"),
+       cand = make_side("b", {{"rate", kBase}, {"bound", scaled(kBase, 0.8)}}, "GB/s");
+  base.roles.primary = {"rate"};
+  auto g = evaluate_gate(base, cand, {.max_regression_pct = 1});
+  EXPECT_EQ(g.exit_code(), 0);
+  EXPECT_EQ(g.comparison.metrics[1].status, MetricStatus::secondary);
+  EXPECT_NEAR(g.comparison.metrics[1].change.pct, -20, 1e-9);  // shown
+  EXPECT_NE(g.metrics[1].message.find("not a primary metric"), std::string::npos);
+  EXPECT_NE(render_gate_text(g).find("1 not primary (shown, not gated)"), std::string::npos) << render_gate_text(g);
+  EXPECT_EQ(evaluate_gate(base, cand, {.max_regression_pct = 1, .include = {"bound"}}).exit_code(), 1);
+  // compare itself tests every metric that is not derived.
+  EXPECT_EQ(compare(base, cand).metrics[1].status, MetricStatus::tested);
+}
+
+// Input that cannot be loaded still gives a gate result to write out.
+TEST(Gate, UnusableGateCarriesTheReason) {
+  auto g = unusable_gate("a", "b", {}, "a: no such file or directory");
+  EXPECT_EQ(g.exit_code(), 2);
+  EXPECT_NE(render_gate_junit(g).find("<error message=\"a: no such file or directory\" type=\"unusable input\"/>"),
+            std::string::npos);
+  EXPECT_NE(render_gate_markdown(g).find("UNUSABLE INPUT"), std::string::npos);
+  EXPECT_NE(render_gate_markdown(g).find("- a: no such file or directory"), std::string::npos);
 }
 
 TEST(Gate, BadOptionsThrow) {
   EXPECT_THROW(evaluate_gate(make_side("a", {{"t", kBase}}), make_side("b", {{"t", kBase}}), {.alpha = 1.5}),
                std::invalid_argument);
   EXPECT_THROW(evaluate_gate(make_side("a", {{"t", kBase}}), make_side("b", {{"t", kBase}}), {.max_regression_pct = -1}),
+               std::invalid_argument);
+  EXPECT_THROW(evaluate_gate(make_side("a", {{"t", kBase}}), make_side("b", {{"t", kBase}}), {.min_n = 1}),
                std::invalid_argument);
 }
 

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+#include <map>
+
 #include "analysis/run_store.h"
 
 using namespace kvmbench;
@@ -71,4 +75,64 @@ TEST(GbenchJson, ErroredRowsAreSkippedWithAWarning) {
   EXPECT_EQ(g.result.samples.size(), 2u);
   ASSERT_EQ(g.result.warnings.size(), 1u);
   EXPECT_NE(g.result.warnings[0].find("boom"), std::string::npos);
+}
+
+// The files in tests/data/gbench are the library's own output (see the
+// README there).
+static const std::string kReal = std::string(KVMBENCH_TEST_DATA) + "/gbench/";
+
+TEST(GbenchJsonReal, NonFiniteLiteralsAreReadAndKept) {
+  auto g = parse_gbench_json(read_file(kReal + "one_sample_base.json"));
+  std::map<std::string, double> counters;
+  for (auto& s : g.result.samples)
+    if (s.case_name == "BM_Counters") counters[s.metric] = s.value;
+  EXPECT_TRUE(std::isnan(counters.at("ratio")));
+  EXPECT_EQ(counters.at("peak"), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(counters.at("floor"), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(counters.at("hits"), 42);
+  for (auto& s : g.result.samples)
+    if (s.case_name == "BM_Counters" && s.metric == "peak") EXPECT_EQ(s.extra["value_text"], "Infinity");
+}
+
+TEST(GbenchJsonReal, ErroredBenchmarksAreListedWithTheirMessage) {
+  auto g = parse_gbench_json(read_file(kReal + "repetitions_base.json"));
+  ASSERT_EQ(g.not_measured.size(), 1u);  // once, not once per repetition
+  EXPECT_EQ(g.not_measured[0].case_name, "BM_Fails");
+  EXPECT_EQ(g.not_measured[0].message, "device not available");
+  for (auto& s : g.result.samples) EXPECT_NE(s.case_name, "BM_Fails");
+}
+
+TEST(GbenchJsonReal, TwoBenchmarksOfOneNameAreKeptApart) {
+  auto g = parse_gbench_json(read_file(kReal + "repetitions_base.json"));
+  std::map<std::string, int> reps;
+  for (auto& s : g.result.samples)
+    if (s.metric == "real_time" && s.case_name.str().rfind("BM_Same", 0) == 0) ++reps[s.case_name];
+  EXPECT_EQ(reps, (std::map<std::string, int>{{"BM_Same (1 of 2)", 10}, {"BM_Same (2 of 2)", 10}}));
+}
+
+TEST(GbenchJsonReal, AggregatesOnlyCarryTheirCount) {
+  auto g = parse_gbench_json(read_file(kReal + "aggregates_base.json"));
+  EXPECT_TRUE(g.result.samples.empty());
+  ASSERT_FALSE(g.aggregates.empty());
+  EXPECT_EQ(g.aggregates[0].aggregate_name, "mean");
+  EXPECT_EQ(g.aggregates[0].count, 10u);
+}
+
+TEST(GbenchJsonReal, SchemaVersionsOtherThanOneAreRefusedByNumber) {
+  EXPECT_NO_THROW(parse_gbench_json(read_file(kReal + "schema_v1.json")));
+  try {
+    parse_gbench_json(read_file(kReal + "schema_v2.json"));
+    FAIL() << "version 2 accepted";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("json_schema_version is 2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GbenchJson, LiteralsInsideStringsAreLeftAlone) {
+  auto g = parse_gbench_json(
+      "{\"benchmarks\": [{\"name\": \"NaN Infinity\", \"real_time\": NaN, \"label\": \"-Infinity\"}]}");
+  ASSERT_EQ(g.result.samples.size(), 1u);
+  EXPECT_EQ(g.result.samples[0].case_name, "NaN Infinity");
+  EXPECT_TRUE(std::isnan(g.result.samples[0].value));
+  EXPECT_THROW(parse_gbench_json("{\"benchmarks\": [{\"name\": \"a\", \"real_time\": NaNa}]}"), ParseError);
 }

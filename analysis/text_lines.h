@@ -1,0 +1,29 @@
+// The lines of a text, one at a time, without building a vector of them.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+
+namespace kvmbench {
+
+// Calls f(number, line) for each line (1-based number; the line without
+// its '\n'; a last line without one counts). When f returns bool, false
+// stops the walk.
+template <typename F>
+void for_each_line(std::string_view text, F&& f) {
+  std::size_t pos = 0, number = 0;
+  while (pos < text.size()) {
+    std::size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    const std::string_view line = text.substr(pos, eol - pos);
+    pos = eol + 1;
+    if constexpr (std::is_same_v<decltype(f(number, line)), bool>) {
+      if (!f(++number, line)) return;
+    } else {
+      f(++number, line);
+    }
+  }
+}
+
+}  // namespace kvmbench
