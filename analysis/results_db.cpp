@@ -239,24 +239,24 @@ DbCounts ResultsDb::counts() {
   return {r.at(0).integer(0), r.at(0).integer(1), r.at(0).integer(2)};
 }
 
+RunRecord ResultsDb::record(std::int64_t run_id) {
+  const auto rows = conn_->query(
+      "SELECT run_key, dir_name, content_sha256, imported_from, imported_at, meta FROM runs WHERE id = $1", {run_id});
+  if (rows.empty()) throw DbError(fmt::format("{}: no run with id {}", name(), run_id));
+  RunRecord r;
+  r.run_key = rows[0].text(0);
+  r.dir_name = rows[0].text(1);
+  r.content_sha256 = rows[0].text(2);
+  r.imported_from = rows[0].text(3);
+  r.imported_at = rows[0].text(4);
+  r.meta_text = rows[0].text(5);
+  for (const auto& s : conn_->query("SELECT sample FROM samples WHERE run_id = $1 ORDER BY seq", {run_id}))
+    r.samples.push_back({Sample{}, s.text(0)});
+  return r;
+}
+
 void ResultsDb::for_each_record(const std::function<void(const RunRecord&)>& f) {
-  const auto ids = conn_->query("SELECT id FROM runs ORDER BY run_key");
-  for (const auto& idrow : ids) {
-    const auto rows = conn_->query(
-        "SELECT run_key, dir_name, content_sha256, imported_from, imported_at, meta FROM runs WHERE id = $1",
-        {idrow.integer(0)});
-    if (rows.empty()) continue;
-    RunRecord r;
-    r.run_key = rows[0].text(0);
-    r.dir_name = rows[0].text(1);
-    r.content_sha256 = rows[0].text(2);
-    r.imported_from = rows[0].text(3);
-    r.imported_at = rows[0].text(4);
-    r.meta_text = rows[0].text(5);
-    for (const auto& s : conn_->query("SELECT sample FROM samples WHERE run_id = $1 ORDER BY seq", {idrow.integer(0)}))
-      r.samples.push_back({Sample{}, s.text(0)});
-    f(r);
-  }
+  for (const auto& idrow : conn_->query("SELECT id FROM runs ORDER BY run_key")) f(record(idrow.integer(0)));
 }
 
 }  // namespace kvmbench::db

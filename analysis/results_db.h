@@ -86,8 +86,11 @@ class ResultsDb {
   std::string meta_text(std::int64_t run_id);
   std::vector<MachineRow> machines();
   DbCounts counts();
-  // Every run as a record (meta text, sample lines, identity, import
-  // provenance), by run key: what `db dump` writes.
+  // One run as a record (meta text, sample lines, key, import
+  // provenance; the parsed samples left empty). Throws DbError for an id
+  // the database does not have.
+  RunRecord record(std::int64_t run_id);
+  // Every run as a record, by run key: what `db dump` writes.
   void for_each_record(const std::function<void(const RunRecord&)>& f);
 
  private:

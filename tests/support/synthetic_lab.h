@@ -143,6 +143,8 @@ inline SyntheticYear write_synthetic_year(const std::filesystem::path& out, cons
           {"skipped_parts", nlohmann::json::array()},
           {"measured_repetitions", 5},
           {"n_samples", n},
+          // As kvmbench run writes them: the gate decides on faultin_rate.
+          {"metric_roles", {{"primary", {"faultin_rate"}}, {"derived", {{"fault_ns", "faultin_rate"}}}}},
       };
       const fs::path dir = out / fmt::format("directmap-{}-{}", compact, hostname);
       fs::create_directories(dir / "raw");
