@@ -5,7 +5,6 @@
 // as it is, and a different run under the same name is refused with what
 // differs (exit 2 at the end, after the others are in).
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <fstream>
@@ -18,6 +17,7 @@
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/db_option.h"
 #include "suites/kvmbench/exit.h"
+#include "suites/kvmbench/scoped_temp_dir.h"
 
 namespace kvmbench::cli {
 
@@ -91,23 +91,15 @@ void add_import(CLI::App* db_cmd) {
         import_runs_below(rdb, in, in, t);
         continue;
       }
-      std::string tmpl = (fs::temp_directory_path() / "kvmbench-import-XXXXXX").string();
-      if (!::mkdtemp(tmpl.data())) usage_error("cannot make a temporary directory to unpack into");
-      struct Cleanup {
-        fs::path p;
-        ~Cleanup() {
-          std::error_code e;
-          fs::remove_all(p, e);
-        }
-      } cleanup{tmpl};
+      const ScopedTempDir tmp("kvmbench-import");
       try {
-        extract_tarball(in, tmpl);
+        extract_tarball(in, tmp.path());
       } catch (const std::exception& e) {
         fmt::print(stderr, "kvmbench: not imported: {}\n", e.what());
         ++t.unreadable;
         continue;
       }
-      import_runs_below(rdb, tmpl, in, t);
+      import_runs_below(rdb, tmp.path(), in, t);
     }
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     fmt::print("{} runs imported ({} samples), {} already there, {} refused, {} unreadable, in {:.1f} s: {}\n", t.added,
