@@ -54,7 +54,7 @@ CREATE TABLE samples (
   variant {text} NOT NULL,
   metric {text} NOT NULL,
   unit {text} NOT NULL,
-  value DOUBLE PRECISION NOT NULL,
+  value DOUBLE PRECISION,  -- NULL for NaN (SQLite has no NaN; the sample line keeps it)
   iteration INTEGER NOT NULL,
   warmup SMALLINT NOT NULL,
   sample {text} NOT NULL,

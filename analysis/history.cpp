@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -97,6 +98,10 @@ History build_history(db::ResultsDb& rdb, const HistoryOptions& opt) {
   std::vector<std::map<std::int64_t, std::pair<double, std::size_t>>> sums;
   for (const auto& s : rdb.samples(ids, opt.metrics)) {
     if (s.warmup) continue;
+    if (!std::isfinite(s.value)) {
+      ++h.non_finite;  // a failed measurement: no level to place
+      continue;
+    }
     const db::RunRow& r = *run_of.at(s.run_id);
     const SeriesId key{r.machine, r.preset, r.parameters, s.case_name, s.variant, s.metric};
     auto [it, fresh] = index.emplace(key, h.series.size());

@@ -52,6 +52,7 @@ struct History {
   std::vector<HistorySeries> series;  // by machine, preset, parameters, then first-seen order
   std::size_t runs = 0;               // runs the series were built from
   std::size_t left_out = 0;           // runs of the suite left out (emulated, model, not complete)
+  std::size_t non_finite = 0;         // samples left out for a NaN or infinite value
   std::size_t change_points() const;
 };
 

@@ -151,6 +151,7 @@ std::string render_history_text(const History& h) {
   }
   out += "# " + detection_line(h, "\n# ") + "\n";
   if (h.left_out) out += fmt::format("# {} runs left out (not complete, or emulated/model)\n", h.left_out);
+  if (h.non_finite) out += fmt::format("# {} samples left out: their value is NaN or infinite\n", h.non_finite);
   return out;
 }
 
@@ -162,6 +163,7 @@ nlohmann::json history_to_json(const History& h) {
                       {"min_change_pct", h.options.detect.min_change_pct},
                       {"runs", h.runs},
                       {"left_out", h.left_out},
+                      {"non_finite_samples", h.non_finite},
                       {"series", nlohmann::json::array()}};
   for (const auto& s : h.series) {
     nlohmann::json points = nlohmann::json::array(), cps = nlohmann::json::array();

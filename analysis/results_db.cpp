@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <map>
 #include <set>
@@ -120,8 +121,10 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $
     rows.reserve(r.samples.size());
     for (std::size_t i = 0; i < r.samples.size(); ++i) {
       const Sample& s = r.samples[i].sample;
+      // NaN as NULL on both engines: SQLite would store it as NULL anyway.
+      const SqlValue value = std::isnan(s.value) ? SqlValue(nullptr) : SqlValue(s.value);
       rows.push_back({out.run_id, static_cast<std::int64_t>(i), s.case_name.str(), s.variant.str(), s.metric.str(),
-                      s.unit.str(), s.value, static_cast<std::int64_t>(s.iteration),
+                      s.unit.str(), value, static_cast<std::int64_t>(s.iteration),
                       static_cast<std::int64_t>(s.warmup ? 1 : 0), r.samples[i].line});
     }
     c.insert_rows("samples",
@@ -201,7 +204,7 @@ std::vector<SampleRow> ResultsDb::samples(const std::vector<std::int64_t>& run_i
       s.variant = r.text(3);
       s.metric = r.text(4);
       s.unit = r.text(5);
-      s.value = r.real(6);
+      s.value = r.is_null(6) ? NAN : r.real(6);
       s.iteration = r.integer(7);
       s.warmup = r.integer(8) != 0;
       out.push_back(std::move(s));

@@ -45,7 +45,7 @@ struct SampleRow {
   std::int64_t run_id = 0;
   std::int64_t seq = 0;
   std::string case_name, variant, metric, unit;
-  double value = 0;
+  double value = 0;  // NaN where the sample's value is NaN
   std::int64_t iteration = 0;
   bool warmup = false;
 };

@@ -135,7 +135,7 @@ TEST(History, KernelReleaseOrderAndWhichRunsCount) {
   // later), then 6.9.
   rdb.import_run(hand_run("6.10.0", 1, {10, 10.1, 9.9}));
   rdb.import_run(hand_run("6.9.0-rc1", 2, {8, 8.1}));
-  rdb.import_run(hand_run("6.9.0", 3, {9, 9.2}));
+  rdb.import_run(hand_run("6.9.0", 3, {9, 9.2, NAN}));  // a failed repetition: left out
   rdb.import_run(hand_run("6.11.0", 4, {1, 1}, "emulated"));  // not a performance figure
   rdb.import_run(hand_run("6.11.0", 5, {1, 1}, "hardware", "interrupted"));
   HistoryOptions o = faultin();
@@ -144,6 +144,7 @@ TEST(History, KernelReleaseOrderAndWhichRunsCount) {
   ASSERT_EQ(h.series.size(), 1u);
   EXPECT_EQ(h.runs, 3u);
   EXPECT_EQ(h.left_out, 2u);
+  EXPECT_EQ(h.non_finite, 1u);
   auto kernels = [](const History& x) {
     std::string k;
     for (const auto& p : x.series[0].points) k += p.kernel_release + fmt::format("={} ", p.value);

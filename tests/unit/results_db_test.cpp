@@ -4,7 +4,9 @@
 // answers on both; one test compares them directly.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "analysis/db_dump.h"
@@ -160,6 +162,24 @@ TEST_P(ResultsDbTest, ImportingAgainAddsNothingAndAChangedCopyIsRefusedWithWhatD
   EXPECT_NE(shorter.message.find("36 samples stored, 35 here"), std::string::npos) << shorter.message;
   EXPECT_EQ(db->counts().runs, 1);
   EXPECT_EQ(db->counts().samples, 36);
+}
+
+TEST_P(ResultsDbTest, NaNAndInfinityAreKept) {
+  auto db = open();
+  // As the writers store them (JSON has neither): null, with value_text
+  // for an infinity.
+  const std::string lines =
+      "{\"case\":\"a\",\"variant\":\"\",\"metric\":\"m\",\"unit\":\"ns\",\"value\":null,\"iteration\":0,"
+      "\"warmup\":false}\n"
+      "{\"case\":\"a\",\"variant\":\"\",\"metric\":\"m\",\"unit\":\"ns\",\"value\":null,\"value_text\":"
+      "\"Infinity\",\"iteration\":1,\"warmup\":false}\n";
+  const RunRecord r = run_record_from_text("x-1", R"({"suite":"x","source":"replay","hostname":"h"})", lines, "x");
+  const auto res = db->import_run(r);
+  ASSERT_EQ(res.outcome, ImportResult::Outcome::added);
+  const auto s = db->samples({res.run_id});
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_TRUE(std::isnan(s[0].value));
+  EXPECT_EQ(s[1].value, std::numeric_limits<double>::infinity());
 }
 
 TEST_P(ResultsDbTest, AFailedImportLeavesNothingOfTheRun) {
