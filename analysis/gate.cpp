@@ -108,6 +108,11 @@ static GateMetric decide(const MetricComparison& m, const GateOptions& opt) {
 }
 
 GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand, const GateOptions& opt) {
+  return evaluate_gate(base, cand, opt, nullptr);
+}
+
+GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand, const GateOptions& opt,
+                         const std::function<void(Comparison&)>& retest) {
   if (!(opt.alpha > 0 && opt.alpha < 1))
     throw std::invalid_argument(fmt::format("alpha must be between 0 and 1, not {}", opt.alpha));
   if (!(opt.max_regression_pct >= 0))
@@ -126,6 +131,7 @@ GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand,
   // The suite's primary metrics, unless the user chose what to gate.
   co.primary_only = opt.include.empty();
   r.comparison = compare(base, cand, co);
+  if (retest) retest(r.comparison);
   if (r.comparison.metrics.empty() && r.problems.empty())
     r.problems.push_back("--metrics / --exclude leave no metric to gate");
   if (!r.problems.empty()) {

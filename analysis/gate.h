@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,12 @@ struct GateResult {
 // Throws std::invalid_argument for bad options (alpha outside (0,1),
 // negative max regression, min_n < 2, an empty pattern).
 GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand, const GateOptions& opt);
+
+// The same, with `retest` replacing the comparison's tests (p-values, CIs,
+// Holm, verdicts) before the gate decides on them: `gate --baseline db`
+// tests against the between-run noise of the history (history_baseline.h).
+GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand, const GateOptions& opt,
+                         const std::function<void(Comparison&)>& retest);
 
 // The result for input that could not be loaded at all: unusable, with the
 // reason, so that the JUnit and Markdown files still say why.

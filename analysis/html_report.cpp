@@ -195,12 +195,16 @@ svg .zoom{font-size:10px;fill:#9a6700;text-anchor:end}
 footer{margin-top:24px;color:#8c959f;font-size:12px}
 )";
 
-static std::string page(const std::string& title, const std::string& body) {
+std::string html_page(const std::string& title, const std::string& body, const std::string& footer) {
   return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
          html_escape(title) + "</title>\n<style>" + kCss + "</style>\n</head>\n<body>\n" + body +
-         "<footer>Made by kvmbench. Bars: mean; whiskers: 95% CI of the mean (Student t); dots: "
-         "individual samples, warm-up excluded.</footer>\n</body>\n</html>\n";
+         "<footer>Made by kvmbench. " + html_escape(footer) + "</footer>\n</body>\n</html>\n";
+}
+
+static std::string page(const std::string& title, const std::string& body) {
+  return html_page(title, body,
+                   "Bars: mean; whiskers: 95% CI of the mean (Student t); dots: individual samples, warm-up excluded.");
 }
 
 static std::string badge(const std::string& source) {

@@ -16,6 +16,10 @@ namespace kvmbench {
 
 std::string html_escape(std::string_view s);
 
+// A whole page around `body` (the reports' style sheet, `footer` in its
+// footer).
+std::string html_page(const std::string& title, const std::string& body, const std::string& footer);
+
 // One table as an HTML <table> (title, source, notes included).
 std::string table_to_html(const Table& t);
 

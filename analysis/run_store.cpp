@@ -247,13 +247,7 @@ void read_sample_lines(std::string_view text, const fs::path& path, bool keep, s
     try {
       // The plain lines kvmbench writes without a JSON document each (a long
       // log's run has hundreds of thousands); anything else through nlohmann.
-      if (auto s = read_sample_line(line, keep)) {
-        out.push_back(std::move(*s));
-      } else {
-        out.push_back(sample_from_json(nlohmann::json::parse(line)));
-        if (!keep && out.back().extra.is_object())
-          for (std::string_view k : kProvenanceMembers) out.back().extra.erase(std::string(k));
-      }
+      out.push_back(parse_sample_line(line, keep));
     } catch (const std::exception& e) {
       throw SampleLineError(path, line_no, printable(e.what()));  // nlohmann quotes the bytes it read
     }

@@ -390,4 +390,25 @@ std::optional<Sample> read_sample_line(std::string_view line, bool keep_provenan
   return smp;
 }
 
+Sample parse_sample_line(std::string_view line, bool keep_provenance) {
+  if (auto s = read_sample_line(line, keep_provenance)) return std::move(*s);
+  Sample s = sample_from_json(nlohmann::json::parse(line));
+  if (!keep_provenance && s.extra.is_object())
+    for (std::string_view k : kProvenanceMembers) s.extra.erase(std::string(k));
+  return s;
+}
+
+std::size_t first_invalid_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::size_t n = utf8_sequence(text, i);
+    if (n == 0) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace kvmbench

@@ -20,6 +20,10 @@ namespace kvmbench {
 // bad byte replaced by U+FFFD (nlohmann would refuse to dump them).
 void append_sample_line(std::string& out, const Sample& s, std::string_view more_members = {});
 
+// Offset of the first byte of `text` that is not part of valid UTF-8, or
+// npos when all of it is.
+std::size_t first_invalid_utf8(std::string_view text);
+
 // Appends `text` as a JSON string literal, quotes included.
 void append_json_string(std::string& out, std::string_view text);
 
@@ -32,6 +36,11 @@ void append_json_string(std::string& out, std::string_view text);
 // words the error. The sample is the one sample_from_json would give; with
 // keep_provenance false, less the provenance members below.
 std::optional<Sample> read_sample_line(std::string_view line, bool keep_provenance = true);
+
+// Any samples.jsonl line: the plain shape above without a JSON document,
+// anything else through nlohmann. Throws (nlohmann::json::exception or
+// std::runtime_error) with the reason for a line that is not a sample.
+Sample parse_sample_line(std::string_view line, bool keep_provenance = true);
 
 // Where a sample came from, as ingest and kernel-log captures write it
 // (raw file, its line, print group, lines spanned, timestamps): no table

@@ -19,6 +19,7 @@
 
 #include "analysis/meminfo.h"
 #include "hostlib/cpuid.h"
+#include "hostlib/firmware_identity.h"
 #include "hostlib/kvm_probe.h"
 #include "hostlib/pinning.h"
 #include "hostlib/private_vm.h"
@@ -282,6 +283,7 @@ nlohmann::json collect_metadata(const MetadataOptions& o) {
   } else {
     m["qemu"] = {{"found", nullptr}, {"version", nullptr}, {"accels", nlohmann::json::array()}, {"error", "not probed"}};
   }
+  m["firmware"] = firmware_identity();  // part of the machine fingerprint
   m["running_as_root"] = ::geteuid() == 0;
   m["needs_root"] = r.needs_root();
   // /dev/kvm is usually root or group kvm only: say so when that is why

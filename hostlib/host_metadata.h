@@ -26,7 +26,7 @@ struct MetadataOptions {
 
 // Top-level keys: collected_at, hostname, kernel, cpu, virtualization, kvm, kvm_modules,
 // smt, topology, numa, memory, hugepages, thp, tsc_hz, tsc, clocksource,
-// cpufreq, qemu, needs_root, unreadable. (kvm.present, kvm.runs_guests,
+// cpufreq, qemu, firmware, needs_root, unreadable. (kvm.present, kvm.runs_guests,
 // kvm.reason, kvm.guest_memfd_flags, cpu.vendor, cpu.features,
 // memory.total_bytes, memory.directmap, numa.nodes, qemu.version and
 // qemu.accels are the keys other tools rely on.)

@@ -5,8 +5,8 @@ set -eu
 
 PACKAGES="cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev libeigen3-dev
 libbenchmark-dev libgtest-dev nlohmann-json3-dev libhwloc-dev libnuma-dev
-libboost-dev qemu-system-x86 busybox-static cpio kmod chromium dpkg-dev file
-libxml2-utils python3-jsonschema"
+libboost-dev libsqlite3-dev libpq-dev postgresql git qemu-system-x86 busybox-static cpio kmod
+chromium dpkg-dev file libxml2-utils python3-jsonschema"
 # chromium: the HTML report is checked in a real (headless) browser.
 # dpkg-dev, file: CPack's Debian package takes its Depends from
 # dpkg-shlibdeps, which CPack runs on what `file` says is ELF.
@@ -15,6 +15,9 @@ libxml2-utils python3-jsonschema"
 # `--to kcidb` against KCIDB's schema. Test tools only, not kvmbench's.
 # kmod: modprobe, rmmod and depmod, also inside the emulated lab (`kvmbench
 # lab`), whose kvm_amd reloads use the host's own.
+# libsqlite3-dev, libpq-dev: the results database (SQLite file by default,
+# PostgreSQL by URL); postgresql: its tests start a throwaway server of
+# their own (initdb, pg_ctl). git: the bisect-run test drives `git bisect run`.
 
 missing=""
 for p in $PACKAGES; do

@@ -8,6 +8,7 @@
 
 #include "analysis/compare_input.h"
 #include "analysis/compare_render.h"
+#include "analysis/machine_check.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
 
@@ -50,7 +51,12 @@ void add_compare_command(CLI::App& app) {
       co.alpha = o->alpha;
       co.include = o->include;
       co.exclude = o->exclude;
-      c = compare(load_comparison_sides(o->base), load_comparison_sides(o->cand), co);
+      const ComparisonSide base = load_comparison_sides(o->base), cand = load_comparison_sides(o->cand);
+      // A difference between two machines is not one a patch made: said,
+      // not refused (gate refuses it).
+      if (const MachineCheck mc = check_same_machine(base.meta, cand.meta); mc.outcome == MachineCheck::Outcome::different)
+        fmt::print(stderr, "kvmbench: note: {}\n", mc.message);
+      c = compare(base, cand, co);
     } catch (const std::exception& e) {
       usage_error(e.what());
     }

@@ -1,6 +1,7 @@
-// kvmbench gate BASE CAND [--max-regression PCT] [--alpha A] [--min-samples N]
-//                         [--metrics GLOB]... [--exclude GLOB]... [--strict]
-//                         [--junit FILE] [--markdown FILE]
+// kvmbench gate BASE CAND | --baseline db[:QUERY] CAND [--db DB] [--cross-machine]
+//               [--max-regression PCT] [--alpha A] [--min-samples N]
+//               [--metrics GLOB]... [--exclude GLOB]... [--strict]
+//               [--junit FILE] [--markdown FILE]
 // Exit 0: no significant regression beyond the threshold; 1: a regression;
 // 2: unusable input (each reason said plainly). The --junit and --markdown
 // files are written in every case, unusable input included, so that a CI
@@ -10,11 +11,12 @@
 #include <filesystem>
 #include <memory>
 
-#include "analysis/compare_input.h"
 #include "analysis/gate.h"
 #include "analysis/gate_report.h"
 #include "analysis/run_store.h"
 #include "suites/kvmbench/commands.h"
+#include "suites/kvmbench/db_option.h"
+#include "suites/kvmbench/gate_baseline.h"
 #include "suites/kvmbench/exit.h"
 
 namespace kvmbench::cli {
@@ -37,7 +39,9 @@ std::string option_problem(const GateOptions& go) {
 
 void add_gate_command(CLI::App& app) {
   struct Opts {
-    std::string base, cand, junit, markdown;
+    std::string base, cand, junit, markdown, baseline;
+    std::optional<std::string> db;
+    bool cross_machine = false;
     double max_regression = 0, alpha = 0.05;
     std::size_t min_samples = 3;
     std::vector<std::string> include, exclude;
@@ -49,9 +53,13 @@ void add_gate_command(CLI::App& app) {
               "whole 95% CI lies beyond --max-regression; 0 otherwise; 2 on unusable input");
   cmd->add_option("BASE", o->base,
                   "base: a run directory, Google Benchmark JSON, KVM selftest or vmexit output; A,B,C: several "
-                  "invocations")
-      ->required();
-  cmd->add_option("CAND", o->cand, "candidate, as BASE")->required();
+                  "invocations (with --baseline: the candidate)");
+  cmd->add_option("CAND", o->cand, "candidate, as BASE");
+  cmd->add_option("--baseline", o->baseline,
+                  "db[:kernel=RELEASE,last=N]: the baseline is the newest N (10) runs of the candidate's machine, "
+                  "suite, preset and parameters in the results database, judged by their between-run noise");
+  add_db_option(cmd, o->db);
+  cmd->add_flag("--cross-machine", o->cross_machine, "gate even when BASE and CAND come from different machines");
   cmd->add_option("--max-regression", o->max_regression, "allowed regression in percent")->capture_default_str();
   cmd->add_option("--alpha", o->alpha, "family-wise significance level (Holm)")->capture_default_str();
   cmd->add_option("--min-samples", o->min_samples,
@@ -71,11 +79,17 @@ void add_gate_command(CLI::App& app) {
     go.exclude = o->exclude;
     go.strict = o->strict;
     GateResult g;
+    if (!o->baseline.empty()) {
+      if (!o->cand.empty()) usage_error("with --baseline, name only the candidate");
+      std::swap(o->cand, o->base);
+      o->base = o->baseline;
+    }
+    if (o->cand.empty()) usage_error("gate needs BASE and CAND (or --baseline db CAND)");
     if (std::string bad = option_problem(go); !bad.empty()) {
       g = unusable_gate(o->base, o->cand, go, bad);
     } else {
       try {
-        g = evaluate_gate(load_comparison_sides(o->base), load_comparison_sides(o->cand), go);
+        g = gate_against_baseline(o->base, o->cand, o->db, o->cross_machine, go, !o->baseline.empty());
       } catch (const std::exception& e) {
         g = unusable_gate(o->base, o->cand, go, e.what());
       }

@@ -26,5 +26,8 @@ void add_model_command(CLI::App& app);
 void add_list_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_lab_command(CLI::App& app);
+void add_db_command(CLI::App& app);       // cmd_db.cpp: db import|dump|load|info
+void add_history_command(CLI::App& app);
+void add_bisect_run_command(CLI::App& app);  // cmd_bisect_run.cpp, for git bisect run
 
 }  // namespace kvmbench::cli

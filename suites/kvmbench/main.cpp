@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <exception>
+#include <string_view>
 
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
@@ -31,7 +32,13 @@ int main(int argc, char** argv) {
   kvmbench::cli::add_list_command(app);
   kvmbench::cli::add_run_command(app);
   kvmbench::cli::add_lab_command(app);
+  kvmbench::cli::add_db_command(app);
+  kvmbench::cli::add_history_command(app);
+  kvmbench::cli::add_bisect_run_command(app);
 
+  // Under git bisect run, exit 2 would mark the commit bad; 128 stops the
+  // bisection instead (cmd_bisect_run.cpp).
+  const int usage_code = argc > 1 && std::string_view(argv[1]) == "bisect-run" ? 128 : kvmbench::kExitUsage;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -41,14 +48,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // Usage errors from CLI11 (unknown option, missing argument, ...).
     app.exit(e);
-    return kvmbench::kExitUsage;
+    return usage_code;
   } catch (const kvmbench::ExitError& e) {
     if (*e.what()) fmt::print(stderr, "kvmbench: {}\n", e.what());
     return e.code;
   } catch (const std::exception& e) {
     // Anything unexpected is reported as bad input, never as a crash.
     fmt::print(stderr, "kvmbench: error: {}\n", e.what());
-    return kvmbench::kExitUsage;
+    return usage_code;
   }
   return kvmbench::kExitOk;
 }

@@ -1,0 +1,141 @@
+// kvmbench bisect-run --good REF --bad REF [--alpha A] [--db DB] -- COMMAND [ARG...]
+// For `git bisect run`: runs COMMAND (which builds and boots or measures
+// the current commit and leaves its run directory under
+// $KVMBENCH_BISECT_OUT), then answers good (exit 0), bad (1) or skip (125)
+// from the evidence (analysis/bisect_decision.h), never a guess. REF: run
+// directories A,B,C of that level, or db[:kernel=R,last=N] (runs of the
+// measured machine in the results database).
+//
+// Exit 128 (not 2) when bisect-run itself cannot work (bad options,
+// unreadable references, no database): any code from 1 to 127 but 125
+// would tell git the commit is bad, and 128 stops the bisection instead.
+// COMMAND failing (it could not build or measure this commit) is a skip.
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+#include "analysis/bisect_decision.h"
+#include "analysis/compare_input.h"
+#include "analysis/history_baseline.h"
+#include "hostlib/tarball.h"
+#include "suites/kvmbench/commands.h"
+#include "suites/kvmbench/db_option.h"
+#include "suites/kvmbench/exit.h"
+#include "suites/kvmbench/scoped_temp_dir.h"
+
+namespace kvmbench::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kExitAbortBisect = 128;
+
+[[noreturn]] void abort_bisect(const std::string& why) {
+  throw ExitError(kExitAbortBisect, "bisect-run: " + why + " (exit 128: git bisect run stops)");
+}
+
+// COMMAND's exit status (128 + signal when killed).
+int run_measurement(const std::vector<std::string>& argv, const fs::path& out) {
+  const pid_t pid = ::fork();
+  if (pid < 0) abort_bisect("fork failed");
+  if (pid == 0) {
+    ::setenv("KVMBENCH_BISECT_OUT", out.c_str(), 1);
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execvp(args[0], args.data());
+    fmt::print(stderr, "bisect-run: cannot run {}: {}\n", argv[0], std::strerror(errno));
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+ComparisonSide reference(const std::string& spec, const char* which, const ComparisonSide& cand,
+                         const std::vector<std::string>& cand_dirs, const std::optional<std::string>& db) {
+  try {
+    if (auto q = parse_baseline_spec(spec)) {
+      db::ResultsDb rdb = open_results_db(db, false);
+      return baseline_from_history(rdb, cand, cand_dirs, *q, 3).side;
+    }
+    return load_comparison_sides(spec);
+  } catch (const std::exception& e) {
+    abort_bisect(fmt::format("--{} {}: {}", which, spec, e.what()));
+  }
+}
+
+}  // namespace
+
+void add_bisect_run_command(CLI::App& app) {
+  struct Opts {
+    std::string good, bad;
+    double alpha = 0.01;
+    std::optional<std::string> db;
+    std::vector<std::string> command;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* cmd = app.add_subcommand("bisect-run", "For git bisect run: measure this commit with COMMAND and answer good "
+                                               "(0), bad (1) or skip (125) from the evidence, never a guess");
+  cmd->add_option("--good", o->good, "the good level: run directories A,B,C or db[:kernel=R,last=N]")->required();
+  cmd->add_option("--bad", o->bad, "the bad level, as --good")->required();
+  cmd->add_option("--alpha", o->alpha, "significance level of each decision (Holm over the metrics)")
+      ->capture_default_str();
+  add_db_option(cmd, o->db);
+  cmd->add_option("COMMAND", o->command,
+                  "after --: what measures this commit, leaving its run directory under $KVMBENCH_BISECT_OUT")
+      ->required();
+  cmd->callback([o] {
+    if (!(o->alpha > 0 && o->alpha < 1)) abort_bisect(fmt::format("--alpha must be in (0, 1), not {}", o->alpha));
+    std::optional<ScopedTempDir> tmp;
+    try {
+      tmp.emplace("kvmbench-bisect");
+    } catch (const std::exception& e) {
+      abort_bisect(e.what());
+    }
+    const fs::path& out = tmp->path();
+    const int rc = run_measurement(o->command, out);
+    if (rc != 0) {
+      fmt::print(stderr, "bisect-run: skip: {} exited {}: this commit could not be measured\n", o->command[0], rc);
+      throw ExitError(125, "");
+    }
+    const auto dirs = find_run_directories(out);
+    if (dirs.empty()) {
+      fmt::print(stderr, "bisect-run: skip: {} left no run directory in $KVMBENCH_BISECT_OUT\n", o->command[0]);
+      throw ExitError(125, "");
+    }
+    std::string joined;
+    std::vector<std::string> names;
+    for (const auto& d : dirs) {
+      joined += (joined.empty() ? "" : ",") + d.string();
+      names.push_back(d.filename().string());
+    }
+    ComparisonSide cand;
+    try {
+      cand = load_comparison_sides(joined);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "bisect-run: skip: the measurement cannot be read: {}\n", e.what());
+      throw ExitError(125, "");
+    }
+    const ComparisonSide good = reference(o->good, "good", cand, names, o->db);
+    const ComparisonSide bad = reference(o->bad, "bad", cand, names, o->db);
+    BisectDecision d;
+    try {
+      d = decide_bisect(good, bad, cand, o->alpha);
+    } catch (const std::exception& e) {
+      abort_bisect(e.what());
+    }
+    fmt::print("{}", render_bisect_text(d));
+    std::fflush(stdout);
+    if (d.answer != BisectAnswer::good) throw ExitError(exit_code(d.answer), "");
+  });
+}
+
+}  // namespace kvmbench::cli

@@ -1,0 +1,94 @@
+// kvmbench history SUITE [METRIC...] [--machine FP|HOST] [--kernel-order time|release]
+//                  [--preset P] [--alpha A] [--min-segment N] [--min-change PCT]
+//                  [--format text|html|json] [--db DB]
+// A suite's metrics (without one named: the primary metrics of its presets)
+// across kernels, one series per machine, with change points
+// (analysis/history.h).
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "analysis/history_render.h"
+#include "suites/kvmbench/commands.h"
+#include "suites/kvmbench/db_option.h"
+#include "suites/kvmbench/exit.h"
+#include "suites/suite.h"
+
+namespace kvmbench::cli {
+
+namespace {
+
+// The primary metrics of the suite's presets (of `preset` only when
+// given), each once.
+std::vector<std::string> primary_metrics(const std::string& suite, const std::string& preset) {
+  const suites::Suite* s = suites::find_suite(suite);
+  if (!s) {
+    std::string names;
+    for (const auto& x : suites::registry()) names += (names.empty() ? "" : ", ") + x.name;
+    usage_error(fmt::format("unknown suite '{}' (suites: {}); name the metric for another suite's history", suite,
+                            names));
+  }
+  std::vector<std::string> out;
+  for (const auto& p : s->presets) {
+    if (!preset.empty() && p.name != preset) continue;
+    for (const auto& m : p.primary_metrics)
+      if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+  }
+  if (out.empty()) usage_error(fmt::format("suite '{}'{} declares no primary metric: name one", suite,
+                                           preset.empty() ? "" : " preset " + preset));
+  return out;
+}
+
+}  // namespace
+
+void add_history_command(CLI::App& app) {
+  struct Opts {
+    std::string suite, machine, order = "time", preset, format = "text";
+    std::vector<std::string> metrics;
+    std::optional<std::string> db;
+    changepoint::Options detect;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* cmd = app.add_subcommand("history", "A suite's metrics across kernels from the results database, per "
+                                            "machine, with change points (E-divisive, Holm over the series)");
+  cmd->add_option("SUITE", o->suite, "suite name")->required();
+  cmd->add_option("METRIC", o->metrics, "metrics (default: the suite's primary metrics)");
+  cmd->add_option("--machine", o->machine, "one machine: its fingerprint (or 4+ leading characters) or host name");
+  cmd->add_option("--kernel-order", o->order, "points in run start 'time' or kernel 'release' order")
+      ->capture_default_str();
+  cmd->add_option("--preset", o->preset, "runs of this preset only");
+  cmd->add_option("--alpha", o->detect.alpha, "family-wise false-alarm rate over the series scanned")
+      ->capture_default_str();
+  cmd->add_option("--min-segment", o->detect.min_segment, "least runs on each side of a change point")
+      ->capture_default_str();
+  cmd->add_option("--min-change", o->detect.min_change_pct, "smallest change reported, percent")->capture_default_str();
+  cmd->add_option("--format", o->format, "text, html or json")->capture_default_str();
+  add_db_option(cmd, o->db);
+  cmd->callback([o] {
+    if (o->order != "time" && o->order != "release")
+      usage_error(fmt::format("--kernel-order is 'time' or 'release', not '{}'", o->order));
+    if (o->format != "text" && o->format != "html" && o->format != "json")
+      usage_error(fmt::format("--format is text, html or json, not '{}'", o->format));
+    HistoryOptions ho;
+    ho.suite = o->suite;
+    ho.metrics = o->metrics.empty() ? primary_metrics(o->suite, o->preset) : o->metrics;
+    ho.machine = o->machine;
+    ho.preset = o->preset;
+    ho.order = o->order == "time" ? KernelOrder::time : KernelOrder::release;
+    ho.detect = o->detect;
+    db::ResultsDb rdb = open_results_db(o->db, false);
+    History h;
+    try {
+      h = build_history(rdb, ho);
+    } catch (const std::invalid_argument& e) {
+      usage_error(e.what());
+    } catch (const db::DbError& e) {
+      usage_error(e.what());
+    }
+    if (o->format == "json") fmt::print("{}\n", history_to_json(h).dump(2));
+    else if (o->format == "html") fmt::print("{}", render_history_html(h));
+    else fmt::print("{}", render_history_text(h));
+  });
+}
+
+}  // namespace kvmbench::cli
