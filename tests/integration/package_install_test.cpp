@@ -69,8 +69,8 @@ TEST(PackageInstall, DebianPackageRunsFromAThrowawayRoot) {
   // file for its reports, and a Debug build each assert()'s: names for
   // diagnostics, not lookups, and no such build is shipped. The runs below
   // still show that the unpacked copy finds everything from its own place.
-#ifndef KVMBENCH_SANITIZED_BUILD
   const std::string tree = KVMBENCH_SOURCE_DIR;
+#ifndef KVMBENCH_SANITIZED_BUILD
   for (const auto& e : fs::recursive_directory_iterator(root)) {
     const bool program = e.is_regular_file() && (e.path().parent_path().filename() == "bin" ||
                                                  e.path().parent_path().filename() == "kvmbench");
