@@ -22,6 +22,7 @@ void add_report_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_gate_command(CLI::App& app);
 void add_export_command(CLI::App& app);
+void add_merge_command(CLI::App& app);
 void add_model_command(CLI::App& app);
 void add_list_command(CLI::App& app);
 void add_run_command(CLI::App& app);

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   kvmbench::cli::add_compare_command(app);
   kvmbench::cli::add_gate_command(app);
   kvmbench::cli::add_export_command(app);
+  kvmbench::cli::add_merge_command(app);
   kvmbench::cli::add_model_command(app);
   kvmbench::cli::add_list_command(app);
   kvmbench::cli::add_run_command(app);

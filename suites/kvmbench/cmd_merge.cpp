@@ -1,0 +1,63 @@
+// kvmbench merge RUN|DIR... [--format text|md|csv|json]: runs from many
+// machines in one report, one row per machine (analysis/fleet_merge.h), for
+// a lab that collects run directories without a results database. A DIR is
+// searched for run directories (those holding meta.json), as `db import`
+// does. A run that cannot be read is bad input (exit 2, nothing printed):
+// a report that left a machine out without a word would mislead.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "analysis/fleet_merge.h"
+#include "analysis/machine_fingerprint.h"
+#include "analysis/run_store.h"
+#include "hostlib/tarball.h"
+#include "suites/kvmbench/commands.h"
+#include "suites/kvmbench/exit.h"
+
+namespace kvmbench::cli {
+
+void add_merge_command(CLI::App& app) {
+  struct Opts {
+    std::vector<std::string> inputs;
+    std::string format = "text";
+  };
+  auto o = std::make_shared<Opts>();
+  auto* cmd = app.add_subcommand("merge", "Runs of many machines in one report, one row per machine");
+  cmd->add_option("INPUT", o->inputs, "run directories or directories of runs")->required();
+  cmd->add_option("--format", o->format, "text, md, csv or json")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"text", "md", "csv", "json"}));
+  cmd->callback([o] {
+    std::vector<FleetRun> runs;
+    for (const auto& input : o->inputs) {
+      std::error_code ec;
+      if (!std::filesystem::is_directory(input, ec)) usage_error(fmt::format("{}: not a directory", input));
+      const auto dirs = find_run_directories(input);
+      if (dirs.empty()) usage_error(fmt::format("{}: no run directories (no meta.json) in it", input));
+      for (const auto& dir : dirs) {
+        try {
+          Run run = load_run(dir, SampleProvenance::drop);
+          FleetRun f;
+          const MachineIdentity id = machine_identity(run.meta);
+          f.run = export_run(run, dir.filename().string());
+          f.machine = id.known() ? id.fingerprint : "unknown:" + f.run.hostname;
+          runs.push_back(std::move(f));
+        } catch (const std::exception& e) {
+          usage_error(e.what());  // load_run names the file
+        }
+      }
+    }
+    const Format format = parse_format(o->format);
+    const auto tables = fleet_tables(merge_fleet(runs));
+    if (format == Format::json) {
+      nlohmann::json all = nlohmann::json::array();
+      for (const Table& t : tables) all.push_back(render_json(t));
+      fmt::print("{}\n", all.dump(2));
+      return;
+    }
+    for (std::size_t i = 0; i < tables.size(); ++i) fmt::print("{}{}", i ? "\n" : "", render(tables[i], format));
+  });
+}
+
+}  // namespace kvmbench::cli

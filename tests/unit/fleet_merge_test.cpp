@@ -1,0 +1,89 @@
+// merge_fleet against values derived by hand.
+#include "analysis/fleet_merge.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace kvmbench {
+namespace {
+
+ExportedRun run_of(const std::string& source, const std::string& status, const std::string& kernel,
+                   std::vector<double> rep_values) {
+  ExportedRun r;
+  r.suite = "directmap";
+  r.preset = "host";
+  r.source = source;
+  r.status = status;
+  r.kernel = kernel;
+  r.hostname = "h";
+  ExportedMetric m;
+  m.case_name = "anon-4k";
+  m.metric = "faultin_rate";
+  m.unit = "GB/s";
+  m.key = "anon-4k/faultin_rate";
+  m.units = rep_values.size();
+  m.unit_level = "repetition";
+  m.summary = stats::summarize(rep_values);
+  r.metrics.push_back(m);
+  return r;
+}
+
+TEST(FleetMerge, RunsOfAMachineAreItsUnitsAndOneRunKeepsItsOwn) {
+  std::vector<FleetRun> in = {
+      // Machine A: two runs, means 10 and 12.
+      {run_of("hardware", "complete", "6.8", {9, 10, 11}), "aaaa"},
+      {run_of("hardware", "complete", "6.9", {11, 12, 13}), "aaaa"},
+      // Machine B: one run of five repetitions, and an interrupted one.
+      {run_of("hardware", "complete", "6.8", {19, 20, 21, 20, 20}), "bbbb"},
+      {run_of("hardware", "interrupted", "6.8", {100}), "bbbb"},
+      // An emulated run: a table of its own, never pooled with hardware.
+      {run_of("emulated", "complete", "6.1", {0.1, 0.2}), "cccc"},
+  };
+  const auto groups = merge_fleet(in);
+  ASSERT_EQ(groups.size(), 2u);
+  const FleetGroup& hw = groups[1].source == "hardware" ? groups[1] : groups[0];
+  ASSERT_EQ(hw.metric_keys, std::vector<std::string>{"anon-4k/faultin_rate"});
+  ASSERT_EQ(hw.rows.size(), 2u);
+
+  const FleetRow& a = hw.rows[0];
+  EXPECT_EQ(a.machine, "aaaa");
+  EXPECT_EQ(a.complete_runs, 2u);
+  EXPECT_EQ(a.kernels, "6.8,6.9");
+  ASSERT_EQ(a.cells.size(), 1u);
+  // Means 10 and 12: mean 11, sd sqrt(2), se 1; t(0.975, 1) = 12.7062047.
+  EXPECT_EQ(a.cells[0].level, "runs");
+  EXPECT_EQ(a.cells[0].summary.n, 2u);
+  EXPECT_DOUBLE_EQ(a.cells[0].summary.mean, 11);
+  EXPECT_NEAR(a.cells[0].summary.ci95_high - 11, 12.7062047, 1e-6);
+
+  const FleetRow& b = hw.rows[1];
+  EXPECT_EQ(b.complete_runs, 1u);
+  EXPECT_EQ(b.other_runs, 1u);  // the interrupted run's 100 is in no value
+  EXPECT_EQ(b.cells[0].level, "repetition");
+  EXPECT_EQ(b.cells[0].summary.n, 5u);
+  EXPECT_DOUBLE_EQ(b.cells[0].summary.mean, 20);
+
+  const auto tables = fleet_tables(groups);
+  ASSERT_EQ(tables.size(), 2u);
+  const Table& t = groups[1].source == "hardware" ? tables[1] : tables[0];
+  EXPECT_EQ(t.source, "hardware");
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_EQ(t.rows[0][4], "11 ±13 (n=2)");
+  EXPECT_EQ(t.rows[1][2], "1+1");
+  // Five repetitions 19..21, sd sqrt(0.5), se 0.316228, t(0.975, 4) = 2.776445: +-0.878.
+  EXPECT_EQ(t.rows[1][4], "20 ±0.88 (n=5)");
+}
+
+TEST(FleetMerge, AMachineWithoutTheMetricHasADash) {
+  ExportedRun none = run_of("hardware", "complete", "6.8", {1, 2});
+  none.metrics.clear();
+  const auto tables = fleet_tables(merge_fleet({{run_of("hardware", "complete", "6.8", {1, 2, 3}), "aaaa"},
+                                                {none, "bbbb"}}));
+  ASSERT_EQ(tables.size(), 1u);
+  ASSERT_EQ(tables[0].rows.size(), 2u);
+  EXPECT_EQ(tables[0].rows[1][4], "-");
+}
+
+}  // namespace
+}  // namespace kvmbench
