@@ -14,6 +14,7 @@
 using kvmbench::test_support::run_command;
 using kvmbench::test_support::run_kvmbench;
 using kvmbench::test_support::TempDir;
+using kvmbench::test_support::occurrences;
 namespace fs = std::filesystem;
 
 namespace {
@@ -35,12 +36,6 @@ kvmbench::test_support::CommandResult chromium(const fs::path& profile, std::vec
   argv.insert(argv.end(), extra.begin(), extra.end());
   argv.push_back("file://" + page.string());
   return run_command(argv, 120, "", {"HOME=" + profile.string()});
-}
-
-std::size_t count(const std::string& s, const std::string& what) {
-  std::size_t k = 0;
-  for (std::size_t p = 0; (p = s.find(what, p)) != std::string::npos; p += what.size()) ++k;
-  return k;
 }
 
 // Console messages: the page has no script, so any console line (an error,
@@ -94,10 +89,10 @@ TEST(HtmlReport, CompareRendersInChromium) {
 
   auto dom = chromium(t.path / "profile1", {"--dump-dom"}, page);
   ASSERT_EQ(dom.exit_code, 0) << dom.err;
-  EXPECT_EQ(count(dom.out, "<svg"), 3u) << "one chart per metric";
-  EXPECT_EQ(count(dom.out, "class=\"dot\""), 60u) << "3 metrics x 2 sides x 10 samples";
-  EXPECT_EQ(count(dom.out, "class=\"whisker\""), 6u);
-  EXPECT_EQ(count(dom.out, "class=\"bar\""), 6u);
+  EXPECT_EQ(occurrences(dom.out, "<svg"), 3u) << "one chart per metric";
+  EXPECT_EQ(occurrences(dom.out, "class=\"dot\""), 60u) << "3 metrics x 2 sides x 10 samples";
+  EXPECT_EQ(occurrences(dom.out, "class=\"whisker\""), 6u);
+  EXPECT_EQ(occurrences(dom.out, "class=\"bar\""), 6u);
   EXPECT_NE(dom.out.find("source: hardware"), std::string::npos);
   EXPECT_NE(dom.out.find("6.9.0"), std::string::npos);
   auto console = console_lines(dom.err);
@@ -130,8 +125,8 @@ TEST(HtmlReport, SingleRunPageRendersInChromium) {
   std::ofstream(page) << html;
   auto dom = chromium(t.path / "profile", {"--dump-dom"}, page);
   ASSERT_EQ(dom.exit_code, 0) << dom.err;
-  EXPECT_EQ(count(dom.out, "<svg"), 3u);
-  EXPECT_EQ(count(dom.out, "class=\"dot\""), 30u);
+  EXPECT_EQ(occurrences(dom.out, "<svg"), 3u);
+  EXPECT_EQ(occurrences(dom.out, "class=\"dot\""), 30u);
   EXPECT_NE(dom.out.find("source: hardware"), std::string::npos);
   EXPECT_TRUE(console_lines(dom.err).empty()) << dom.err;
 }

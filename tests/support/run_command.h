@@ -176,6 +176,13 @@ inline std::string unwrapped(const std::string& text) {
   return out;
 }
 
+// How many times `what` occurs in `text`, without overlaps.
+inline std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t p = 0; (p = text.find(what, p)) != std::string::npos; p += what.size()) ++n;
+  return n;
+}
+
 // An environment entry giving a test process its own kvmbench state
 // directory (run lock, knob journal), so that tests running at once do not
 // take each other's run lock.

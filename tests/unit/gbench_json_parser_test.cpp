@@ -91,7 +91,9 @@ TEST(GbenchJsonReal, NonFiniteLiteralsAreReadAndKept) {
   EXPECT_EQ(counters.at("floor"), -std::numeric_limits<double>::infinity());
   EXPECT_EQ(counters.at("hits"), 42);
   for (auto& s : g.result.samples)
-    if (s.case_name == "BM_Counters" && s.metric == "peak") EXPECT_EQ(s.extra["value_text"], "Infinity");
+    if (s.case_name == "BM_Counters" && s.metric == "peak") {
+      EXPECT_EQ(s.extra["value_text"], "Infinity");
+    }
 }
 
 TEST(GbenchJsonReal, ErroredBenchmarksAreListedWithTheirMessage) {

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/run_command.h"
+
 using namespace kvmbench;
+using kvmbench::test_support::occurrences;
 
 namespace {
 
@@ -13,12 +16,6 @@ Table numbered(std::size_t n) {
   t.columns = {{"k", Align::left}, {"v"}};
   for (std::size_t i = 0; i < n; ++i) t.add_row({"row" + std::to_string(i), std::to_string(i * i)});
   return t;
-}
-
-std::size_t count(const std::string& s, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
 }
 
 }  // namespace
@@ -33,9 +30,9 @@ TEST(Table, LongTablesShowHeadAndTailInTextAndMarkdown) {
   EXPECT_EQ(text.find("row994 "), std::string::npos);
   EXPECT_NE(text.find("row995 "), std::string::npos);
   EXPECT_NE(text.find("row999 "), std::string::npos);
-  EXPECT_EQ(count(text, "\nrow"), 40u);
+  EXPECT_EQ(occurrences(text, "\nrow"), 40u);
   const std::string md = render_markdown(t);
-  EXPECT_EQ(count(md, "| row"), 40u);
+  EXPECT_EQ(occurrences(md, "| row"), 40u);
   EXPECT_NE(md.find("960 more rows"), std::string::npos);
   // Column widths come from the rows shown: "998001" (row 999) is the widest.
   EXPECT_NE(text.find("row999  998001"), std::string::npos) << text;
@@ -43,11 +40,11 @@ TEST(Table, LongTablesShowHeadAndTailInTextAndMarkdown) {
 
 TEST(Table, CsvJsonAndShortTablesKeepEveryRow) {
   const Table t = numbered(1000);
-  EXPECT_EQ(count(render_csv(t), "row"), 1000u);
+  EXPECT_EQ(occurrences(render_csv(t), "row"), 1000u);
   EXPECT_EQ(render_json(t)["rows"].size(), 1000u);
-  EXPECT_EQ(count(render_text(numbered(40)), "\nrow"), 40u);
+  EXPECT_EQ(occurrences(render_text(numbered(40)), "\nrow"), 40u);
   EXPECT_EQ(render_text(numbered(40)).find("more rows"), std::string::npos);
   Table all = numbered(100);
   all.max_text_rows = 0;
-  EXPECT_EQ(count(render_text(all), "\nrow"), 100u);
+  EXPECT_EQ(occurrences(render_text(all), "\nrow"), 100u);
 }
