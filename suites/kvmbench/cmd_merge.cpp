@@ -38,6 +38,9 @@ void add_merge_command(CLI::App& app) {
       for (const auto& dir : dirs) {
         try {
           Run run = load_run(dir, SampleProvenance::drop);
+          // An emptied or cut samples.jsonl would read as a run with fewer
+          // samples, or none: a table without a word.
+          if (const auto short_file = check_sample_count(run)) throw std::runtime_error(*short_file);
           FleetRun f;
           const MachineIdentity id = machine_identity(run.meta);
           f.run = export_run(run, dir.filename().string());

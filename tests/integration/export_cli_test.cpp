@@ -90,10 +90,16 @@ TEST(ExportCli, BadInputIsExit2WithNothingWritten) {
   const auto ok = write_export_run(t.path, "ok");
   const auto cut = write_export_run(t.path, "cut");
   write_text(cut / "meta.json", "{\"suite\": \"rmpopt\", \"sta");
+  const auto emptied = write_export_run(t.path, "emptied");
+  auto emptied_meta = nlohmann::json::parse(read_text(emptied / "meta.json"));
+  emptied_meta["n_samples"] = 12;  // what a finished run records; the file then lost them
+  write_text(emptied / "meta.json", emptied_meta.dump(2));
+  write_text(emptied / "samples.jsonl", "");
   const auto out = t.path / "out.xml";
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"export", (t.path / "absent").string(), "--to", "junit", "--out", out.string()},
            {"export", ok.string(), cut.string(), "--to", "junit", "--out", out.string()},
+           {"export", ok.string(), emptied.string(), "--to", "junit", "--out", out.string()},
            {"export", ok.string(), "--to", "xunit", "--out", out.string()},
            {"export", ok.string(), "--to", "kcidb", "--origin", "Not-An-Origin", "--out", out.string()}}) {
     auto r = run_kvmbench(args, 30, "", env());

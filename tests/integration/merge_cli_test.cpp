@@ -74,6 +74,12 @@ TEST(MergeCli, BadInputIsExit2WithTheReason) {
   EXPECT_NE(absent.err.find("not a directory"), std::string::npos) << absent.err;
 
   const auto lab = kvmbench::test_support::write_synthetic_year(t.path / "runs", kHosts, 1);
+  // An emptied samples.jsonl (meta.json still counts its samples) is no run with nothing measured.
+  std::ofstream(lab.runs.front() / "samples.jsonl", std::ios::trunc).close();
+  auto emptied = run_kvmbench({"merge", (t.path / "runs").string()});
+  EXPECT_EQ(emptied.exit_code, 2);
+  EXPECT_NE(emptied.err.find("samples"), std::string::npos) << emptied.err;
+  EXPECT_EQ(emptied.out, "");
   std::ofstream(lab.runs.back() / "meta.json") << "{\"suite\": \"directmap\", \"host\": {";
   auto cut = run_kvmbench({"merge", (t.path / "runs").string()});
   EXPECT_EQ(cut.exit_code, 2);
