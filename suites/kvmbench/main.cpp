@@ -37,9 +37,10 @@ int main(int argc, char** argv) {
   kvmbench::cli::add_history_command(app);
   kvmbench::cli::add_bisect_run_command(app);
 
-  // Under git bisect run, exit 2 would mark the commit bad; 128 stops the
-  // bisection instead (cmd_bisect_run.cpp).
-  const int usage_code = argc > 1 && std::string_view(argv[1]) == "bisect-run" ? 128 : kvmbench::kExitUsage;
+  // Under git bisect run, exit 2 (or 70, a bug) would mark the commit bad;
+  // 128 stops the bisection instead (cmd_bisect_run.cpp).
+  const bool bisecting = argc > 1 && std::string_view(argv[1]) == "bisect-run";
+  const int usage_code = bisecting ? 128 : kvmbench::kExitUsage;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -50,13 +51,10 @@ int main(int argc, char** argv) {
     // Usage errors from CLI11 (unknown option, missing argument, ...).
     app.exit(e);
     return usage_code;
-  } catch (const kvmbench::ExitError& e) {
-    if (*e.what()) fmt::print(stderr, "kvmbench: {}\n", e.what());
-    return e.code;
-  } catch (const std::exception& e) {
-    // Anything unexpected is reported as bad input, never as a crash.
-    fmt::print(stderr, "kvmbench: error: {}\n", e.what());
-    return usage_code;
+  } catch (...) {
+    const kvmbench::ExitVerdict verdict = kvmbench::exit_verdict(std::current_exception(), usage_code);
+    if (!verdict.message.empty()) fmt::print(stderr, "kvmbench: {}\n", verdict.message);
+    return bisecting && verdict.code == kvmbench::kExitInternalError ? 128 : verdict.code;
   }
   return kvmbench::kExitOk;
 }
