@@ -1,11 +1,11 @@
 #include "hostlib/confidential_host.h"
+#include "hostlib/kernel_files.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -15,12 +15,7 @@ namespace kvmbench::host {
 
 namespace {
 
-std::string read_text(const char* path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read_text(const char* path) { return read_kernel_file(path).value_or(""); }
 
 // /dev/kmsg opened for reading and closed again: "" or why not.
 std::string kmsg_open_error(const char* device) {

@@ -1,9 +1,9 @@
 #include "hostlib/cpuid.h"
+#include "hostlib/kernel_files.h"
 
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -40,13 +40,6 @@ std::string trim(std::string s) {
   return s.substr(b, e - b + 1);
 }
 
-std::string read_small_file(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  if (!in) return {};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 void add_feature(CpuInfo& c, const std::string& name, const std::string& source) {
   if (c.feature_source.count(name)) return;
@@ -250,9 +243,9 @@ CpuidTable read_cpuid_table() {
 
 CpuInfo read_cpu() {
   CpuInfo c = decode_cpu(read_cpuid_table());
-  merge_cpuinfo(c, read_small_file("/proc/cpuinfo"));
+  merge_cpuinfo(c, read_kernel_file("/proc/cpuinfo").value_or(""));
   // kvm_intel exposes whether it initialised TDX; older kernels have no flag.
-  auto tdx = trim(read_small_file("/sys/module/kvm_intel/parameters/tdx"));
+  auto tdx = read_kernel_value("/sys/module/kvm_intel/parameters/tdx").value_or("");
   if (tdx == "Y" || tdx == "1") {
     add_feature(c, "tdx", "sysfs");
     order_features(c);

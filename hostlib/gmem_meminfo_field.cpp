@@ -1,10 +1,9 @@
 #include "hostlib/gmem_meminfo_field.h"
+#include "hostlib/kernel_files.h"
 
 #include <fcntl.h>
 #include <linux/falloc.h>
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -18,10 +17,7 @@ namespace kvmbench::host {
 namespace {
 
 Meminfo read_meminfo() {
-  std::ifstream in("/proc/meminfo");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_meminfo(ss.str());
+  return parse_meminfo(read_kernel_file("/proc/meminfo").value_or(""));
 }
 
 std::string signed_bytes(double delta) {

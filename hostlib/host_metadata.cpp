@@ -1,4 +1,5 @@
 #include "hostlib/host_metadata.h"
+#include "hostlib/kernel_files.h"
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -8,12 +9,10 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -37,21 +36,8 @@ namespace {
 class Reader {
  public:
   std::optional<std::string> read(const fs::path& p, bool trim = true) {
-    errno = 0;
-    std::ifstream in(p);
-    if (!in) {
-      note(p, errno);
-      return std::nullopt;
-    }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) {
-      note(p, errno ? errno : EIO);
-      return std::nullopt;
-    }
-    std::string s = ss.str();
-    if (trim)
-      while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    std::optional<std::string> s = trim ? read_kernel_value(p) : read_kernel_file(p);
+    if (!s) note(p, errno);
     return s;
   }
   // Like read(), but a missing file is not worth a note (optional features).

@@ -1,4 +1,5 @@
 #include "hostlib/knobs.h"
+#include "hostlib/kernel_files.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -8,9 +9,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -60,14 +59,6 @@ void install_emergency_restore() {
     set_second_interrupt_hook(&emergency_restore_knobs);
     std::atexit([] { emergency_restore_knobs(); });
   });
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // Empty string on success, the error otherwise.
@@ -136,7 +127,7 @@ std::string KnobSet::full(std::string_view path) const {
 
 std::string KnobSet::set(std::string_view rel, std::string_view value) {
   const std::string path = full(rel);
-  const std::string old = knob_value_from_text(read_text(path));
+  const std::string old = knob_value_from_text(read_kernel_file_or_throw(path));
   install_emergency_restore();
   // Journal first: a SIGKILL between the two leaves a line whose restore
   // writes the value that is already there, never a change without a line.
@@ -150,7 +141,7 @@ std::string KnobSet::set(std::string_view rel, std::string_view value) {
   changes_.push_back({path, old, std::string(value), id, false, {}});
   slots_.push_back(slot);
   try {
-    return knob_value_from_text(read_text(path));
+    return knob_value_from_text(read_kernel_file_or_throw(path));
   } catch (...) {
     return std::string(value);  // write-only files
   }

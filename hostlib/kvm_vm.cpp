@@ -1,4 +1,5 @@
 #include "hostlib/kvm_vm.h"
+#include "hostlib/kernel_files.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -12,7 +13,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 #include <mutex>
 
@@ -509,9 +509,7 @@ std::uint64_t snp_guest_policy(bool smt_active, bool debug) {
 }
 
 bool host_smt_active() {
-  std::ifstream f("/sys/devices/system/cpu/smt/active");
-  int v = 0;
-  return (f >> v) && v == 1;
+  return read_kernel_value("/sys/devices/system/cpu/smt/active") == "1";
 }
 
 std::vector<uapi::CpuidEntry2> tdx_guest_cpuid(const std::vector<uapi::CpuidEntry2>& supported,

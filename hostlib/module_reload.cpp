@@ -1,10 +1,10 @@
 #include "hostlib/module_reload.h"
+#include "hostlib/kernel_files.h"
 
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -19,17 +19,6 @@ namespace kvmbench::host {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string trimmed_file(const fs::path& p, bool& ok) {
-  std::ifstream in(p);
-  ok = static_cast<bool>(in);
-  if (!ok) return "";
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  return s;
-}
 
 // ChildProcess wants a path: look the program up as a shell would, plus
 // the sbin directories a non-login root shell may lack.
@@ -85,20 +74,17 @@ ModuleState read_module_state(const fs::path& module_dir) {
   std::error_code ec;
   st.present = fs::is_directory(module_dir, ec);
   if (!st.present) return st;
-  bool ok = false;
-  std::string refcnt = trimmed_file(module_dir / "refcnt", ok);
-  st.loadable = ok;
-  if (ok) {
+  const std::optional<std::string> refcnt = read_kernel_value(module_dir / "refcnt");
+  st.loadable = refcnt.has_value();
+  if (refcnt) {
     try {
-      st.refcnt = std::stol(refcnt);
+      st.refcnt = std::stol(*refcnt);
     } catch (...) {
       st.refcnt = -1;  // unreadable: treated as in use
     }
   }
   for (auto& e : fs::directory_iterator(module_dir / "parameters", ec)) {
-    bool readable = false;
-    std::string v = trimmed_file(e.path(), readable);
-    if (readable) st.params[e.path().filename().string()] = v;
+    if (auto v = read_kernel_value(e.path())) st.params[e.path().filename().string()] = *v;
   }
   return st;
 }

@@ -1,12 +1,11 @@
 #include "hostlib/tsc.h"
+#include "hostlib/kernel_files.h"
 
 #include <time.h>
 
 #include <chrono>
 #include <climits>
 #include <cstdint>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -23,13 +22,6 @@ std::int64_t raw_ns() {
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
   return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
-std::string first_line(const char* path) {
-  std::ifstream in(path);
-  std::string s;
-  std::getline(in, s);
-  return s;
 }
 
 std::uint64_t calibrate(int ms) {
@@ -69,14 +61,12 @@ TscInfo read_tsc_info(int calibration_ms) {
   auto cpu = decode_cpu(read_cpuid_table());
   t.cpuid_hz = cpu.tsc_hz_cpuid;
   t.cpuid_leaf = cpu.tsc_hz_cpuid_leaf;
-  std::ifstream in("/proc/cpuinfo");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (auto flags = cpuinfo_field(ss.str(), "flags")) {
+  if (auto flags = cpuinfo_field(read_kernel_file("/proc/cpuinfo").value_or(""), "flags")) {
     std::string f = " " + *flags + " ";
     t.constant_tsc = f.find(" constant_tsc ") != std::string::npos && f.find(" nonstop_tsc ") != std::string::npos;
   }
-  t.clocksource = first_line("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+  t.clocksource =
+      read_kernel_value("/sys/devices/system/clocksource/clocksource0/current_clocksource").value_or("");
   if (calibration_ms > 0) {
     t.calibration_ms = calibration_ms;
     t.calibrated_hz = calibrate(calibration_ms);
