@@ -7,6 +7,7 @@
 
 namespace kvmbench::cli {
 
+void add_help_command(CLI::App& app);  // kvmbench help [COMMAND...]
 void add_version_command(CLI::App& app);
 void add_probe_command(CLI::App& app);
 void add_restore_command(CLI::App& app);

@@ -4,18 +4,26 @@
 
 #include <CLI/CLI.hpp>
 #include <exception>
+#include <memory>
 #include <string_view>
+
+#include "kvmbench_version.h"
 
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
+#include "suites/kvmbench/help_formatter.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"kvmbench: KVM memory-management and confidential-computing benchmarks", "kvmbench"};
   app.require_subcommand(1);
   app.fallthrough(false);
+  // Before the commands: a subcommand copies its parent's formatter.
+  app.formatter(std::make_shared<kvmbench::cli::HelpFormatter>());
+  app.set_version_flag("--version", "kvmbench " KVMBENCH_VERSION, "Print the kvmbench version and exit");
   // Knobs a killed run left changed go back before anything is measured.
   kvmbench::cli::restore_knobs_left_by_dead_runs(argc, argv);
 
+  kvmbench::cli::add_help_command(app);
   kvmbench::cli::add_version_command(app);
   kvmbench::cli::add_probe_command(app);
   kvmbench::cli::add_restore_command(app);
@@ -46,6 +54,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // Usage errors from CLI11 (unknown option, missing argument, ...).

@@ -1,0 +1,94 @@
+// kvmbench --version, kvmbench help [COMMAND...], and help text that fits
+// 80 columns for every command and subcommand (suites/kvmbench/help_formatter.h).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/run_command.h"
+
+using kvmbench::test_support::run_kvmbench;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The names listed under "Subcommands:" in a help text ("  run    Run ...").
+std::vector<std::string> subcommands_in(const std::string& help) {
+  std::vector<std::string> names;
+  bool in_list = false;
+  for (const std::string& line : lines_of(help)) {
+    if (line == "Subcommands:") {
+      in_list = true;
+    } else if (in_list && line.rfind("  ", 0) == 0 && line.size() > 2 && line[2] != ' ') {
+      names.push_back(line.substr(2, line.find(' ', 2) - 2));
+    } else if (in_list && !line.empty() && line[0] != ' ') {
+      in_list = false;
+    }
+  }
+  return names;
+}
+
+void expect_fits_80_columns(const std::string& text, const std::string& what) {
+  for (const std::string& line : lines_of(text))
+    EXPECT_LE(line.size(), 80u) << what << ": " << line.size() << " columns:\n" << line;
+}
+
+TEST(HelpCli, VersionFlagAndCommandAgree) {
+  auto flag = run_kvmbench({"--version"});
+  EXPECT_EQ(flag.exit_code, 0) << flag.err;
+  EXPECT_EQ(flag.out.rfind("kvmbench ", 0), 0u) << flag.out;
+  auto cmd = run_kvmbench({"version"});
+  EXPECT_EQ(cmd.exit_code, 0) << cmd.err;
+  EXPECT_EQ(flag.out, cmd.out);
+}
+
+TEST(HelpCli, HelpCommandPrintsTheHelpOfWhatItNames) {
+  auto top = run_kvmbench({"help"});
+  EXPECT_EQ(top.exit_code, 0) << top.err;
+  EXPECT_NE(top.out.find("Usage: kvmbench [OPTIONS] SUBCOMMAND"), std::string::npos) << top.out;
+  const auto names = subcommands_in(top.out);
+  for (const char* expected : {"run", "compare", "gate", "db", "help"})
+    EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected << "\n" << top.out;
+
+  auto nested = run_kvmbench({"help", "db", "import"});
+  EXPECT_EQ(nested.exit_code, 0) << nested.err;
+  EXPECT_NE(nested.out.find("Usage: kvmbench db import"), std::string::npos) << nested.out;
+  // The same text as the command's own --help.
+  EXPECT_EQ(nested.out, run_kvmbench({"db", "import", "--help"}).out);
+
+  auto unknown = run_kvmbench({"help", "db", "frobnicate"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("`kvmbench db` has no command 'frobnicate' (`kvmbench help db` lists them)"),
+            std::string::npos)
+      << unknown.err;
+}
+
+TEST(HelpCli, EveryHelpTextFits80Columns) {
+  auto top = run_kvmbench({"--help"});
+  ASSERT_EQ(top.exit_code, 0) << top.err;
+  expect_fits_80_columns(top.out, "kvmbench --help");
+  std::size_t checked = 0;
+  for (const std::string& name : subcommands_in(top.out)) {
+    auto help = run_kvmbench({name, "--help"});
+    EXPECT_EQ(help.exit_code, 0) << name << ": " << help.err;
+    expect_fits_80_columns(help.out, "kvmbench " + name + " --help");
+    ++checked;
+    for (const std::string& sub : subcommands_in(help.out)) {
+      auto nested = run_kvmbench({name, sub, "--help"});
+      EXPECT_EQ(nested.exit_code, 0) << name << " " << sub << ": " << nested.err;
+      expect_fits_80_columns(nested.out, "kvmbench " + name + " " + sub + " --help");
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 20u) << "the command list was not found in:\n" << top.out;
+}
+
+}  // namespace
