@@ -76,9 +76,14 @@ class ParseOnlyShell {
     std::filesystem::create_directories(t_.path / "bin");
     std::filesystem::create_directories(t_.path / "runs/rmpopt-20260101T000000Z-lab1");
     const auto wrapper = t_.path / "bin/kvmbench";
-    write_text(wrapper, "#!/bin/sh\nKVMBENCH_PARSE_ONLY=1 '" + std::string(KVMBENCH_BINARY) + "' \"$@\" >/dev/null 2>>'" +
-                            (t_.path / "parse-errors").string() + "'\nrc=$?\necho \"$rc kvmbench $*\" >> '" +
-                            (t_.path / "invocations").string() + "'\nexit $rc\n");
+    const std::string real = KVMBENCH_BINARY;
+    const std::string errors = (t_.path / "parse-errors").string();
+    const std::string log = (t_.path / "invocations").string();
+    write_text(wrapper, "#!/bin/sh\n"
+                        "KVMBENCH_PARSE_ONLY=1 '" + real + "' \"$@\" >/dev/null 2>>'" + errors + "'\n"
+                        "rc=$?\n"
+                        "echo \"$rc kvmbench $*\" >> '" + log + "'\n"
+                        "exit $rc\n");
     ::chmod(wrapper.c_str(), 0755);
   }
 
