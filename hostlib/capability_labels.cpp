@@ -63,13 +63,20 @@ std::vector<CapabilityLabel> capability_labels(const nlohmann::json& m) {
   // /proc/cpuinfo, not CPUID: clearcpuid=flushbyasid hides it from KVM.
   if (at(m, {"confidential", "flushbyasid"}) == "yes") add("flushbyasid");
   // KVM_CAP_VM_TYPES: the VM types KVM accepts (firmware up, module
-  // parameters on), not the CPUID bits.
-  if (lists(vm_types, "sev")) add("sev");
-  if (lists(vm_types, "sev_es")) add("sev-es");
-  if (lists(vm_types, "snp")) add("sev-snp");
+  // parameters on), not the CPUID bits. The value is the firmware's version
+  // where the kernel reported it (confidential_firmware.h), so that a job
+  // can require one: sev-snp=1.55.21, tdx=1.5.06.
+  const auto& fw = at(m, {"firmware"});
+  auto version = [&](const char* key) {
+    const auto& v = at(fw, {key});
+    return v.is_string() ? v.get<std::string>() : std::string();
+  };
+  if (lists(vm_types, "sev")) add("sev", version("sev"));
+  if (lists(vm_types, "sev_es")) add("sev-es", version("sev"));
+  if (lists(vm_types, "snp")) add("sev-snp", version("sev_snp"));
   // The kernel enabled the RMP optimizations at boot (its log said so).
   if (lists(features, "rmpopt") && at(m, {"confidential", "rmpopt_boot", "state"}) == "enabled") add("rmpopt");
-  if (lists(vm_types, "tdx")) add("tdx");
+  if (lists(vm_types, "tdx")) add("tdx", version("tdx_module"));
   // KVM_CREATE_GUEST_MEMFD worked, and with GUEST_MEMFD_FLAG_MMAP.
   if (is_true(at(kvm, {"guest_memfd"}))) add("guest-memfd");
   if (lists(at(kvm, {"guest_memfd_flags"}), "mmap")) add("gmem-mmap");
@@ -111,6 +118,11 @@ std::vector<std::string> missing_labels(const std::vector<CapabilityLabel>& have
     const bool met = std::any_of(have.begin(), have.end(), [&](const CapabilityLabel& l) {
       if (l.name != name) return false;
       if (eq == std::string::npos || l.value == want) return true;
+      // A version names itself and the more precise ones under it:
+      // sev-snp=1.55 is met by 1.55.21, not by 1.56 or 1.550.
+      if (l.value.size() > want.size() && l.value.compare(0, want.size(), want) == 0 &&
+          l.value[want.size()] == '.')
+        return true;
       // A count (hugetlb-1g=4) is a floor: a job that needs 4 pages runs on 8.
       return is_count(want) && is_count(l.value) && std::stoull(l.value) >= std::stoull(want);
     });

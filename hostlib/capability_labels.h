@@ -29,7 +29,9 @@ std::string to_string(const CapabilityLabel& l);
 
 // Pure: the required labels that `have` does not satisfy, in the order
 // given. A requirement "name" is met by the label of that name whatever its
-// value; "name=value" only by that value.
+// value; "name=value" by that value, by a value with more dot-separated
+// parts after it (a version: "1.55" by "1.55.21"), and, for a count, by any
+// count at least that.
 std::vector<std::string> missing_labels(const std::vector<CapabilityLabel>& have,
                                         const std::vector<std::string>& required);
 

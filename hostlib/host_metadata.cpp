@@ -18,6 +18,7 @@
 
 #include "analysis/meminfo.h"
 #include "hostlib/cpuid.h"
+#include "hostlib/confidential_firmware.h"
 #include "hostlib/firmware_identity.h"
 #include "hostlib/kvm_probe.h"
 #include "hostlib/pinning.h"
@@ -270,6 +271,19 @@ nlohmann::json collect_metadata(const MetadataOptions& o) {
     m["qemu"] = {{"found", nullptr}, {"version", nullptr}, {"accels", nlohmann::json::array()}, {"error", "not probed"}};
   }
   m["firmware"] = firmware_identity();  // part of the machine fingerprint
+  {
+    // The SEV/SNP firmware's and TDX module's versions (labels' values, and
+    // in the fingerprint): /dev/sev is asked only where the KVM probe ran
+    // and offers SEV VM types, so a --dry-run sends no ioctl.
+    const auto& types = m["kvm"].value("vm_types", nlohmann::json::array());
+    auto offers = [&](const char* t) {
+      return types.is_array() && std::find(types.begin(), types.end(), t) != types.end();
+    };
+    SevStatusQuery q = SevStatusQuery::none;
+    if (o.probe_kvm && (offers("sev") || offers("sev_es"))) q = SevStatusQuery::sev;
+    if (o.probe_kvm && offers("snp")) q = SevStatusQuery::sev_and_snp;
+    add_versions(m["firmware"], probe_confidential_firmware(q));
+  }
   m["running_as_root"] = ::geteuid() == 0;
   m["needs_root"] = r.needs_root();
   // /dev/kvm is usually root or group kvm only: say so when that is why

@@ -6,13 +6,17 @@ set -eu
 PACKAGES="cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev libeigen3-dev
 libbenchmark-dev libgtest-dev nlohmann-json3-dev libhwloc-dev libnuma-dev
 libboost-dev libsqlite3-dev libpq-dev postgresql git qemu-system-x86 busybox-static cpio kmod
-chromium dpkg-dev file libxml2-utils python3-jsonschema"
+chromium dpkg-dev file libxml2-utils python3-jsonschema lava-common"
 # chromium: the HTML report is checked in a real (headless) browser.
 # dpkg-dev, file: CPack's Debian package takes its Depends from
 # dpkg-shlibdeps, which CPack runs on what `file` says is ELF.
 # libxml2-utils: xmllint checks `kvmbench export --to junit` against the XSD;
 # python3-jsonschema: its jsonschema (what kcidb-io validates with) checks
-# `--to kcidb` against KCIDB's schema. Test tools only, not kvmbench's.
+# `--to kcidb` against KCIDB's schema. lava-common (with python3-yaml and
+# python3-voluptuous, nothing else): LAVA's own job and test definition
+# schemas check lab-jobs/lava/ (lava-dispatcher, 149 packages more by
+# apt-get -s on the build machine, is not needed for them). Test tools
+# only, not kvmbench's.
 # kmod: modprobe, rmmod and depmod, also inside the emulated lab (`kvmbench
 # lab`), whose kvm_amd reloads use the host's own.
 # libsqlite3-dev, libpq-dev: the results database (SQLite file by default,

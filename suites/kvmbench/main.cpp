@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <string_view>
@@ -13,6 +14,19 @@
 #include "suites/kvmbench/exit.h"
 #include "suites/kvmbench/help_formatter.h"
 
+// KVMBENCH_PARSE_ONLY=1: the command line goes through the real parser
+// (options, their checks, required positionals) and nothing runs: exit 0,
+// or the usage code with CLI11's message. The job-template test
+// (tests/integration/job_templates_test.cpp) runs every kvmbench line of
+// lab-jobs/ this way, so that a renamed option fails it without running a
+// suite on the test machine.
+static void drop_command_callbacks(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    sub->callback(nullptr);
+    drop_command_callbacks(*sub);
+  }
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"kvmbench: KVM memory-management and confidential-computing benchmarks", "kvmbench"};
   app.require_subcommand(1);
@@ -20,8 +34,10 @@ int main(int argc, char** argv) {
   // Before the commands: a subcommand copies its parent's formatter.
   app.formatter(std::make_shared<kvmbench::cli::HelpFormatter>());
   app.set_version_flag("--version", "kvmbench " KVMBENCH_VERSION, "Print the kvmbench version and exit");
+  const char* parse_only_env = std::getenv("KVMBENCH_PARSE_ONLY");
+  const bool parse_only = parse_only_env && std::string_view(parse_only_env) == "1";
   // Knobs a killed run left changed go back before anything is measured.
-  kvmbench::cli::restore_knobs_left_by_dead_runs(argc, argv);
+  if (!parse_only) kvmbench::cli::restore_knobs_left_by_dead_runs(argc, argv);
 
   kvmbench::cli::add_help_command(app);
   kvmbench::cli::add_version_command(app);
@@ -44,6 +60,7 @@ int main(int argc, char** argv) {
   kvmbench::cli::add_db_command(app);
   kvmbench::cli::add_history_command(app);
   kvmbench::cli::add_bisect_run_command(app);
+  if (parse_only) drop_command_callbacks(app);
 
   // Under git bisect run, exit 2 (or 70, a bug) would mark the commit bad;
   // 128 stops the bisection instead (cmd_bisect_run.cpp).

@@ -2,6 +2,10 @@
 // host and for the made-up SNP and TDX descriptions (--host FILE).
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
 #include "tests/support/run_command.h"
 
 using kvmbench::test_support::run_kvmbench;
@@ -62,4 +66,26 @@ TEST(ProbeLabelsCli, BadHostFileIsExit2) {
     EXPECT_EQ(r.exit_code, 2) << f;
     EXPECT_NE(r.err.find("--host"), std::string::npos) << r.err;
   }
+}
+
+// A probe that read the SEV and SNP firmware versions (host metadata
+// "firmware"): they are the labels' values, and --require takes a version
+// or a shorter one it begins with.
+TEST(ProbeLabelsCli, FirmwareVersionsAreLabelValues) {
+  TempDir t;
+  std::ifstream in(kHosts + "snp.json");
+  auto m = nlohmann::json::parse(in);
+  m["firmware"]["sev"] = "1.55.21";
+  m["firmware"]["sev_snp"] = "1.55.22";
+  write_text(t.path / "snp.json", m.dump());
+  const std::string host = (t.path / "snp.json").string();
+  auto r = run_kvmbench({"probe", "--labels", "--host", host}, 30, "", env());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* l : {"sev=1.55.21", "sev-es=1.55.21", "sev-snp=1.55.22"})
+    EXPECT_TRUE(has_line(r.out, l)) << l << "\n" << r.out;
+  auto ok = run_kvmbench({"probe", "--host", host, "--require", "sev-snp=1.55", "sev-snp=1.55.22"}, 30, "", env());
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  auto older = run_kvmbench({"probe", "--host", host, "--require", "sev-snp=1.57"}, 30, "", env());
+  EXPECT_EQ(older.exit_code, 77) << older.out;
+  EXPECT_NE(older.err.find("missing capability labels: sev-snp=1.57"), std::string::npos) << older.err;
 }

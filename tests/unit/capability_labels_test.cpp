@@ -93,3 +93,28 @@ TEST(CapabilityLabels, MissingLabels) {
   EXPECT_EQ(missing_labels(have, {"tdx", "svm", "kvm=kvm_intel", "hugetlb-1g=5", "hugetlb-2m"}),
             (std::vector<std::string>{"tdx", "kvm=kvm_intel", "hugetlb-1g=5", "hugetlb-2m"}));
 }
+
+// The firmware versions the probe read (host metadata "firmware") are the
+// values of the confidential labels; absent, the label has none.
+TEST(CapabilityLabels, FirmwareVersionsAsValues) {
+  auto snp = host("snp");
+  snp["firmware"]["sev"] = "1.55.21";
+  snp["firmware"]["sev_snp"] = "1.55.22";
+  auto l = names(snp);
+  EXPECT_TRUE(has(l, "sev=1.55.21"));
+  EXPECT_TRUE(has(l, "sev-es=1.55.21"));
+  EXPECT_TRUE(has(l, "sev-snp=1.55.22"));
+  auto tdx = host("tdx");
+  tdx["firmware"]["tdx_module"] = "1.5.06";
+  EXPECT_TRUE(has(names(tdx), "tdx=1.5.06"));
+  // A version without the VM type KVM accepts gives no label.
+  tdx["kvm"]["vm_types"] = {"default"};
+  EXPECT_FALSE(has(names(tdx), "tdx=1.5.06"));
+}
+
+TEST(CapabilityLabels, VersionRequirementNamesItsPrefix) {
+  const std::vector<CapabilityLabel> have = {{"sev-snp", "1.55.21"}, {"tdx", "1.5.06"}};
+  EXPECT_TRUE(missing_labels(have, {"sev-snp=1.55.21", "sev-snp=1.55", "sev-snp=1", "tdx=1.5", "tdx"}).empty());
+  EXPECT_EQ(missing_labels(have, {"sev-snp=1.56", "sev-snp=1.5", "sev-snp=1.55.2", "tdx=1.5.0", "tdx=2"}),
+            (std::vector<std::string>{"sev-snp=1.56", "sev-snp=1.5", "sev-snp=1.55.2", "tdx=1.5.0", "tdx=2"}));
+}
