@@ -229,8 +229,7 @@ std::string directmap_backing_unavailable(const std::string& backing, std::uint6
       backing));
 }
 
-BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
-                                           const SampleSink& sink) {
+BenchOutcome measure_directmap(const DirectmapHostParams& params, const SampleSink& sink) {
   if (params.bytes_per_thread == 0) throw std::invalid_argument("bytes_per_thread must be > 0");
   std::vector<int> cpus = thread_affinity();
   std::vector<int> threads = params.threads;
@@ -244,7 +243,6 @@ BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
       params.backings.empty() ? directmap_backings() : params.backings;
 
   BenchOutcome outcome;
-  std::vector<BenchCase> cases;
   // Pool changes live as long as the cases run; the destructor (or the
   // signal / crash paths of knobs.h) puts the old sizes back.
   std::unique_ptr<KnobSet> pool_knobs;
@@ -275,10 +273,9 @@ BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
           outcome.skipped.push_back({case_name, variant, why});
           continue;
         }
-        BenchCase c;
+        CaseSpec c;
         c.case_name = case_name;
         c.variant = variant;
-        c.repetitions = params.repetitions;
         c.units = {{"faultin_rate", "GB/s"},
                    {"faultin_rate_per_thread", "GB/s"},
                    {"faultin_time", "ns"},
@@ -290,9 +287,8 @@ BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
                    {"touch", "one write per 4 KiB page"}};
         if (backing == "thp")
           c.extra["thp_enabled"] = bracketed_mode("/sys/kernel/mm/transparent_hugepage/enabled");
-        std::vector<int> pin_cpus = pinned ? cpus : std::vector<int>{};
-        bool bw = params.write_bandwidth;
-        c.body = [backing, n, per_thread, pin_cpus, bw](benchmark::State& st) {
+        const std::vector<int> pin_cpus = pinned ? cpus : std::vector<int>{};
+        measure_case(c, [&](CaseValues& values) {
           std::unique_ptr<GuestMemfdContext> gmem;
           if (backing == "guest_memfd") {
             Kvm kvm = Kvm::open();
@@ -303,22 +299,19 @@ BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
           for (int i = 0; i < n; ++i)
             mem.push_back(std::make_unique<FreshMemory>(backing, per_thread, gmem.get()));
           ParallelTimes t = run_parallel(n, pin_cpus, [&](int i) { mem[i]->touch(); });
-          st.SetIterationTime(t.wall_ns * 1e-9);
-          record(st, "faultin_time", t.wall_ns);
-          record(st, "faultin_rate", static_cast<double>(per_thread) * n / t.wall_ns);
+          values.record("faultin_time", t.wall_ns);
+          values.record("faultin_rate", static_cast<double>(per_thread) * n / t.wall_ns);
           for (int i = 0; i < n; ++i)
-            record(st, "faultin_rate_per_thread",
-                   static_cast<double>(per_thread) / t.per_thread_ns[i], {{"thread", i}});
-          if (bw) {
+            values.record("faultin_rate_per_thread", static_cast<double>(per_thread) / t.per_thread_ns[i],
+                      {{"thread", i}});
+          if (params.write_bandwidth) {
             ParallelTimes w = run_parallel(n, pin_cpus, [&](int i) { mem[i]->fill(); });
-            record(st, "write_bandwidth", static_cast<double>(per_thread) * n / w.wall_ns);
+            values.record("write_bandwidth", static_cast<double>(per_thread) * n / w.wall_ns);
           }
-        };
-        cases.push_back(std::move(c));
+        }, sink, outcome);
       }
     }
   }
-  outcome.merge(run_bench_cases("directmap", cases, sink));
   return outcome;
 }
 

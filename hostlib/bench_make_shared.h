@@ -19,8 +19,8 @@
 //    through the conversion ioctl chosen for the type and `need`
 //    (gmem_conversion.h; extra.conversion_ioctl says which): the VM-wide
 //    KVM_SET_MEMORY_ATTRIBUTES or KVM_SET_MEMORY_ATTRIBUTES2 on the
-//    guest_memfd fd. iteration = build * conversions_per_build + conversion
-//    (extra.repetition = VM build, extra.conversion). Skipped with the
+//    guest_memfd fd. One repetition is one VM build, its conversions
+//    the samples' extra.conversion. Skipped with the
 //    reason when no VM type has a conversion serving `need`.
 //    Before each conversion the vCPU pre-faults the private memory
 //    (KVM_PRE_FAULT_MEMORY, untimed; extra.prefaulted = 1), which after the
@@ -39,14 +39,13 @@
 #include <vector>
 
 #include "analysis/result_model.h"
-#include "hostlib/bench_runner.h"
+#include "hostlib/case_samples.h"
 #include "hostlib/private_vm.h"
 
 namespace kvmbench::host {
 
 struct MakeSharedHostParams {
   std::vector<std::uint64_t> sizes = {4096, 1ULL << 30, 4ULL << 30};
-  int vm_builds = 2;               // repetitions, a fresh VM each
   int conversions_per_build = 5;   // as in the document
   bool populate = true;            // fallocate the guest_memfd before converting
   bool prefault = true;            // KVM_PRE_FAULT_MEMORY before each conversion, where KVM allows it
@@ -80,8 +79,9 @@ std::string prefault_refusal(const PrivateVm& pvm);
 // validated or accepted by a guest.
 std::string prefaulted_state(std::uint32_t type);
 
-BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
-                                             const SampleSink& sink);
+// One repetition: each size's guest_memfd operations once and one VM build
+// with its conversions_per_build conversions.
+BenchOutcome measure_make_shared(const MakeSharedHostParams& params, const SampleSink& sink);
 
 // The bytes a case of `requested` bytes converts under `limit`: itself, or
 // the largest power of two that fits (at least 4K). Pure.

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "analysis/result_model.h"
-#include "hostlib/bench_runner.h"
+#include "hostlib/case_samples.h"
 
 namespace kvmbench::host {
 
@@ -31,14 +31,14 @@ struct RmpoptEmulationParams {
   std::vector<std::string> strategies;    // empty: all (one-cpu, all-cpus, leader-first, leader-primary, dirty-regions)
   std::vector<int> cpus;                  // empty: all allowed; the first is the leader
   double dirty_fraction = 0.125;          // share of regions the dirty-regions sweep visits
-  int repetitions = 3;
   std::uint64_t seed = 1;
   bool calibrate = true;                  // also the "calibration" case
   std::uint64_t entries_per_region = 262144;  // 1 GiB of 4 KiB pages; tests use fewer
 };
 
-BenchOutcome run_rmpopt_host_benchmarks(const RmpoptEmulationParams& params,
-                                        const SampleSink& sink);
+// One repetition: every layout x strategy sweep once over a fresh table,
+// then (when `calibrate`) the calibration case.
+BenchOutcome measure_rmpopt_emulation(const RmpoptEmulationParams& params, const SampleSink& sink);
 
 // For the cost model. Each returns the median of `rounds` measurements.
 // ns per 16-byte entry when one CPU scans clean regions of a table of

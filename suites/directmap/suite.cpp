@@ -276,10 +276,9 @@ void run_host(RunContext& ctx) {
   p.bytes_per_thread = ctx.param_bytes("bytes");
   for (auto& t : split_list(ctx.param("threads"))) p.threads.push_back(std::stoi(t));
   p.backings = split_list(ctx.param("backings"));
-  p.repetitions = 1;  // the runner repeats
   p.write_bandwidth = ctx.param("write-bandwidth") == "1";
   ctx.progress("fault-in by backing");
-  auto outcome = host::run_directmap_host_benchmarks(p, [&](const Sample& s) { ctx.emit(s); });
+  auto outcome = host::measure_directmap(p, [&](const Sample& s) { ctx.emit(s); });
   if (ctx.iteration() <= 0)
     for (auto& sk : outcome.skipped) ctx.note_skip(sk.case_name, sk.reason);
 }

@@ -54,7 +54,6 @@ host::MakeSharedHostParams params_from(RunContext& ctx, const std::vector<std::u
     if (!b || *b == 0 || *b % 4096) usage_error(fmt::format("parameter sizes: '{}' is not a multiple of 4K", s));
     p.sizes.push_back(*b);
   }
-  p.vm_builds = 1;  // the runner repeats: one VM build per repetition
   p.conversions_per_build = static_cast<int>(ctx.param_int("conversions"));
   if (p.conversions_per_build < 1) usage_error("parameter conversions: at least 1");
   p.vm_type = ctx.param("vm-type");
@@ -84,7 +83,7 @@ void run_host(RunContext& ctx) {
   auto p = params_from(ctx, host::kHostVmTypeOrder);
   ctx.progress("guest_memfd operations and conversions");
   std::vector<Sample> got;
-  auto outcome = host::run_make_shared_host_benchmarks(p, [&](const Sample& s) { got.push_back(s); });
+  auto outcome = host::measure_make_shared(p, [&](const Sample& s) { got.push_back(s); });
   emit_all(ctx, outcome, got);
 }
 
@@ -140,7 +139,7 @@ void run_document(RunContext& ctx) {
   std::vector<Sample> got;
   host::BenchOutcome outcome;
   try {
-    outcome = host::run_make_shared_host_benchmarks(p, [&](const Sample& s) { got.push_back(s); });
+    outcome = host::measure_make_shared(p, [&](const Sample& s) { got.push_back(s); });
   } catch (...) {
     stop = true;
     if (reader.joinable()) reader.join();

@@ -74,11 +74,10 @@ void run_host(RunContext& ctx) {
     }
   }
   p.dirty_fraction = ctx.param_double("dirty-fraction");
-  p.repetitions = 1;  // the runner repeats
   p.calibrate = ctx.iteration() <= 0;
   p.seed = 1 + static_cast<std::uint64_t>(std::max(0, ctx.iteration()));
   ctx.progress(fmt::format("emulated sweep over a table for {} of RAM", format_bytes(ram)));
-  auto outcome = host::run_rmpopt_host_benchmarks(p, [&](const Sample& s) { ctx.emit(s); });
+  auto outcome = host::measure_rmpopt_emulation(p, [&](const Sample& s) { ctx.emit(s); });
   for (auto& sk : outcome.skipped) ctx.note_skip(sk.case_name, sk.reason);
 }
 
