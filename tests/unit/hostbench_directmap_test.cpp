@@ -5,10 +5,11 @@
 #include <cmath>
 #include <map>
 
-#include "hostlib/bench_directmap.h"
+#include "suites/directmap/measure.h"
 
 using namespace kvmbench;
 using namespace kvmbench::host;
+using namespace kvmbench::suites::directmap;
 
 TEST(HostbenchDirectmap, EveryBackingRunsOrSaysWhyNot) {
   DirectmapHostParams p;
@@ -16,7 +17,7 @@ TEST(HostbenchDirectmap, EveryBackingRunsOrSaysWhyNot) {
   p.bytes_per_thread = 1 << 20;
   p.threads = {1, 2};
   std::vector<Sample> got;
-  BenchOutcome o = measure_directmap(p, [&](const Sample& s) { got.push_back(s); });
+  BenchOutcome o = measure(p, [&](const Sample& s) { got.push_back(s); });
   EXPECT_EQ(o.samples, got.size());
   const std::map<std::string, std::string> units = {{"faultin_rate", "GB/s"},
                                                     {"faultin_rate_per_thread", "GB/s"},
@@ -57,8 +58,8 @@ TEST(HostbenchDirectmap, UnknownBackingIsRejected) {
   EXPECT_THROW(directmap_backing_unavailable("tmpfs", 1), std::invalid_argument);
   DirectmapHostParams p;
   p.backings = {"nope"};
-  EXPECT_THROW(measure_directmap(p, [](const Sample&) {}), std::invalid_argument);
+  EXPECT_THROW(measure(p, [](const Sample&) {}), std::invalid_argument);
   p.backings = {"anon-4k"};
   p.threads = {0};
-  EXPECT_THROW(measure_directmap(p, [](const Sample&) {}), std::invalid_argument);
+  EXPECT_THROW(measure(p, [](const Sample&) {}), std::invalid_argument);
 }

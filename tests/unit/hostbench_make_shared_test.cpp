@@ -6,20 +6,21 @@
 #include <cmath>
 #include <map>
 
-#include "hostlib/bench_make_shared.h"
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/kvm_vm.h"
+#include "suites/make_shared/measure.h"
 #include "tests/support/kvm_usable.h"
 
 using namespace kvmbench;
 using namespace kvmbench::host;
+using namespace kvmbench::suites::make_shared;
 
 TEST(HostbenchMakeShared, SamplesOrReasonsForEverySize) {
   MakeSharedHostParams p;
   p.sizes = {4096, 2 << 20};
   p.conversions_per_build = 2;
   std::vector<Sample> got;
-  BenchOutcome o = measure_make_shared(p, [&](const Sample& s) { got.push_back(s); });
+  BenchOutcome o = measure(p, [&](const Sample& s) { got.push_back(s); });
   const std::map<std::string, std::string> units = {
       {"gmem_create_time", "ns"},   {"gmem_fallocate_time", "ns"}, {"gmem_fallocate_rate", "GB/s"},
       {"gmem_punch_hole_time", "ns"}, {"to_shared_cycles", "cycles"}, {"to_shared_time", "ns"},
@@ -67,10 +68,10 @@ TEST(HostbenchMakeShared, NoPrivateMemoryIsExplained) {
 TEST(HostbenchMakeShared, BadParametersAreRejected) {
   MakeSharedHostParams p;
   p.sizes = {4095};
-  EXPECT_THROW(measure_make_shared(p, [](const Sample&) {}), std::invalid_argument);
+  EXPECT_THROW(measure(p, [](const Sample&) {}), std::invalid_argument);
   p.sizes = {4096};
   p.conversions_per_build = 0;
-  EXPECT_THROW(measure_make_shared(p, [](const Sample&) {}), std::invalid_argument);
+  EXPECT_THROW(measure(p, [](const Sample&) {}), std::invalid_argument);
   EXPECT_THROW(make_shared_vm_choice("bogus", kHostVmTypeOrder), std::invalid_argument);
 }
 

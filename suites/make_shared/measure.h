@@ -42,7 +42,7 @@
 #include "hostlib/case_samples.h"
 #include "hostlib/private_vm.h"
 
-namespace kvmbench::host {
+namespace kvmbench::suites::make_shared {
 
 struct MakeSharedHostParams {
   std::vector<std::uint64_t> sizes = {4096, 1ULL << 30, 4ULL << 30};
@@ -52,10 +52,10 @@ struct MakeSharedHostParams {
   std::uint64_t memory_limit = 0;  // bytes one case may allocate; 0: half of MemAvailable
   std::string vm_type;             // "" = the first usable type of vm_type_order; else forced
   // Tried in this order when vm_type is empty (private_vm.h says why each).
-  std::vector<std::uint32_t> vm_type_order = kHostVmTypeOrder;
+  std::vector<std::uint32_t> vm_type_order = host::kHostVmTypeOrder;
   // What the conversion must reach: the document needs the arch make_shared
   // callback (only KVM_SET_MEMORY_ATTRIBUTES2 on the guest_memfd runs it).
-  ConversionNeed need = ConversionNeed::any;
+  host::ConversionNeed need = host::ConversionNeed::any;
   bool gmem_ops = true;            // part 1
   bool conversions = true;         // part 2
 };
@@ -64,15 +64,15 @@ struct MakeSharedHostParams {
 // converts: `wanted` when given (any type; it is still checked), else the
 // first usable type of `order` for `need`. Asks KVM live (creates one VM
 // per offered type). Throws std::invalid_argument for an unknown `wanted`.
-VmTypeChoice make_shared_vm_choice(const std::string& wanted, const std::vector<std::uint32_t>& order,
-                                   ConversionNeed need = ConversionNeed::any);
+host::VmTypeChoice make_shared_vm_choice(const std::string& wanted, const std::vector<std::uint32_t>& order,
+                                   host::ConversionNeed need = host::ConversionNeed::any);
 // "no private-memory VM type here (tried snp, tdx): <each type's reason>".
-std::string no_vm_type_reason(const VmTypeChoice& choice, const std::string& wanted,
+std::string no_vm_type_reason(const host::VmTypeChoice& choice, const std::string& wanted,
                               const std::vector<std::uint32_t>& order);
 
 // Why KVM_PRE_FAULT_MEMORY cannot populate the VM's private memory, or "":
 // SNP and TDX refuse it until their launch is finished (finish_launch).
-std::string prefault_refusal(const PrivateVm& pvm);
+std::string prefault_refusal(const host::PrivateVm& pvm);
 
 // What pre-faulting leaves the private memory of a `type` VM as (sample
 // extra guest_state): RMP-assigned (SNP) or S-EPT-mapped (TDX), never
@@ -81,7 +81,7 @@ std::string prefaulted_state(std::uint32_t type);
 
 // One repetition: each size's guest_memfd operations once and one VM build
 // with its conversions_per_build conversions.
-BenchOutcome measure_make_shared(const MakeSharedHostParams& params, const SampleSink& sink);
+host::BenchOutcome measure(const MakeSharedHostParams& params, const SampleSink& sink);
 
 // The bytes a case of `requested` bytes converts under `limit`: itself, or
 // the largest power of two that fits (at least 4K). Pure.
@@ -90,8 +90,8 @@ std::uint64_t conversion_case_bytes(std::uint64_t requested, std::uint64_t limit
 // One VM build of the conversion part as words, in the order the body runs
 // it (for `run --dry-run`); `size` as it is to be printed ("0x1000",
 // "SIZE"). Pure.
-std::vector<std::string> conversion_build_plan(std::uint32_t type, ConversionIoctl ioctl, const std::string& size,
+std::vector<std::string> conversion_build_plan(std::uint32_t type, host::ConversionIoctl ioctl, const std::string& size,
                                                int conversions, bool populate, bool prefault,
                                                std::uint64_t snp_policy);
 
-}  // namespace kvmbench::host
+}  // namespace kvmbench::suites::make_shared

@@ -1,4 +1,4 @@
-#include "hostlib/bench_make_shared.h"
+#include "suites/make_shared/measure.h"
 
 #include <fcntl.h>
 #include <linux/falloc.h>
@@ -20,7 +20,10 @@
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/kvm_vm.h"
 
-namespace kvmbench::host {
+namespace kvmbench::suites::make_shared {
+
+// The suite-neutral pieces: Kvm, Vm, run_parallel, pinning, knobs.
+using namespace kvmbench::host;
 
 namespace {
 
@@ -108,7 +111,7 @@ std::uint64_t conversion_case_bytes(std::uint64_t requested, std::uint64_t limit
   return requested <= limit ? requested : largest_pow2_at_most(limit);
 }
 
-// Keep in step with the conversion body in measure_make_shared.
+// Keep in step with the conversion body in measure.
 std::vector<std::string> conversion_build_plan(std::uint32_t type, ConversionIoctl ioctl, const std::string& size,
                                                int conversions, bool populate, bool prefault,
                                                std::uint64_t snp_policy) {
@@ -141,7 +144,7 @@ std::vector<std::string> conversion_build_plan(std::uint32_t type, ConversionIoc
   return steps;
 }
 
-BenchOutcome measure_make_shared(const MakeSharedHostParams& params, const SampleSink& sink) {
+BenchOutcome measure(const MakeSharedHostParams& params, const SampleSink& sink) {
   if (params.conversions_per_build < 1) throw std::invalid_argument("conversions_per_build must be >= 1");
   for (std::uint64_t s : params.sizes)
     if (s == 0 || s % kPage != 0)
@@ -312,4 +315,4 @@ BenchOutcome measure_make_shared(const MakeSharedHostParams& params, const Sampl
   return outcome;
 }
 
-}  // namespace kvmbench::host
+}  // namespace kvmbench::suites::make_shared

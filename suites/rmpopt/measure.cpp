@@ -1,4 +1,4 @@
-#include "hostlib/bench_rmpopt.h"
+#include "suites/rmpopt/measure.h"
 
 #include <sys/mman.h>
 
@@ -12,10 +12,13 @@
 #include <fmt/format.h>
 
 #include "hostlib/bench_threads.h"
-#include "hostlib/emulated_rmp_sweep.h"
+#include "suites/rmpopt/emulated_sweep.h"
 #include "hostlib/pinning.h"
 
-namespace kvmbench::host {
+namespace kvmbench::suites::rmpopt {
+
+// The suite-neutral pieces: Kvm, Vm, run_parallel, pinning, knobs.
+using namespace kvmbench::host;
 
 namespace {
 
@@ -139,7 +142,7 @@ double measure_read_bandwidth(std::uint64_t bytes, int rounds) {
   return median(rates);
 }
 
-BenchOutcome measure_rmpopt_emulation(const RmpoptEmulationParams& params, const SampleSink& sink) {
+BenchOutcome measure(const RmpoptEmulationParams& params, const SampleSink& sink) {
   if (params.ram_gb == 0) throw std::invalid_argument("ram_gb must be >= 1");
   if (params.entries_per_region == 0) throw std::invalid_argument("entries_per_region must be >= 1");
   for (const std::string& l : params.layouts) parse_page_layout(l);  // validate early
@@ -242,4 +245,4 @@ BenchOutcome measure_rmpopt_emulation(const RmpoptEmulationParams& params, const
   return outcome;
 }
 
-}  // namespace kvmbench::host
+}  // namespace kvmbench::suites::rmpopt

@@ -21,7 +21,7 @@
 #include "analysis/result_model.h"
 #include "hostlib/case_samples.h"
 
-namespace kvmbench::host {
+namespace kvmbench::suites::directmap {
 
 struct DirectmapHostParams {
   std::uint64_t bytes_per_thread = 64ULL << 20;
@@ -39,7 +39,7 @@ struct DirectmapHostParams {
 const std::vector<std::string>& directmap_backings();
 
 // Why `backing` cannot run here for `bytes` in total ("" when it can).
-// hugetlb needs that many free pages in the pool (measure_directmap
+// hugetlb needs that many free pages in the pool (measure
 // grows the pool first when allowed, and restores it afterwards); THP needs
 // /sys/kernel/mm/transparent_hugepage (with enabled = never it runs, on the
 // 4 KiB pages that mode gives, and its samples' extra thp_enabled says so);
@@ -48,6 +48,6 @@ std::string directmap_backing_unavailable(const std::string& backing, std::uint6
 
 // One repetition of every case, each on fresh memory; unknown backing names
 // throw std::invalid_argument.
-BenchOutcome measure_directmap(const DirectmapHostParams& params, const SampleSink& sink);
+host::BenchOutcome measure(const DirectmapHostParams& params, const SampleSink& sink);
 
-}  // namespace kvmbench::host
+}  // namespace kvmbench::suites::directmap
