@@ -1,6 +1,8 @@
 // Regenerates each document's tables from the transcribed raw data in
 // results/reference/ (see its README.md). Every table is marked
-// source "replay". Used by `kvmbench reproduce` and its tests.
+// source "replay". Used by `kvmbench reproduce` and its tests; each suite
+// reads its own reference files (suites/<name>/reproduce.cpp, the Suite's
+// `reproduce`).
 #pragma once
 
 #include <filesystem>
@@ -9,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/result_model.h"
 #include "analysis/table.h"
 
 namespace kvmbench::suites {
@@ -27,17 +30,24 @@ struct ReproduceOptions {
   std::optional<double> tsc_ghz;
 };
 
+// The source every reproduced table is marked with.
+inline constexpr std::string_view kReplaySource = "replay";
+
 // <data dir>/reference (hostlib/install_layout.h): results/reference of the
 // source, linked into the build tree and installed with the binary.
 std::filesystem::path default_reference_dir();
 
-// The suites in the order `all` prints them.
-const std::vector<std::string>& reproducible_suites();
+// The suites that have reference data, in the order `all` prints them.
+std::vector<std::string> reproducible_suites();
 
 // Throws std::invalid_argument for an unknown suite and std::runtime_error
 // ("file:line: reason") for a missing or malformed reference file.
 // Throws std::invalid_argument for a bad option too.
 Reproduction reproduce(std::string_view suite, const std::filesystem::path& reference_dir,
                        const ReproduceOptions& options = {});
+
+// A reference kernel log's records (analysis/parsers/kernel_log.h); a file
+// without a single record is a std::runtime_error naming it.
+std::vector<Sample> reference_kernel_log(const std::filesystem::path& file);
 
 }  // namespace kvmbench::suites

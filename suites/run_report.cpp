@@ -6,28 +6,21 @@
 #include <map>
 
 #include "analysis/series_table.h"
-#include "suites/asid/report.h"
-#include "suites/directmap/report.h"
-#include "suites/make_shared/report.h"
-#include "suites/rmpopt/report.h"
+#include "suites/suite.h"
 
 namespace kvmbench::suites {
 
 std::vector<Table> suite_layout_tables(std::string_view suite, const std::vector<Sample>& samples,
                                        std::string_view source) {
-  if (suite == "make_shared") return make_shared::report_tables(samples, source);
-  if (suite == "rmpopt") return rmpopt::report_tables(samples, source);
-  if (suite == "directmap") return directmap::report_tables(samples, source);
-  if (suite == "asid") return asid::report_tables(samples, source);
-  return {};
+  const Suite* s = find_suite(suite);
+  if (!s || !s->tables) return {};
+  return s->tables(samples, source);
 }
 
 std::string infer_suite(const std::vector<Sample>& samples) {
-  for (const auto& s : samples) {
-    if (s.metric == "make_shared_cycles" || s.metric == "total_cycles") return "make_shared";
-    if (s.metric == "sweep_time" || s.metric.starts_with("rmpopt_cycles_")) return "rmpopt";
-    if (s.metric == directmap::kMetric || s.metric == directmap::kHostMetric) return "directmap";
-  }
+  for (const auto& sample : samples)
+    for (const auto& s : registry())
+      if (s.owns_metric && s.owns_metric(sample.metric)) return s.name;
   return "";
 }
 

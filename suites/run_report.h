@@ -1,5 +1,5 @@
 // The tables of a run, recomputed from its meta.json and samples.jsonl:
-// the suite's own layout when it has one (suites/<suite>/report.h), then the
+// the suite's own layout when it has one (its Suite::tables), then the
 // generic per-series statistics (analysis/series_table.h). Used by
 // `kvmbench report`, `kvmbench ingest`, and by any renderer (html) that
 // wants the same tables.
@@ -16,13 +16,14 @@ namespace kvmbench::suites {
 
 std::vector<Table> report_tables(const Run& run);
 
-// The suite-specific tables only (empty for a suite without a layout, or
-// when the samples are not the ones the layout reads).
+// The suite-specific tables only (empty for an unknown suite, one without a
+// layout, or when the samples are not the ones the layout reads).
 std::vector<Table> suite_layout_tables(std::string_view suite, const std::vector<Sample>& samples,
                                        std::string_view source);
 
-// The suite a set of samples belongs to, from their metric names:
-// "make_shared", "rmpopt", "directmap", or "" when no layout knows them.
+// The suite a set of samples belongs to: the first suite that owns the
+// first sample's metric that any suite owns (Suite::owns_metric), or ""
+// when none does.
 std::string infer_suite(const std::vector<Sample>& samples);
 
 }  // namespace kvmbench::suites

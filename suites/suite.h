@@ -1,6 +1,9 @@
 // What a suite is: data (presets, parameters with defaults, what each needs
-// from the host) plus the glue that calls hostlib to collect samples. The
-// `run` and `list` commands work on this registry only.
+// from the host), the glue that calls its measurements (suites/<name>/) and
+// what it makes of samples (its report layout, the metrics it owns, the
+// document's tables from reference data). Every command that does something
+// suite-specific (run, list, report, reproduce, ingest) asks this registry;
+// none names a suite.
 #pragma once
 
 #include <filesystem>
@@ -8,14 +11,18 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "analysis/metric_roles.h"
 #include "analysis/result_model.h"
+#include "analysis/table.h"
 #include "hostlib/confidential_host.h"
 #include "hostlib/kvm_probe.h"
+#include "suites/named_run.h"
+#include "suites/reproduce.h"
 
 namespace kvmbench::suites {
 
@@ -65,41 +72,60 @@ struct Param {
 class RunContext;
 class Plan;
 
+// A preset is written as a designated-initializer literal (suites/<name>/
+// suite.cpp): every member has a default, so a literal names only what it sets.
 struct Preset {
-  std::string name;          // "document", "host", "smoke"
-  std::string description;
+  std::string name = {};     // "document", "host", "smoke"
+  std::string description = {};
   Source source = Source::hardware;   // what its numbers are
-  std::vector<Param> params;
+  std::vector<Param> params = {};
   // Empty when it can run here; otherwise the reason it cannot.
-  std::function<std::string(const HostCaps&)> unsupported_reason;
+  std::function<std::string(const HostCaps&)> unsupported_reason = {};
   // Collects samples into ctx; throws on failure; checks ctx.interrupted().
-  std::function<void(RunContext&)> run;
+  std::function<void(RunContext&)> run = {};
   int default_repetitions = 1;   // -r when not given
   // What a gate decides on, and whose CI drives `-r auto` (series keys'
   // metric names); empty: every metric not derived.
-  std::vector<std::string> primary_metrics;
+  std::vector<std::string> primary_metrics = {};
   // Metrics that are transforms of another (metric -> the one it is
   // computed from): compare and gate show them, never test them again
   // (analysis/metric_roles.h).
-  std::map<std::string, std::string> derived_metrics;
+  std::map<std::string, std::string> derived_metrics = {};
   // What one repetition is, for the reader of a comparison.
-  std::string repetition;
+  std::string repetition = {};
   MetricRoles metric_roles() const { return {primary_metrics, derived_metrics, repetition}; }
   // `run --dry-run`: what `run` would do on ctx.host(), from the same
   // parameters and builders, touching nothing (suites/common/plan.h).
   // Empty for presets without a plan.
-  std::function<void(RunContext&, Plan&)> plan;
+  std::function<void(RunContext&, Plan&)> plan = {};
 };
 
+// Written as a designated-initializer literal too; unset hooks are empty.
 struct Suite {
-  std::string name;          // "rmpopt", "directmap", "make_shared", "asid"
-  std::string description;
-  std::vector<Preset> presets;
+  std::string name = {};     // "rmpopt", "directmap", "make_shared", "asid"
+  std::string description = {};
+  std::vector<Preset> presets = {};
+  // Whether a metric is one this suite's report reads: names the suite of
+  // samples that came without a meta.json (`kvmbench ingest`). Unset: none.
+  std::function<bool(std::string_view metric)> owns_metric = {};
+  // The suite's own tables of one run (the document's layout); empty when
+  // the samples are not the ones it reads. Unset: the generic tables only.
+  std::function<std::vector<Table>(const std::vector<Sample>&, std::string_view source)> tables = {};
+  // Several runs in one table (`kvmbench report RUN_A RUN_B`); throws
+  // std::invalid_argument naming a run it cannot use. Unset: not offered.
+  std::function<std::vector<Table>(const std::vector<NamedRun>&)> tables_of_runs = {};
+  // The document's tables from the transcribed data in `reference_dir`
+  // (suites/reproduce.h). Unset: nothing to reproduce.
+  std::function<Reproduction(const std::filesystem::path& reference_dir, const ReproduceOptions&)> reproduce = {};
   const Preset* find_preset(const std::string& name) const;
 };
 
+// In the order `run all`, `list` and `reproduce all` take them.
 const std::vector<Suite>& registry();
-const Suite* find_suite(const std::string& name);
+const Suite* find_suite(std::string_view name);
+// The names of the suites for which `has` holds ("directmap, make_shared"),
+// for messages that say what would have been accepted.
+std::string suite_names(const std::function<bool(const Suite&)>& has);
 
 // Handed to a preset's run function.
 class RunContext {
@@ -155,11 +181,5 @@ class RunContext {
   nlohmann::json skips_ = nlohmann::json::array();
   std::filesystem::path replay_dir_;
 };
-
-// The suites, one per folder.
-Suite make_rmpopt_suite();
-Suite make_directmap_suite();
-Suite make_make_shared_suite();
-Suite make_asid_suite();
 
 }  // namespace kvmbench::suites

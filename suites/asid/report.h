@@ -9,6 +9,7 @@
 // FLUSHBYASID (CPUID 0x8000000A EDX[6]).
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "analysis/result_model.h"
 #include "analysis/statistics.h"
 #include "analysis/table.h"
+#include "suites/reproduce.h"
 
 namespace kvmbench::suites::asid {
 
@@ -33,5 +35,9 @@ Ratio guest_to_native(const stats::Summary& guest, const stats::Summary& native)
 
 // Empty when the samples have no guest/native pair of an asid workload.
 std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source);
+
+// The document's tables from the reference data in `reference_dir`
+// (suites/reproduce.h; this suite's Suite::reproduce).
+Reproduction reproduce_document(const std::filesystem::path& reference_dir, const ReproduceOptions& options);
 
 }  // namespace kvmbench::suites::asid

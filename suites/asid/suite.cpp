@@ -38,6 +38,7 @@
 #include "hostlib/knobs.h"
 #include "hostlib/qemu_paths.h"
 #include "suites/asid/flushbyasid.h"
+#include "suites/asid/report.h"
 #include "suites/common/capture.h"
 #include "suites/common/guest_glue.h"
 #include "suites/common/plan.h"
@@ -334,68 +335,74 @@ std::map<std::string, std::string> workload_derived() {
   return {{"latency", "transaction_rate"}, {"total_time", "time_per_round"}};
 }
 
+// The document needs an AMD SVM host whose KVM runs guests, QEMU with KVM
+// and a guest kernel.
+std::string document_unsupported(const HostCaps& caps) {
+  return first_reason({require_cpu_feature(caps, "svm", "AMD SVM host"), require_kvm_runs_guests(caps),
+                       require_qemu(caps, "kvm"), require_guest_kernel(caps)});
+}
+
 }  // namespace
 
-Suite make_asid_suite() {
-  Suite s;
-  s.name = "asid";
-  s.description = "SVM static vs dynamic ASIDs: netperf, cpuid, mmap churn (documents/003)";
-
-  Preset doc;
-  doc.name = "document";
-  doc.description = "the four workloads natively and in a KVM guest with NPT on and off (kvm_amd reloaded), "
-                    "5 iterations; guest/native ratios";
-  doc.source = Source::hardware;
-  doc.default_repetitions = 5;
-  doc.params = document_params();
-  doc.unsupported_reason = [](const HostCaps& caps) {
-    return first_reason({require_cpu_feature(caps, "svm", "AMD SVM host"), require_kvm_runs_guests(caps),
-                         require_qemu(caps, "kvm"), require_guest_kernel(caps)});
+Suite asid_suite() {
+  const Preset doc{
+      .name = "document",
+      .description = "the four workloads natively and in a KVM guest with NPT on and off (kvm_amd reloaded), "
+                     "5 iterations; guest/native ratios",
+      .source = Source::hardware,
+      .params = document_params(),
+      .unsupported_reason = document_unsupported,
+      .run = run_document,
+      .default_repetitions = 5,
+      .primary_metrics = {"transaction_rate", "throughput", "cpuid_rate", "time_per_round"},
+      .derived_metrics = workload_derived(),
+      .plan = plan_document,
   };
-  doc.run = run_document;
-  doc.plan = plan_document;
-  doc.primary_metrics = {"transaction_rate", "throughput", "cpuid_rate", "time_per_round"};
-  doc.derived_metrics = workload_derived();
-  s.presets.push_back(doc);
-
   // What `kvmbench lab` runs: the document's pipeline (native, kvm_amd
   // reloaded per NPT setting, KVM guests) with workloads small enough for
   // the emulated lab machine (the document's own did not finish there in 25
   // minutes). Its results are emulated.
   Preset lab = doc;
   lab.name = "lab";
-  lab.unsupported_reason = [doc_reason = doc.unsupported_reason](const HostCaps& caps) {
-    const std::string why = doc_reason(caps);
+  lab.unsupported_reason = [](const HostCaps& caps) {
+    const std::string why = document_unsupported(caps);
     return why.empty() ? why : why + " (run it in the emulated lab: `kvmbench lab run asid --preset lab`)";
   };
   lab.description = "the document's pipeline scaled for the emulated lab (`kvmbench lab`): 1 s workloads, "
                     "4 x 4M mmap rounds, 256M guests, 2 iterations";
   lab.default_repetitions = 2;
   lab.params = document_params(true);
-  s.presets.push_back(lab);
-
-  Preset host;
-  host.name = "host";
-  host.description = "the same workloads natively on this host (baseline)";
-  host.source = Source::hardware;
-  host.default_repetitions = 5;
-  host.params = params("2", "100M", "100", "1G", "120");
-  host.unsupported_reason = runs_anywhere;
-  host.run = run_host;
-  host.derived_metrics = workload_derived();
-  s.presets.push_back(host);
-
-  Preset smoke;
-  smoke.name = "smoke";
-  smoke.description = "the four workloads natively and in a tiny TCG guest (functional only)";
-  smoke.source = Source::emulated;
-  smoke.default_repetitions = 1;
-  smoke.params = params("1", "4M", "4", "256M", "120");
-  smoke.unsupported_reason = require_tcg_guest;
-  smoke.run = run_smoke;
-  smoke.derived_metrics = workload_derived();
-  s.presets.push_back(smoke);
-  return s;
+  return {
+      .name = "asid",
+      .description = "SVM static vs dynamic ASIDs: netperf, cpuid, mmap churn (documents/003)",
+      .presets =
+          {
+              doc,
+              lab,
+              {
+                  .name = "host",
+                  .description = "the same workloads natively on this host (baseline)",
+                  .source = Source::hardware,
+                  .params = params("2", "100M", "100", "1G", "120"),
+                  .unsupported_reason = runs_anywhere,
+                  .run = run_host,
+                  .default_repetitions = 5,
+                  .derived_metrics = workload_derived(),
+              },
+              {
+                  .name = "smoke",
+                  .description = "the four workloads natively and in a tiny TCG guest (functional only)",
+                  .source = Source::emulated,
+                  .params = params("1", "4M", "4", "256M", "120"),
+                  .unsupported_reason = require_tcg_guest,
+                  .run = run_smoke,
+                  .default_repetitions = 1,
+                  .derived_metrics = workload_derived(),
+              },
+          },
+      .tables = asid::report_tables,
+      .reproduce = asid::reproduce_document,
+  };
 }
 
 }  // namespace kvmbench::suites

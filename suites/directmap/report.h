@@ -15,6 +15,7 @@
 // 2M+split kernel) in one table, as the document does.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,8 @@
 #include "analysis/result_model.h"
 #include "analysis/statistics.h"
 #include "analysis/table.h"
+#include "suites/named_run.h"
+#include "suites/reproduce.h"
 
 namespace kvmbench::suites::directmap {
 
@@ -47,12 +50,12 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
 // row pair per run, named after its directmap setup (else the run's name).
 // host_alloc_rate when every run has it, else faultin_rate for all (said in
 // a note). Throws std::invalid_argument naming a run that has neither.
-struct NamedRun {
-  std::string name;  // the run directory's name, for rows and messages
-  std::vector<Sample> samples;
-  std::string source;  // "hardware", "replay", ...
-};
+using suites::NamedRun;
 std::vector<Table> document_tables(const std::vector<NamedRun>& runs);
+
+// The document's tables from the reference data in `reference_dir`
+// (suites/reproduce.h; this suite's Suite::reproduce).
+Reproduction reproduce_document(const std::filesystem::path& reference_dir, const ReproduceOptions& options);
 
 // The directmap setup the DirectMap lines of /proc/meminfo show: kCandidate
 // ("DirectMap4K") when the kernel maps memory with 4k pages only (DirectMap2M

@@ -19,7 +19,7 @@
 #include "analysis/meminfo.h"
 #include "analysis/rate_fit.h"
 #include "analysis/units.h"
-#include "hostlib/bench_directmap.h"
+#include "suites/directmap/measure.h"
 #include "hostlib/gmem_meminfo_field.h"
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/meminfo_sampler.h"
@@ -27,6 +27,7 @@
 #include "suites/common/guest_glue.h"
 #include "suites/common/plan.h"
 #include "suites/common/requirements.h"
+#include "suites/directmap/report.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/suite.h"
 
@@ -272,14 +273,13 @@ void run_document(RunContext& ctx) {
 void run_smoke(RunContext& ctx) { guest_faultin(ctx, host::Accel::tcg, "unpinned", std::nullopt); }
 
 void run_host(RunContext& ctx) {
-  host::DirectmapHostParams p;
+  directmap::DirectmapHostParams p;
   p.bytes_per_thread = ctx.param_bytes("bytes");
   for (auto& t : split_list(ctx.param("threads"))) p.threads.push_back(std::stoi(t));
   p.backings = split_list(ctx.param("backings"));
-  p.repetitions = 1;  // the runner repeats
   p.write_bandwidth = ctx.param("write-bandwidth") == "1";
   ctx.progress("fault-in by backing");
-  auto outcome = host::run_directmap_host_benchmarks(p, [&](const Sample& s) { ctx.emit(s); });
+  auto outcome = directmap::measure(p, [&](const Sample& s) { ctx.emit(s); });
   if (ctx.iteration() <= 0)
     for (auto& sk : outcome.skipped) ctx.note_skip(sk.case_name, sk.reason);
 }
@@ -314,70 +314,76 @@ std::map<std::string, std::string> guest_faultin_derived() {
 
 }  // namespace
 
-Suite make_directmap_suite() {
-  Suite s;
-  s.name = "directmap";
-  s.description = "guest fault-in rate vs host directmap (documents/001)";
-
-  Preset doc;
-  doc.name = "document";
-  doc.description = "1 guest, N vCPUs x B bytes faultin; host allocation rate from meminfo";
-  doc.source = Source::hardware;
-  doc.default_repetitions = 3;
-  doc.params = guest_params("1T", "128", "5G", "1800");
-  doc.unsupported_reason = document_unsupported;
-  doc.run = run_document;
-  doc.plan = plan_document;
-  doc.primary_metrics = {"host_alloc_rate"};
-  doc.derived_metrics = guest_faultin_derived();
-  doc.repetition = "a fresh guest boot";
-  s.presets.push_back(doc);
-
+Suite directmap_suite() {
+  const Preset doc{
+      .name = "document",
+      .description = "1 guest, N vCPUs x B bytes faultin; host allocation rate from meminfo",
+      .source = Source::hardware,
+      .params = guest_params("1T", "128", "5G", "1800"),
+      .unsupported_reason = document_unsupported,
+      .run = run_document,
+      .default_repetitions = 3,
+      .primary_metrics = {"host_alloc_rate"},
+      .derived_metrics = guest_faultin_derived(),
+      .repetition = "a fresh guest boot",
+      .plan = plan_document,
+  };
   // The document's pipeline at the emulated lab's size (`kvmbench lab`):
   // a TCG-speed fault-in of 192M still makes a ramp of ~100 meminfo samples.
   Preset lab = doc;
   lab.name = "lab";
-  lab.unsupported_reason = [doc_reason = doc.unsupported_reason](const HostCaps& caps) {
-    const std::string why = doc_reason(caps);
+  lab.unsupported_reason = [](const HostCaps& caps) {
+    const std::string why = document_unsupported(caps);
     return why.empty() ? why : why + " (run it in the emulated lab: `kvmbench lab run directmap --preset lab`)";
   };
   lab.description = "the document's pipeline scaled for the emulated lab (`kvmbench lab`): 1G guest, 1 vCPU x 192M";
   lab.default_repetitions = 2;
   lab.params = guest_params("1G", "1", "192M", "600");
-  s.presets.push_back(lab);
-
-  Preset host;
-  host.name = "host";
-  host.description = "fault-in rate of fresh host memory by backing (anon, THP, hugetlb, memfd, guest_memfd)";
-  host.source = Source::hardware;
-  host.default_repetitions = 3;
-  host.params = {
-      {"bytes", "64M", "bytes each thread touches"},
-      {"threads", "", "thread counts, e.g. 1,2 (empty: 1 and all CPUs)"},
-      {"backings", "", "anon-4k,thp,hugetlb-2m,hugetlb-1g,memfd,guest_memfd (empty: all)"},
-      {"write-bandwidth", "1", "also measure write bandwidth of faulted memory (1/0)"},
+  return {
+      .name = "directmap",
+      .description = "guest fault-in rate vs host directmap (documents/001)",
+      .presets =
+          {
+              doc,
+              lab,
+              {
+                  .name = "host",
+                  .description = "fault-in rate of fresh host memory by backing (anon, THP, hugetlb, memfd, "
+                                 "guest_memfd)",
+                  .source = Source::hardware,
+                  .params =
+                      {
+                          {"bytes", "64M", "bytes each thread touches"},
+                          {"threads", "", "thread counts, e.g. 1,2 (empty: 1 and all CPUs)"},
+                          {"backings", "", "anon-4k,thp,hugetlb-2m,hugetlb-1g,memfd,guest_memfd (empty: all)"},
+                          {"write-bandwidth", "1", "also measure write bandwidth of faulted memory (1/0)"},
+                      },
+                  .unsupported_reason = runs_anywhere,
+                  .run = run_host,
+                  .default_repetitions = 3,
+                  .primary_metrics = {"faultin_rate"},
+                  // One fault-in, one measurement: its time and the per-thread
+                  // rates are views of the same wall time.
+                  .derived_metrics = {{"faultin_time", "faultin_rate"}, {"faultin_rate_per_thread", "faultin_rate"}},
+                  .repetition = "fresh memory in one kvmbench process",
+              },
+              {
+                  .name = "smoke",
+                  .description = "the document's pipeline in a tiny TCG guest (functional only)",
+                  .source = Source::emulated,
+                  .params = guest_params("320M", "1", "32M", "120"),
+                  .unsupported_reason = require_tcg_guest,
+                  .run = run_smoke,
+                  .default_repetitions = 1,
+                  .derived_metrics = guest_faultin_derived(),
+                  .repetition = "a fresh guest boot",
+              },
+          },
+      .owns_metric = [](std::string_view m) { return m == directmap::kMetric || m == directmap::kHostMetric; },
+      .tables = directmap::report_tables,
+      .tables_of_runs = directmap::document_tables,
+      .reproduce = directmap::reproduce_document,
   };
-  host.unsupported_reason = runs_anywhere;
-  host.run = run_host;
-  host.primary_metrics = {"faultin_rate"};
-  // One fault-in, one measurement: its time and the per-thread rates are
-  // views of the same wall time.
-  host.derived_metrics = {{"faultin_time", "faultin_rate"}, {"faultin_rate_per_thread", "faultin_rate"}};
-  host.repetition = "fresh memory in one kvmbench process";
-  s.presets.push_back(host);
-
-  Preset smoke;
-  smoke.name = "smoke";
-  smoke.description = "the document's pipeline in a tiny TCG guest (functional only)";
-  smoke.source = Source::emulated;
-  smoke.default_repetitions = 1;
-  smoke.params = guest_params("320M", "1", "32M", "120");
-  smoke.unsupported_reason = require_tcg_guest;
-  smoke.run = run_smoke;
-  smoke.derived_metrics = guest_faultin_derived();
-  smoke.repetition = "a fresh guest boot";
-  s.presets.push_back(smoke);
-  return s;
 }
 
 }  // namespace kvmbench::suites

@@ -1,6 +1,7 @@
 // kvmbench report DIR [--format text|md|csv|json|html]
-// kvmbench report RUN_A RUN_B ... (directmap runs: the document's table with
-// one row pair per kernel, suites/directmap/report.h)
+// kvmbench report RUN_A RUN_B ... (runs of a suite that offers a table of
+// several runs, its Suite::tables_of_runs: directmap's document table with
+// one row pair per kernel)
 // The tables of a run, recomputed from meta.json + samples.jsonl
 // (suites::report_tables, which an html renderer can reuse).
 #include <fmt/format.h>
@@ -14,9 +15,9 @@
 #include "analysis/run_store.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
-#include "suites/directmap/report.h"
 #include "suites/kvmbench/render_tables.h"
 #include "suites/run_report.h"
+#include "suites/suite.h"
 
 namespace kvmbench::cli {
 
@@ -34,12 +35,13 @@ static void warn_about_stored_files(const Run& run) {
   if (const auto w = check_sample_count(run)) fmt::print(stderr, "kvmbench: warning: {}\n", *w);
 }
 
-// Several runs: directmap only (the document's table puts a 4K-pre-split
-// kernel and a 2M+split kernel side by side); other suites compare two runs
-// with `kvmbench compare`.
+// Several runs of one suite in its table of several runs (directmap's
+// document table puts a 4K-pre-split kernel and a 2M+split kernel side by
+// side); other suites compare two runs with `kvmbench compare`.
 static void report_several(const std::vector<std::string>& dirs, const std::string& format, Format f) {
   if (format == "html") usage_error("report of several runs: --format html takes one run");
-  std::vector<suites::directmap::NamedRun> runs;
+  const suites::Suite* suite = nullptr;
+  std::vector<suites::NamedRun> runs;
   for (const auto& d : dirs) {
     Run run;
     try {
@@ -48,10 +50,14 @@ static void report_several(const std::vector<std::string>& dirs, const std::stri
       usage_error(e.what());
     }
     warn_about_stored_files(run);
-    if (run.suite() != "directmap")
-      usage_error(fmt::format("{}: a {} run; several runs in one report are for directmap (use `kvmbench "
+    const suites::Suite* s = suites::find_suite(run.suite());
+    if (!s || !s->tables_of_runs || (suite && s != suite))
+      usage_error(fmt::format("{}: a {} run; several runs in one report are for {} (use `kvmbench "
                               "compare BASE CAND` for two runs of another suite)",
-                              d, run.suite().empty() ? std::string("suite-less") : run.suite()));
+                              d, run.suite().empty() ? std::string("suite-less") : run.suite(),
+                              suite ? suite->name
+                                    : suites::suite_names([](const suites::Suite& x) { return bool(x.tables_of_runs); })));
+    suite = s;
     runs.push_back({run_name(d), std::move(run.samples), std::string(to_string(run.source()))});
   }
   // Runs are named by their directory's name, or by the path as given when
@@ -62,15 +68,15 @@ static void report_several(const std::vector<std::string>& dirs, const std::stri
         runs[i].name = dirs[i];
   std::vector<Table> tables;
   try {
-    tables = suites::directmap::document_tables(runs);
+    tables = suite->tables_of_runs(runs);
   } catch (const std::exception& e) {
     usage_error(e.what());
   }
   if (f == Format::json) {
-    fmt::print("{}\n", nlohmann::json{{"runs", dirs}, {"suite", "directmap"}, {"tables", tables_json(tables)}}.dump(2));
+    fmt::print("{}\n", nlohmann::json{{"runs", dirs}, {"suite", suite->name}, {"tables", tables_json(tables)}}.dump(2));
     return;
   }
-  if (f == Format::text) fmt::print("runs:\n  {}\nsuite: directmap\n\n", fmt::join(dirs, "\n  "));
+  if (f == Format::text) fmt::print("runs:\n  {}\nsuite: {}\n\n", fmt::join(dirs, "\n  "), suite->name);
   fmt::print("{}", render_tables(tables, f));
 }
 
@@ -81,7 +87,9 @@ void add_report_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("report", "Tables of a run, recomputed from its meta.json and samples.jsonl");
-  cmd->add_option("DIR", o->dirs, "run directory (several: directmap runs, one kernel each, in one table)")
+  cmd->add_option("DIR", o->dirs,
+                  fmt::format("run directory (several: {} runs, one kernel each, in one table)",
+                              suites::suite_names([](const suites::Suite& x) { return bool(x.tables_of_runs); })))
       ->required();
   cmd->add_option("--format", o->format, "text, md, csv, json or html")->capture_default_str();
   cmd->callback([o] {

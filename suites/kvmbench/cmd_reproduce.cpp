@@ -1,7 +1,8 @@
-// kvmbench reproduce [rmpopt|directmap|make_shared|asid|all] [--reference DIR] [--format F]
+// kvmbench reproduce [SUITE|all] [--reference DIR] [--format F]
 //                   [--tsc-ghz G]
 // Regenerates the documents' tables from results/reference/ (source: replay).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <memory>
 #include <optional>
@@ -20,7 +21,8 @@ void add_reproduce_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("reproduce", "Regenerate the documents' tables from results/reference/ (source: replay)");
-  cmd->add_option("SUITE", o->what, "rmpopt, directmap, make_shared, asid or all")->capture_default_str();
+  cmd->add_option("SUITE", o->what, fmt::format("{} or all", fmt::join(suites::reproducible_suites(), ", ")))
+      ->capture_default_str();
   cmd->add_option("--reference", o->reference, "directory of the transcribed raw data")
       ->default_str(suites::default_reference_dir().string());
   cmd->add_option("--format", o->format, "text, md, csv or json")->capture_default_str();

@@ -42,7 +42,8 @@ struct RunOptions {
 void add_run_command(CLI::App& app) {
   static RunOptions o;
   auto* cmd = app.add_subcommand("run", "Run a suite (or all) on this host");
-  cmd->add_option("suite", o.target, "Suite name (rmpopt, directmap, make_shared, asid) or 'all'")
+  cmd->add_option("suite", o.target,
+                  fmt::format("Suite name ({}) or 'all'", suites::suite_names([](const suites::Suite&) { return true; })))
       ->required();
   cmd->add_option("--preset", o.preset,
                   "Preset: document, host or smoke (default: document where it can run, else host)");

@@ -7,11 +7,13 @@
 // "nr_pages=N", metrics "make_shared_cycles" and "total_cycles").
 #pragma once
 
+#include <filesystem>
 #include <string_view>
 #include <vector>
 
 #include "analysis/result_model.h"
 #include "analysis/table.h"
+#include "suites/reproduce.h"
 
 namespace kvmbench::suites::make_shared {
 
@@ -20,5 +22,9 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
 
 // The document's table only (002_e68ad5e7b1fb71fb.txt lines 83-104 layout).
 Table conversion_table(const std::vector<Sample>& samples, std::string_view source);
+
+// The document's tables from the reference data in `reference_dir`
+// (suites/reproduce.h; this suite's Suite::reproduce).
+Reproduction reproduce_document(const std::filesystem::path& reference_dir, const ReproduceOptions& options);
 
 }  // namespace kvmbench::suites::make_shared

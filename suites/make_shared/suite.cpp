@@ -29,7 +29,7 @@
 
 #include "analysis/parsers/kernel_log.h"
 #include "analysis/units.h"
-#include "hostlib/bench_make_shared.h"
+#include "suites/make_shared/measure.h"
 #include "hostlib/interrupt.h"
 #include "hostlib/kmsg_reader.h"
 #include "hostlib/private_vm.h"
@@ -38,6 +38,7 @@
 #include "suites/common/guest_glue.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
+#include "suites/make_shared/report.h"
 #include "suites/suite.h"
 
 namespace kvmbench::suites {
@@ -45,8 +46,8 @@ namespace kvmbench::suites {
 namespace {
 
 // `order`: the VM types tried when vm-type is empty (hostlib/private_vm.h).
-host::MakeSharedHostParams params_from(RunContext& ctx, const std::vector<std::uint32_t>& order) {
-  host::MakeSharedHostParams p;
+make_shared::MakeSharedHostParams params_from(RunContext& ctx, const std::vector<std::uint32_t>& order) {
+  make_shared::MakeSharedHostParams p;
   p.vm_type_order = order;
   p.sizes.clear();
   for (auto& s : split_list(ctx.param("sizes"))) {
@@ -54,7 +55,6 @@ host::MakeSharedHostParams params_from(RunContext& ctx, const std::vector<std::u
     if (!b || *b == 0 || *b % 4096) usage_error(fmt::format("parameter sizes: '{}' is not a multiple of 4K", s));
     p.sizes.push_back(*b);
   }
-  p.vm_builds = 1;  // the runner repeats: one VM build per repetition
   p.conversions_per_build = static_cast<int>(ctx.param_int("conversions"));
   if (p.conversions_per_build < 1) usage_error("parameter conversions: at least 1");
   p.vm_type = ctx.param("vm-type");
@@ -67,7 +67,7 @@ host::MakeSharedHostParams params_from(RunContext& ctx, const std::vector<std::u
   return p;
 }
 
-host::MakeSharedHostParams document_params_from(RunContext& ctx) {
+make_shared::MakeSharedHostParams document_params_from(RunContext& ctx) {
   auto p = params_from(ctx, host::kDocumentVmTypeOrder);
   p.need = host::ConversionNeed::arch_make_shared;
   p.gmem_ops = false;
@@ -84,7 +84,7 @@ void run_host(RunContext& ctx) {
   auto p = params_from(ctx, host::kHostVmTypeOrder);
   ctx.progress("guest_memfd operations and conversions");
   std::vector<Sample> got;
-  auto outcome = host::run_make_shared_host_benchmarks(p, [&](const Sample& s) { got.push_back(s); });
+  auto outcome = make_shared::measure(p, [&](const Sample& s) { got.push_back(s); });
   emit_all(ctx, outcome, got);
 }
 
@@ -140,7 +140,7 @@ void run_document(RunContext& ctx) {
   std::vector<Sample> got;
   host::BenchOutcome outcome;
   try {
-    outcome = host::run_make_shared_host_benchmarks(p, [&](const Sample& s) { got.push_back(s); });
+    outcome = make_shared::measure(p, [&](const Sample& s) { got.push_back(s); });
   } catch (...) {
     stop = true;
     if (reader.joinable()) reader.join();
@@ -170,7 +170,7 @@ std::uint64_t memory_available_on(const HostCaps& caps) {
 }
 
 void plan_document(RunContext& ctx, Plan& plan) {
-  const host::MakeSharedHostParams p = document_params_from(ctx);
+  const make_shared::MakeSharedHostParams p = document_params_from(ctx);
   const HostCaps& caps = ctx.host();
   if (!require_guest_memfd(caps).empty()) {
     plan.skip("conversions", require_guest_memfd(caps));
@@ -179,7 +179,7 @@ void plan_document(RunContext& ctx, Plan& plan) {
   const host::VmTypeChoice choice = host::choose_private_vm_type(
       host::vm_type_offer_from(caps.kvm), p.vm_type_order, host::parse_vm_type(p.vm_type), p.need);
   if (choice.type < 0) {
-    plan.skip("conversions", host::no_vm_type_reason(choice, p.vm_type, p.vm_type_order));
+    plan.skip("conversions", make_shared::no_vm_type_reason(choice, p.vm_type, p.vm_type_order));
     return;
   }
   const auto type = static_cast<std::uint32_t>(choice.type);
@@ -189,20 +189,20 @@ void plan_document(RunContext& ctx, Plan& plan) {
     plan.skip("pre-fault", "KVM_CAP_PRE_FAULT_MEMORY is 0: the conversions would run on fallocated memory, never "
                            "RMP-assigned or S-EPT-mapped");
   else
-    plan.note("private memory before each conversion: " + host::prefaulted_state(type) +
+    plan.note("private memory before each conversion: " + make_shared::prefaulted_state(type) +
               " (the document's guest accepted and touched every page; no guest code runs here)");
   const std::uint64_t available = memory_available_on(caps);
   const std::uint64_t limit = p.memory_limit ? p.memory_limit : available / 2;
   const std::uint64_t policy = host::snp_guest_policy(smt_active_on(caps));
   std::vector<std::string> sizes;
   for (std::uint64_t requested : p.sizes) {
-    const std::uint64_t size = limit ? host::conversion_case_bytes(requested, limit) : requested;
+    const std::uint64_t size = limit ? make_shared::conversion_case_bytes(requested, limit) : requested;
     sizes.push_back(fmt::format("{:#x} (nr_pages={}{})", size, size / 4096,
                                 size == requested ? "" : fmt::format(", {} scaled down to fit {}",
                                                                      format_bytes(requested), format_bytes(limit))));
   }
   plan.ioctls(fmt::format("each repetition, one VM build per SIZE = {}", fmt::join(sizes, ", ")),
-              host::conversion_build_plan(type, choice.conversion, "SIZE", p.conversions_per_build, p.populate,
+              make_shared::conversion_build_plan(type, choice.conversion, "SIZE", p.conversions_per_build, p.populate,
                                           p.prefault, policy));
   if (caps.confidential.kmsg_error.empty())
     plan.capture("/dev/kmsg, read from the run's start: the kernel's \"guest_memfd to_shared: nr_pages=N, "
@@ -250,44 +250,53 @@ std::map<std::string, std::string> conversion_derived() {
 
 }  // namespace
 
-Suite make_make_shared_suite() {
-  Suite s;
-  s.name = "make_shared";
-  s.description = "guest_memfd to-shared conversion cost (documents/002)";
-
-  Preset doc;
-  doc.name = "document";
-  doc.description = "SNP/TDX VM with its launch finished, 4K/1G/4G private slots faulted in, 5 to-shared "
-                    "conversions per build through KVM_SET_MEMORY_ATTRIBUTES2; the kernel's to_shared lines";
-  doc.source = Source::hardware;
-  doc.default_repetitions = 2;
-  doc.params = common_params("snp, tdx");
-  doc.unsupported_reason = document_unsupported;
-  doc.run = run_document;
-  doc.plan = plan_document;
-  // The kernel's own figures (its "guest_memfd to_shared:" lines); the
-  // user-space to_shared_cycles / _time are shown beside them.
-  doc.primary_metrics = {"make_shared_cycles", "total_cycles"};
-  doc.derived_metrics = conversion_derived();
-  doc.derived_metrics["make_shared_pct"] = "make_shared_cycles";  // of total_cycles, the same conversion
-  doc.repetition = "a fresh VM build (its conversions are sub-units)";
-  s.presets.push_back(doc);
-
-  Preset host;
-  host.name = "host";
-  host.description = "guest_memfd ops and conversions on the VM types this host offers";
-  host.source = Source::hardware;
-  host.default_repetitions = 2;
-  host.params = common_params("sw_protected, snp, tdx");
-  host.params[0].default_value = "4K,64M,256M";
-  host.unsupported_reason = require_guest_memfd;
-  host.run = run_host;
-  host.primary_metrics = {"to_shared_cycles", "gmem_fallocate_rate"};
-  host.derived_metrics = conversion_derived();
-  host.derived_metrics["gmem_fallocate_time"] = "gmem_fallocate_rate";  // the bytes over that rate
-  host.repetition = "a fresh VM build (its conversions are sub-units)";
-  s.presets.push_back(host);
-  return s;
+Suite make_shared_suite() {
+  std::map<std::string, std::string> doc_derived = conversion_derived();
+  doc_derived["make_shared_pct"] = "make_shared_cycles";  // of total_cycles, the same conversion
+  std::map<std::string, std::string> host_derived = conversion_derived();
+  host_derived["gmem_fallocate_time"] = "gmem_fallocate_rate";  // the bytes over that rate
+  std::vector<Param> host_params = common_params("sw_protected, snp, tdx");
+  host_params[0].default_value = "4K,64M,256M";
+  return {
+      .name = "make_shared",
+      .description = "guest_memfd to-shared conversion cost (documents/002)",
+      .presets =
+          {
+              {
+                  .name = "document",
+                  .description = "SNP/TDX VM with its launch finished, 4K/1G/4G private slots faulted in, 5 "
+                                 "to-shared conversions per build through KVM_SET_MEMORY_ATTRIBUTES2; the "
+                                 "kernel's to_shared lines",
+                  .source = Source::hardware,
+                  .params = common_params("snp, tdx"),
+                  .unsupported_reason = document_unsupported,
+                  .run = run_document,
+                  .default_repetitions = 2,
+                  // The kernel's own figures (its "guest_memfd to_shared:"
+                  // lines); the user-space to_shared_cycles / _time are shown
+                  // beside them.
+                  .primary_metrics = {"make_shared_cycles", "total_cycles"},
+                  .derived_metrics = doc_derived,
+                  .repetition = "a fresh VM build (its conversions are sub-units)",
+                  .plan = plan_document,
+              },
+              {
+                  .name = "host",
+                  .description = "guest_memfd ops and conversions on the VM types this host offers",
+                  .source = Source::hardware,
+                  .params = host_params,
+                  .unsupported_reason = require_guest_memfd,
+                  .run = run_host,
+                  .default_repetitions = 2,
+                  .primary_metrics = {"to_shared_cycles", "gmem_fallocate_rate"},
+                  .derived_metrics = host_derived,
+                  .repetition = "a fresh VM build (its conversions are sub-units)",
+              },
+          },
+      .owns_metric = [](std::string_view m) { return m == "make_shared_cycles" || m == "total_cycles"; },
+      .tables = make_shared::report_tables,
+      .reproduce = make_shared::reproduce_document,
+  };
 }
 
 }  // namespace kvmbench::suites

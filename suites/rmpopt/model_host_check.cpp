@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "analysis/rate_fit.h"
-#include "hostlib/bench_rmpopt.h"
+#include "suites/rmpopt/measure.h"
 #include "hostlib/bench_threads.h"
-#include "hostlib/emulated_rmp_sweep.h"
+#include "suites/rmpopt/emulated_sweep.h"
 #include "hostlib/pinning.h"
 
 namespace kvmbench::suites::rmpopt {
@@ -23,21 +23,21 @@ double median(std::vector<double> v) {
   return v.empty() ? NAN : v[v.size() / 2];
 }
 
-host::SweepStrategy emulated(model::Strategy s) {
+rmpopt::SweepStrategy emulated(model::Strategy s) {
   switch (s) {
-    case model::Strategy::all: return host::SweepStrategy::all_cpus;
-    case model::Strategy::leader: return host::SweepStrategy::leader_first;
-    case model::Strategy::primary: return host::SweepStrategy::leader_primary;
-    case model::Strategy::bitmap: return host::SweepStrategy::dirty_regions;
+    case model::Strategy::all: return rmpopt::SweepStrategy::all_cpus;
+    case model::Strategy::leader: return rmpopt::SweepStrategy::leader_first;
+    case model::Strategy::primary: return rmpopt::SweepStrategy::leader_primary;
+    case model::Strategy::bitmap: return rmpopt::SweepStrategy::dirty_regions;
   }
-  return host::SweepStrategy::all_cpus;
+  return rmpopt::SweepStrategy::all_cpus;
 }
 
 // Bandwidth of all CPUs scanning the same clean table at once, as the CPUs
 // of one broadcast scan an occupied region: bytes read by all / wall time.
 double concurrent_scan_bytes_per_s(const std::vector<int>& cpus) {
-  host::RmpLikeTable t(32);  // 128 MiB of table, beyond the caches
-  t.apply_layout({host::PageLayout::none, 0});
+  rmpopt::RmpLikeTable t(32);  // 128 MiB of table, beyond the caches
+  t.apply_layout({rmpopt::PageLayout::none, 0});
   std::vector<double> rates;
   for (int round = 0; round < 3; ++round) {
     host::ParallelTimes pt = host::run_parallel(static_cast<int>(cpus.size()), cpus, [&](int) {
@@ -60,7 +60,7 @@ HostCheck run_host_check(const HostCheckOptions& o) {
   HostCheck out;
   std::vector<int> cpus = host::thread_affinity();
   if (cpus.empty()) throw std::runtime_error("no CPU is available to this process");
-  std::vector<int> primaries = host::primary_threads(cpus);
+  std::vector<int> primaries = rmpopt::primary_threads(cpus);
   const unsigned n = static_cast<unsigned>(cpus.size());
   const unsigned p = static_cast<unsigned>(std::max<std::size_t>(1, primaries.size()));
 
@@ -70,7 +70,7 @@ HostCheck run_host_check(const HostCheckOptions& o) {
   out.machine.tsc_hz = 1e9;  // 1 "cycle" = 1 ns: the parameters are measured in ns
 
   // Parameters, measured here.
-  out.scan_ns_per_entry = host::measure_scan_cost_per_entry(128ULL << 20, 3);
+  out.scan_ns_per_entry = rmpopt::measure_scan_cost_per_entry(128ULL << 20, 3);
   std::vector<unsigned> ks = {1, std::max(1u, n / 4), std::max(1u, n / 2), n};
   std::sort(ks.begin(), ks.end());
   ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
@@ -79,7 +79,7 @@ HostCheck run_host_check(const HostCheckOptions& o) {
     // The median round: between regions of a sweep the workers are still
     // spinning, so a sweep pays the hot wake-up path, not the mean that
     // includes futex wake-ups after a descheduling.
-    double mean = host::measure_broadcast_costs(static_cast<int>(k), 500).median_ns;
+    double mean = rmpopt::measure_broadcast_costs(static_cast<int>(k), 500).median_ns;
     out.broadcast_median_ns.emplace_back(static_cast<int>(k), mean);
     kx.push_back(k);
     ky.push_back(mean);
@@ -104,12 +104,12 @@ HostCheck run_host_check(const HostCheckOptions& o) {
   for (std::uint64_t r = 0; r < o.ram_gb; r += step) dirty.push_back(r);
   out.dirty_regions = dirty.size();
 
-  host::RmpLikeTable table(o.ram_gb);
-  host::EmulatedSweeper sweeper(table, cpus, primaries);
+  rmpopt::RmpLikeTable table(o.ram_gb);
+  rmpopt::EmulatedSweeper sweeper(table, cpus, primaries);
   for (const auto& name : o.layouts) {
     auto layout = model::parse_layout(name);
     if (!layout) throw std::invalid_argument(fmt::format("layout '{}' is not none, first, last or random:K", name));
-    table.apply_layout(host::parse_page_layout(name), 1);
+    table.apply_layout(rmpopt::parse_page_layout(name), 1);
     for (model::Strategy s : model::kAllStrategies) {
       std::vector<double> walls;
       for (int i = 0; i < o.repetitions; ++i) walls.push_back(sweeper.sweep(emulated(s), dirty).wall_ns);

@@ -1,5 +1,5 @@
-// Cross-check of the RMPOPT sweep cost model against the emulated sweep of
-// the host library (hostlib/emulated_rmp_sweep.h), on this host: the model's
+// Cross-check of the RMPOPT sweep cost model against the emulated sweep
+// (suites/rmpopt/emulated_sweep.h), on this host: the model's
 // parameters are measured here (scan cost per entry, broadcast cost per CPU
 // count, the bandwidth of all CPUs scanning at once), the model predicts the
 // emulated sweep's wall time, and the emulated sweep is timed for real.

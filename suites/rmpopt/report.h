@@ -7,12 +7,14 @@
 // "sweep_time" with extra range_start/range_end).
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string_view>
 #include <vector>
 
 #include "analysis/result_model.h"
 #include "analysis/table.h"
+#include "suites/reproduce.h"
 
 namespace kvmbench::suites::rmpopt {
 
@@ -24,5 +26,9 @@ namespace kvmbench::suites::rmpopt {
 std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source,
                                  std::string_view base_variant = "all-cpus",
                                  std::optional<double> tsc_ghz = std::nullopt);
+
+// The document's tables from the reference data in `reference_dir`
+// (suites/reproduce.h; this suite's Suite::reproduce).
+Reproduction reproduce_document(const std::filesystem::path& reference_dir, const ReproduceOptions& options);
 
 }  // namespace kvmbench::suites::rmpopt

@@ -16,7 +16,7 @@
 
 #include "analysis/parsers/kernel_log.h"
 #include "analysis/units.h"
-#include "hostlib/bench_rmpopt.h"
+#include "suites/rmpopt/measure.h"
 #include "hostlib/interrupt.h"
 #include "hostlib/kmsg_reader.h"
 #include "hostlib/pinning.h"
@@ -27,6 +27,7 @@
 #include "suites/common/plan.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
+#include "suites/rmpopt/report.h"
 #include "suites/suite.h"
 
 namespace kvmbench::suites {
@@ -60,7 +61,7 @@ std::string coverage_note(const HostCaps& caps) {
 }
 
 void run_host(RunContext& ctx) {
-  host::RmpoptEmulationParams p;
+  rmpopt::RmpoptEmulationParams p;
   auto ram = ctx.param_bytes("ram");
   if (ram < (1ULL << 30)) usage_error("parameter ram: at least 1G (one region)");
   p.ram_gb = ram >> 30;
@@ -74,11 +75,10 @@ void run_host(RunContext& ctx) {
     }
   }
   p.dirty_fraction = ctx.param_double("dirty-fraction");
-  p.repetitions = 1;  // the runner repeats
   p.calibrate = ctx.iteration() <= 0;
   p.seed = 1 + static_cast<std::uint64_t>(std::max(0, ctx.iteration()));
   ctx.progress(fmt::format("emulated sweep over a table for {} of RAM", format_bytes(ram)));
-  auto outcome = host::run_rmpopt_host_benchmarks(p, [&](const Sample& s) { ctx.emit(s); });
+  auto outcome = rmpopt::measure(p, [&](const Sample& s) { ctx.emit(s); });
   for (auto& sk : outcome.skipped) ctx.note_skip(sk.case_name, sk.reason);
 }
 
@@ -217,17 +217,8 @@ void plan_document(RunContext& ctx, Plan& plan) {
 
 }  // namespace
 
-Suite make_rmpopt_suite() {
-  Suite s;
-  s.name = "rmpopt";
-  s.description = "SEV-SNP RMPOPT sweep cost (documents/000)";
-
-  Preset doc;
-  doc.name = "document";
-  doc.description = "2 SNP guests of 100G, one terminated; the kernel's sweep time and cycle stats";
-  doc.source = Source::hardware;
-  doc.default_repetitions = 2;
-  doc.params = {
+Suite rmpopt_suite() {
+  std::vector<Param> doc_params = {
       {"guests", "2", "SNP guests to launch"},
       {"guest-mem", "100G", "memory of each guest"},
       {"vcpus", "4", "vCPUs of each guest"},
@@ -235,39 +226,56 @@ Suite make_rmpopt_suite() {
       {"sweep-timeout", "30", "seconds to wait for the sweep's log line"},
       {"kernel-variant", "all-cpus", "label of the kernel's loop (all-cpus, leader-primary)"},
   };
-  for (auto& p : snp_params("SNP-capable OVMF image")) doc.params.push_back(p);
-  doc.unsupported_reason = document_unsupported;
-  doc.run = run_document;
-  doc.plan = plan_document;
-  doc.primary_metrics = {"sweep_time"};
-  doc.repetition = "fresh SNP guests, one of them terminated";
-  s.presets.push_back(doc);
-
-  Preset host;
-  host.name = "host";
-  host.description = "the sweep's structure emulated and timed on this host (not RMPOPT)";
-  host.source = Source::hardware;
-  host.default_repetitions = 3;
-  host.params = {
-      {"ram", "16G", "RAM the RMP-like table describes (16 bytes per 4K page)"},
-      {"layouts", "none,first,last,random:4", "private-page layouts per 1G region"},
-      {"strategies", "", "one-cpu,all-cpus,leader-first,leader-primary,dirty-regions (empty: all)"},
-      {"cpus", "all", "CPU list, the first is the leader"},
-      {"dirty-fraction", "0.125", "share of regions the dirty-regions sweep revisits"},
+  for (auto& p : snp_params("SNP-capable OVMF image")) doc_params.push_back(p);
+  return {
+      .name = "rmpopt",
+      .description = "SEV-SNP RMPOPT sweep cost (documents/000)",
+      .presets =
+          {
+              {
+                  .name = "document",
+                  .description = "2 SNP guests of 100G, one terminated; the kernel's sweep time and cycle stats",
+                  .source = Source::hardware,
+                  .params = doc_params,
+                  .unsupported_reason = document_unsupported,
+                  .run = run_document,
+                  .default_repetitions = 2,
+                  .primary_metrics = {"sweep_time"},
+                  .repetition = "fresh SNP guests, one of them terminated",
+                  .plan = plan_document,
+              },
+              {
+                  .name = "host",
+                  .description = "the sweep's structure emulated and timed on this host (not RMPOPT)",
+                  .source = Source::hardware,
+                  .params =
+                      {
+                          {"ram", "16G", "RAM the RMP-like table describes (16 bytes per 4K page)"},
+                          {"layouts", "none,first,last,random:4", "private-page layouts per 1G region"},
+                          {"strategies", "", "one-cpu,all-cpus,leader-first,leader-primary,dirty-regions (empty: all)"},
+                          {"cpus", "all", "CPU list, the first is the leader"},
+                          {"dirty-fraction", "0.125", "share of regions the dirty-regions sweep revisits"},
+                      },
+                  .unsupported_reason = runs_anywhere,
+                  .run = run_host,
+                  .default_repetitions = 3,
+                  .primary_metrics = {"emulated_sweep_wall"},
+                  // Per region is the wall time over the regions; the scan
+                  // bandwidth the table bytes over the CPUs' busy time; the
+                  // broadcast's mean and 90th percentile are statistics of the
+                  // rounds its median summarises.
+                  .derived_metrics = {{"emulated_sweep_per_region", "emulated_sweep_wall"},
+                                      {"emulated_scan_bandwidth", "emulated_sweep_cpu_busy"},
+                                      {"broadcast_cost_mean", "broadcast_cost"},
+                                      {"broadcast_cost_p90", "broadcast_cost"}},
+                  .repetition = "a fresh sweep over the table, in one kvmbench process",
+              },
+          },
+      .owns_metric = [](std::string_view m) { return m == "sweep_time" || m.starts_with("rmpopt_cycles_"); },
+      .tables = [](const std::vector<Sample>& samples,
+                   std::string_view source) { return rmpopt::report_tables(samples, source); },
+      .reproduce = rmpopt::reproduce_document,
   };
-  host.unsupported_reason = runs_anywhere;
-  host.run = run_host;
-  host.primary_metrics = {"emulated_sweep_wall"};
-  // Per region is the wall time over the regions; the scan bandwidth the
-  // table bytes over the CPUs' busy time; the broadcast's mean and 90th
-  // percentile are statistics of the rounds its median summarises.
-  host.derived_metrics = {{"emulated_sweep_per_region", "emulated_sweep_wall"},
-                          {"emulated_scan_bandwidth", "emulated_sweep_cpu_busy"},
-                          {"broadcast_cost_mean", "broadcast_cost"},
-                          {"broadcast_cost_p90", "broadcast_cost"}};
-  host.repetition = "a fresh sweep over the table, in one kvmbench process";
-  s.presets.push_back(host);
-  return s;
 }
 
 }  // namespace kvmbench::suites

@@ -5,19 +5,19 @@
 #include <cmath>
 #include <map>
 
-#include "hostlib/bench_directmap.h"
+#include "suites/directmap/measure.h"
 
 using namespace kvmbench;
 using namespace kvmbench::host;
+using namespace kvmbench::suites::directmap;
 
 TEST(HostbenchDirectmap, EveryBackingRunsOrSaysWhyNot) {
   DirectmapHostParams p;
   p.setup_hugetlb_pools = false;  // hermetic: never resize the host's pools in a unit test
   p.bytes_per_thread = 1 << 20;
   p.threads = {1, 2};
-  p.repetitions = 1;
   std::vector<Sample> got;
-  BenchOutcome o = run_directmap_host_benchmarks(p, [&](const Sample& s) { got.push_back(s); });
+  BenchOutcome o = measure(p, [&](const Sample& s) { got.push_back(s); });
   EXPECT_EQ(o.samples, got.size());
   const std::map<std::string, std::string> units = {{"faultin_rate", "GB/s"},
                                                     {"faultin_rate_per_thread", "GB/s"},
@@ -58,8 +58,8 @@ TEST(HostbenchDirectmap, UnknownBackingIsRejected) {
   EXPECT_THROW(directmap_backing_unavailable("tmpfs", 1), std::invalid_argument);
   DirectmapHostParams p;
   p.backings = {"nope"};
-  EXPECT_THROW(run_directmap_host_benchmarks(p, [](const Sample&) {}), std::invalid_argument);
+  EXPECT_THROW(measure(p, [](const Sample&) {}), std::invalid_argument);
   p.backings = {"anon-4k"};
   p.threads = {0};
-  EXPECT_THROW(run_directmap_host_benchmarks(p, [](const Sample&) {}), std::invalid_argument);
+  EXPECT_THROW(measure(p, [](const Sample&) {}), std::invalid_argument);
 }

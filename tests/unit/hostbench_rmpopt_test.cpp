@@ -6,13 +6,14 @@
 #include <cmath>
 #include <map>
 
-#include "hostlib/bench_rmpopt.h"
 #include "hostlib/bench_threads.h"
-#include "hostlib/emulated_rmp_sweep.h"
 #include "hostlib/pinning.h"
+#include "suites/rmpopt/emulated_sweep.h"
+#include "suites/rmpopt/measure.h"
 
 using namespace kvmbench;
 using namespace kvmbench::host;
+using namespace kvmbench::suites::rmpopt;
 
 TEST(HostbenchRmpopt, LayoutsAndStrategiesParse) {
   EXPECT_EQ(to_string(parse_page_layout("none")), "none");
@@ -105,9 +106,8 @@ TEST(HostbenchRmpopt, BenchmarksReportEmulatedMetricsWithUnits) {
   p.ram_gb = 2;
   p.entries_per_region = 1024;
   p.layouts = {"none", "last"};
-  p.repetitions = 2;
   std::vector<Sample> got;
-  BenchOutcome o = run_rmpopt_host_benchmarks(p, [&](const Sample& s) { got.push_back(s); });
+  BenchOutcome o = measure(p, [&](const Sample& s) { got.push_back(s); });
   const std::map<std::string, std::string> units = {
       {"emulated_sweep_wall", "ns"},      {"emulated_sweep_per_region", "ns"},
       {"emulated_sweep_cpu_busy", "ns"},  {"emulated_scan_bandwidth", "GB/s"},
@@ -148,5 +148,5 @@ TEST(HostbenchRmpopt, CalibrationsArePositive) {
   EXPECT_THROW(measure_broadcast_cost(100000, 1), std::invalid_argument);
   RmpoptEmulationParams p;
   p.strategies = {"sideways"};
-  EXPECT_THROW(run_rmpopt_host_benchmarks(p, [](const Sample&) {}), std::invalid_argument);
+  EXPECT_THROW(measure(p, [](const Sample&) {}), std::invalid_argument);
 }

@@ -4,13 +4,14 @@
 // "cannot run here" built from a probe result.
 #include <gtest/gtest.h>
 
-#include "hostlib/bench_make_shared.h"
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/private_vm.h"
+#include "suites/make_shared/measure.h"
 #include "suites/suite.h"
 
 using namespace kvmbench;
 using namespace kvmbench::host;
+using namespace kvmbench::suites::make_shared;
 
 namespace {
 

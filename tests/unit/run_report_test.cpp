@@ -19,3 +19,22 @@ TEST(RunReport, InferSuiteFromMetrics) {
   EXPECT_EQ(suites::infer_suite({with_metric("value")}), "");
   EXPECT_EQ(suites::infer_suite({}), "");
 }
+
+// The first sample a suite owns decides, wherever it is.
+TEST(RunReport, InferSuiteSkipsSamplesNoSuiteOwns) {
+  EXPECT_EQ(suites::infer_suite({with_metric("value"), with_metric("faultin_rate"), with_metric("total_cycles")}),
+            "directmap");
+}
+
+// The layout of a run is its suite's; a suite name nothing registers has
+// none, and neither has a suite for samples its layout does not read.
+TEST(RunReport, LayoutTablesComeFromTheRunsSuite) {
+  std::vector<Sample> rates;
+  for (int i = 0; i < 3; ++i)
+    rates.push_back({"anon-4k/threads=1", "unpinned", "faultin_rate", "GB/s", 1.0 + i, i, false, {}});
+  const auto dm = suites::suite_layout_tables("directmap", rates, "hardware");
+  ASSERT_FALSE(dm.empty());
+  EXPECT_NE(dm.front().title.find("fault-in rate"), std::string::npos) << dm.front().title;
+  EXPECT_TRUE(suites::suite_layout_tables("nosuch", rates, "hardware").empty());
+  EXPECT_TRUE(suites::suite_layout_tables("make_shared", rates, "hardware").empty());
+}

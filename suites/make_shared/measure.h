@@ -19,8 +19,8 @@
 //    through the conversion ioctl chosen for the type and `need`
 //    (gmem_conversion.h; extra.conversion_ioctl says which): the VM-wide
 //    KVM_SET_MEMORY_ATTRIBUTES or KVM_SET_MEMORY_ATTRIBUTES2 on the
-//    guest_memfd fd. iteration = build * conversions_per_build + conversion
-//    (extra.repetition = VM build, extra.conversion). Skipped with the
+//    guest_memfd fd. One repetition is one VM build, its conversions
+//    the samples' extra.conversion. Skipped with the
 //    reason when no VM type has a conversion serving `need`.
 //    Before each conversion the vCPU pre-faults the private memory
 //    (KVM_PRE_FAULT_MEMORY, untimed; extra.prefaulted = 1), which after the
@@ -39,24 +39,23 @@
 #include <vector>
 
 #include "analysis/result_model.h"
-#include "hostlib/bench_runner.h"
+#include "hostlib/case_samples.h"
 #include "hostlib/private_vm.h"
 
-namespace kvmbench::host {
+namespace kvmbench::suites::make_shared {
 
 struct MakeSharedHostParams {
   std::vector<std::uint64_t> sizes = {4096, 1ULL << 30, 4ULL << 30};
-  int vm_builds = 2;               // repetitions, a fresh VM each
   int conversions_per_build = 5;   // as in the document
   bool populate = true;            // fallocate the guest_memfd before converting
   bool prefault = true;            // KVM_PRE_FAULT_MEMORY before each conversion, where KVM allows it
   std::uint64_t memory_limit = 0;  // bytes one case may allocate; 0: half of MemAvailable
   std::string vm_type;             // "" = the first usable type of vm_type_order; else forced
   // Tried in this order when vm_type is empty (private_vm.h says why each).
-  std::vector<std::uint32_t> vm_type_order = kHostVmTypeOrder;
+  std::vector<std::uint32_t> vm_type_order = host::kHostVmTypeOrder;
   // What the conversion must reach: the document needs the arch make_shared
   // callback (only KVM_SET_MEMORY_ATTRIBUTES2 on the guest_memfd runs it).
-  ConversionNeed need = ConversionNeed::any;
+  host::ConversionNeed need = host::ConversionNeed::any;
   bool gmem_ops = true;            // part 1
   bool conversions = true;         // part 2
 };
@@ -65,23 +64,24 @@ struct MakeSharedHostParams {
 // converts: `wanted` when given (any type; it is still checked), else the
 // first usable type of `order` for `need`. Asks KVM live (creates one VM
 // per offered type). Throws std::invalid_argument for an unknown `wanted`.
-VmTypeChoice make_shared_vm_choice(const std::string& wanted, const std::vector<std::uint32_t>& order,
-                                   ConversionNeed need = ConversionNeed::any);
+host::VmTypeChoice make_shared_vm_choice(const std::string& wanted, const std::vector<std::uint32_t>& order,
+                                   host::ConversionNeed need = host::ConversionNeed::any);
 // "no private-memory VM type here (tried snp, tdx): <each type's reason>".
-std::string no_vm_type_reason(const VmTypeChoice& choice, const std::string& wanted,
+std::string no_vm_type_reason(const host::VmTypeChoice& choice, const std::string& wanted,
                               const std::vector<std::uint32_t>& order);
 
 // Why KVM_PRE_FAULT_MEMORY cannot populate the VM's private memory, or "":
 // SNP and TDX refuse it until their launch is finished (finish_launch).
-std::string prefault_refusal(const PrivateVm& pvm);
+std::string prefault_refusal(const host::PrivateVm& pvm);
 
 // What pre-faulting leaves the private memory of a `type` VM as (sample
 // extra guest_state): RMP-assigned (SNP) or S-EPT-mapped (TDX), never
 // validated or accepted by a guest.
 std::string prefaulted_state(std::uint32_t type);
 
-BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
-                                             const SampleSink& sink);
+// One repetition: each size's guest_memfd operations once and one VM build
+// with its conversions_per_build conversions.
+host::BenchOutcome measure(const MakeSharedHostParams& params, const SampleSink& sink);
 
 // The bytes a case of `requested` bytes converts under `limit`: itself, or
 // the largest power of two that fits (at least 4K). Pure.
@@ -90,8 +90,8 @@ std::uint64_t conversion_case_bytes(std::uint64_t requested, std::uint64_t limit
 // One VM build of the conversion part as words, in the order the body runs
 // it (for `run --dry-run`); `size` as it is to be printed ("0x1000",
 // "SIZE"). Pure.
-std::vector<std::string> conversion_build_plan(std::uint32_t type, ConversionIoctl ioctl, const std::string& size,
+std::vector<std::string> conversion_build_plan(std::uint32_t type, host::ConversionIoctl ioctl, const std::string& size,
                                                int conversions, bool populate, bool prefault,
                                                std::uint64_t snp_policy);
 
-}  // namespace kvmbench::host
+}  // namespace kvmbench::suites::make_shared

@@ -1,4 +1,4 @@
-// rmpopt suite, host side: the EMULATED sweep (emulated_rmp_sweep.h) timed
+// rmpopt suite, host side: the EMULATED sweep (emulated_sweep.h) timed
 // for real on this host, plus the calibrations a cost model needs. None of
 // this is RMPOPT; every metric name says "emulated" so that no table can
 // pass it off as one.
@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "analysis/result_model.h"
-#include "hostlib/bench_runner.h"
+#include "hostlib/case_samples.h"
 
-namespace kvmbench::host {
+namespace kvmbench::suites::rmpopt {
 
 struct RmpoptEmulationParams {
   std::uint64_t ram_gb = 16;              // table for this much RAM: 4 MiB per GB, one region per GB
@@ -31,14 +31,14 @@ struct RmpoptEmulationParams {
   std::vector<std::string> strategies;    // empty: all (one-cpu, all-cpus, leader-first, leader-primary, dirty-regions)
   std::vector<int> cpus;                  // empty: all allowed; the first is the leader
   double dirty_fraction = 0.125;          // share of regions the dirty-regions sweep visits
-  int repetitions = 3;
   std::uint64_t seed = 1;
   bool calibrate = true;                  // also the "calibration" case
   std::uint64_t entries_per_region = 262144;  // 1 GiB of 4 KiB pages; tests use fewer
 };
 
-BenchOutcome run_rmpopt_host_benchmarks(const RmpoptEmulationParams& params,
-                                        const SampleSink& sink);
+// One repetition: every layout x strategy sweep once over a fresh table,
+// then (when `calibrate`) the calibration case.
+host::BenchOutcome measure(const RmpoptEmulationParams& params, const SampleSink& sink);
 
 // For the cost model. Each returns the median of `rounds` measurements.
 // ns per 16-byte entry when one CPU scans clean regions of a table of
@@ -56,4 +56,4 @@ BroadcastCost measure_broadcast_costs(int ncpus, int rounds = 2000);
 // GB/s of one CPU reading `bytes` sequentially (GB = 1e9 bytes).
 double measure_read_bandwidth(std::uint64_t bytes = 64ULL << 20, int rounds = 5);
 
-}  // namespace kvmbench::host
+}  // namespace kvmbench::suites::rmpopt

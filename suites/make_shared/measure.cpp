@@ -1,4 +1,4 @@
-#include "hostlib/bench_make_shared.h"
+#include "suites/make_shared/measure.h"
 
 #include <fcntl.h>
 #include <linux/falloc.h>
@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -19,7 +20,10 @@
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/kvm_vm.h"
 
-namespace kvmbench::host {
+namespace kvmbench::suites::make_shared {
+
+// The suite-neutral pieces: Kvm, Vm, run_parallel, pinning, knobs.
+using namespace kvmbench::host;
 
 namespace {
 
@@ -107,7 +111,7 @@ std::uint64_t conversion_case_bytes(std::uint64_t requested, std::uint64_t limit
   return requested <= limit ? requested : largest_pow2_at_most(limit);
 }
 
-// Keep in step with the conversion body in run_make_shared_host_benchmarks.
+// Keep in step with the conversion body in measure.
 std::vector<std::string> conversion_build_plan(std::uint32_t type, ConversionIoctl ioctl, const std::string& size,
                                                int conversions, bool populate, bool prefault,
                                                std::uint64_t snp_policy) {
@@ -140,10 +144,8 @@ std::vector<std::string> conversion_build_plan(std::uint32_t type, ConversionIoc
   return steps;
 }
 
-BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
-                                             const SampleSink& sink) {
-  if (params.vm_builds < 1 || params.conversions_per_build < 1)
-    throw std::invalid_argument("vm_builds and conversions_per_build must be >= 1");
+BenchOutcome measure(const MakeSharedHostParams& params, const SampleSink& sink) {
+  if (params.conversions_per_build < 1) throw std::invalid_argument("conversions_per_build must be >= 1");
   for (std::uint64_t s : params.sizes)
     if (s == 0 || s % kPage != 0)
       throw std::invalid_argument(fmt::format("guest_memfd size {} is not a multiple of 4096", s));
@@ -168,12 +170,8 @@ BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
   }
   const int vm_type = choice.type;
 
-  std::vector<BenchCase> cases;
-  struct PrefaultNote {
-    std::string case_name, variant;
-    std::shared_ptr<std::string> why;
-  };
-  std::vector<PrefaultNote> prefault_notes;
+  std::vector<SkippedCase> prefault_notes;
+
   for (std::uint64_t requested : params.sizes) {
     // Without population a conversion allocates nothing, so only populated
     // runs (and the fallocate timing) are bound by memory.
@@ -186,16 +184,15 @@ BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
       if (!no_gmem.empty()) {
         outcome.skipped.push_back({case_name, "guest_memfd", no_gmem});
       } else {
-        BenchCase c;
+        CaseSpec c;
         c.case_name = case_name;
         c.variant = "guest_memfd";
-        c.repetitions = params.vm_builds;
         c.units = {{"gmem_create_time", "ns"},
                    {"gmem_fallocate_time", "ns"},
                    {"gmem_fallocate_rate", "GB/s"},
                    {"gmem_punch_hole_time", "ns"}};
         c.extra = extra;
-        c.body = [size](benchmark::State& st) {
+        measure_case(c, [size](CaseValues& values) {
           using clock = std::chrono::steady_clock;
           Kvm kvm = Kvm::open();
           Vm vm = Vm::create(kvm, KVM_X86_DEFAULT_VM);
@@ -207,13 +204,11 @@ BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
           fallocate_or_throw(fd.get(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, size,
                              "PUNCH_HOLE");
           auto t3 = clock::now();
-          st.SetIterationTime(elapsed_ns(t0, t3) * 1e-9);
-          record(st, "gmem_create_time", elapsed_ns(t0, t1));
-          record(st, "gmem_fallocate_time", elapsed_ns(t1, t2));
-          record(st, "gmem_fallocate_rate", static_cast<double>(size) / elapsed_ns(t1, t2));
-          record(st, "gmem_punch_hole_time", elapsed_ns(t2, t3));
-        };
-        cases.push_back(std::move(c));
+          values.record("gmem_create_time", elapsed_ns(t0, t1));
+          values.record("gmem_fallocate_time", elapsed_ns(t1, t2));
+          values.record("gmem_fallocate_rate", static_cast<double>(size) / elapsed_ns(t1, t2));
+          values.record("gmem_punch_hole_time", elapsed_ns(t2, t3));
+        }, sink, outcome);
       }
     }
 
@@ -223,12 +218,9 @@ BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
                                  no_gmem.empty() ? no_private : no_gmem});
       continue;
     }
-    BenchCase c;
+    CaseSpec c;
     c.case_name = case_name;
     c.variant = vm_type_name(static_cast<std::uint32_t>(vm_type));
-    c.repetitions = params.vm_builds;
-    c.subsamples = params.conversions_per_build;
-    c.subsample_key = "conversion";
     c.units = {{"to_shared_cycles", "cycles"},
                {"to_shared_time", "ns"},
                {"to_private_cycles", "cycles"},
@@ -249,10 +241,10 @@ BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
     int conversions = params.conversions_per_build;
     bool populate = params.populate;
     bool prefault = params.prefault;
-    auto no_prefault = std::make_shared<std::string>();  // why not, from the body
+    std::string no_prefault;  // why not, from the body
     auto type = static_cast<std::uint32_t>(vm_type);
     if (prefault) c.extra["guest_state"] = prefaulted_state(type);
-    c.body = [size, conversions, populate, prefault, no_prefault, type, ioctl](benchmark::State& st) {
+    measure_case(c, [&, size](CaseValues& values) {
       using clock = std::chrono::steady_clock;
       Kvm kvm = Kvm::open();
       // SNP / TDX init as the selftests do (UNTESTED ON HARDWARE).
@@ -290,7 +282,6 @@ BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
       // The document's step 2, "get the guest to fault them in": the vCPU
       // pre-faults the private memory before every conversion (untimed).
       if (why_not.empty()) why_not = prefault_refusal(pvm);
-      double total_s = 0;
       for (int k = 0; k < conversions; ++k) {
         if (vcpu && why_not.empty()) try {
             vcpu->pre_fault_memory(kConversionGpa, size);
@@ -306,25 +297,22 @@ BenchOutcome run_make_shared_host_benchmarks(const MakeSharedHostParams& params,
         convert_memory(ioctl, vm, gmem.get(), kConversionGpa, size, KVM_MEMORY_ATTRIBUTE_PRIVATE);
         std::uint64_t c2 = tsc();
         auto w2 = clock::now();
-        total_s += elapsed_ns(w0, w1) * 1e-9;
-        record(st, "to_shared_cycles", static_cast<double>(c1 - c0), {{"conversion", k}, {"prefaulted", faulted}});
-        record(st, "to_shared_time", elapsed_ns(w0, w1), {{"conversion", k}, {"prefaulted", faulted}});
-        record(st, "to_private_cycles", static_cast<double>(c2 - c1), {{"conversion", k}, {"prefaulted", faulted}});
-        record(st, "to_private_time", elapsed_ns(w1, w2), {{"conversion", k}, {"prefaulted", faulted}});
+        const std::map<std::string, long long> keys = {{"conversion", k}, {"prefaulted", faulted}};
+        values.record("to_shared_cycles", static_cast<double>(c1 - c0), keys);
+        values.record("to_shared_time", elapsed_ns(w0, w1), keys);
+        values.record("to_private_cycles", static_cast<double>(c2 - c1), keys);
+        values.record("to_private_time", elapsed_ns(w1, w2), keys);
       }
-      if (!why_not.empty() && prefault) *no_prefault = why_not;
-      st.SetIterationTime(total_s);
-    };
-    prefault_notes.push_back({case_name, c.variant, no_prefault});
-    cases.push_back(std::move(c));
+      if (!why_not.empty() && prefault) no_prefault = why_not;
+    }, sink, outcome);
+    if (!no_prefault.empty())
+      prefault_notes.push_back(
+          {case_name, c.variant,
+           "conversions ran on fallocated memory, not pre-faulted into the guest's page tables: " + no_prefault});
   }
-  outcome.merge(run_bench_cases("make_shared", cases, sink));
-  for (const auto& [case_name, variant, why] : prefault_notes)
-    if (!why->empty())
-      outcome.skipped.push_back(
-          {case_name, variant,
-           "conversions ran on fallocated memory, not pre-faulted into the guest's page tables: " + *why});
+  // After the cases' own skips, as one list of what the run could not do.
+  outcome.skipped.insert(outcome.skipped.end(), prefault_notes.begin(), prefault_notes.end());
   return outcome;
 }
 
-}  // namespace kvmbench::host
+}  // namespace kvmbench::suites::make_shared

@@ -26,7 +26,7 @@
 #include <thread>
 #include <vector>
 
-namespace kvmbench::host {
+namespace kvmbench::suites::rmpopt {
 
 enum class SweepStrategy {
   one_cpu,         // the leader scans every region itself, no broadcast
@@ -131,4 +131,4 @@ class EmulatedSweeper {
 // `allowed`; all of `allowed` when the topology cannot be read.
 std::vector<int> primary_threads(const std::vector<int>& allowed);
 
-}  // namespace kvmbench::host
+}  // namespace kvmbench::suites::rmpopt

@@ -1,4 +1,4 @@
-#include "hostlib/emulated_rmp_sweep.h"
+#include "suites/rmpopt/emulated_sweep.h"
 
 #include <hwloc.h>
 #include <linux/futex.h>
@@ -21,7 +21,10 @@
 #include "hostlib/bench_threads.h"
 #include "hostlib/pinning.h"
 
-namespace kvmbench::host {
+namespace kvmbench::suites::rmpopt {
+
+// The suite-neutral pieces: Kvm, Vm, run_parallel, pinning, knobs.
+using namespace kvmbench::host;
 
 // ---- names ----------------------------------------------------------------
 
@@ -364,4 +367,4 @@ double EmulatedSweeper::broadcast_round_ns(int rounds) {
   return t[t.size() / 2];
 }
 
-}  // namespace kvmbench::host
+}  // namespace kvmbench::suites::rmpopt

@@ -1,4 +1,4 @@
-#include "hostlib/bench_rmpopt.h"
+#include "suites/rmpopt/measure.h"
 
 #include <sys/mman.h>
 
@@ -12,10 +12,13 @@
 #include <fmt/format.h>
 
 #include "hostlib/bench_threads.h"
-#include "hostlib/emulated_rmp_sweep.h"
+#include "suites/rmpopt/emulated_sweep.h"
 #include "hostlib/pinning.h"
 
-namespace kvmbench::host {
+namespace kvmbench::suites::rmpopt {
+
+// The suite-neutral pieces: Kvm, Vm, run_parallel, pinning, knobs.
+using namespace kvmbench::host;
 
 namespace {
 
@@ -53,7 +56,7 @@ std::vector<std::uint64_t> dirty_regions(std::uint64_t regions, double fraction)
   return out;
 }
 
-// The table and the pinned workers, shared by all cases of one run; the
+// The table and the pinned workers, shared by all cases of one repetition; the
 // layout is (re)applied outside the timed part when a case needs another.
 struct SweepBench {
   RmpLikeTable table;
@@ -139,8 +142,7 @@ double measure_read_bandwidth(std::uint64_t bytes, int rounds) {
   return median(rates);
 }
 
-BenchOutcome run_rmpopt_host_benchmarks(const RmpoptEmulationParams& params,
-                                        const SampleSink& sink) {
+BenchOutcome measure(const RmpoptEmulationParams& params, const SampleSink& sink) {
   if (params.ram_gb == 0) throw std::invalid_argument("ram_gb must be >= 1");
   if (params.entries_per_region == 0) throw std::invalid_argument("entries_per_region must be >= 1");
   for (const std::string& l : params.layouts) parse_page_layout(l);  // validate early
@@ -156,26 +158,24 @@ BenchOutcome run_rmpopt_host_benchmarks(const RmpoptEmulationParams& params,
     strategies.push_back(*st);
   }
   std::vector<int> cpus = choose_cpus(params.cpus);
-  auto bench = std::make_shared<SweepBench>(params.ram_gb, params.entries_per_region, cpus);
+  SweepBench bench(params.ram_gb, params.entries_per_region, cpus);
   std::vector<std::uint64_t> dirty = dirty_regions(params.ram_gb, params.dirty_fraction);
   std::vector<int> primaries = primary_threads(cpus);
 
   BenchOutcome outcome;
-  std::vector<BenchCase> cases;
   nlohmann::json common = {{"emulation", kWhat},
                            {"regions", params.ram_gb},
                            {"entries_per_region", params.entries_per_region},
-                           {"table_bytes", bench->table.bytes()},
+                           {"table_bytes", bench.table.bytes()},
                            {"cpus", cpus},
                            {"leader_cpu", cpus[0]},
                            {"primary_threads", primaries}};
 
   for (const std::string& layout : params.layouts) {
     for (SweepStrategy st : strategies) {
-      BenchCase c;
+      CaseSpec c;
       c.case_name = fmt::format("layout={}/ram={}G", layout, params.ram_gb);
       c.variant = std::string(to_string(st));
-      c.repetitions = params.repetitions;
       c.units = {{"emulated_sweep_wall", "ns"},
                  {"emulated_sweep_per_region", "ns"},
                  {"emulated_sweep_cpu_busy", "ns"},
@@ -198,60 +198,51 @@ BenchOutcome run_rmpopt_host_benchmarks(const RmpoptEmulationParams& params,
                                    "needs at least two CPUs (only one is available)"});
         continue;
       }
-      std::uint64_t seed = params.seed;
-      c.body = [bench, layout, st, seed, dirty](benchmark::State& state) {
-        bench->use_layout(layout, seed);
-        SweepResult r = bench->sweeper->sweep(st, dirty);
-        state.SetIterationTime(r.wall_ns * 1e-9);
-        record(state, "emulated_sweep_wall", r.wall_ns);
-        record(state, "emulated_sweep_per_region",
-               r.wall_ns / static_cast<double>(std::max<std::uint64_t>(1, r.regions_visited)));
+      measure_case(c, [&](CaseValues& values) {
+        bench.use_layout(layout, params.seed);
+        SweepResult r = bench.sweeper->sweep(st, dirty);
+        values.record("emulated_sweep_wall", r.wall_ns);
+        values.record("emulated_sweep_per_region",
+                      r.wall_ns / static_cast<double>(std::max<std::uint64_t>(1, r.regions_visited)));
         double busy = 0;
         for (std::size_t i = 0; i < r.cpus.size(); ++i) {
           busy += r.busy_ns[i];
-          record(state, "emulated_sweep_cpu_busy", r.busy_ns[i],
-                 {{"cpu", r.cpus[i]}, {"leader", i == 0 ? 1 : 0}});
+          values.record("emulated_sweep_cpu_busy", r.busy_ns[i], {{"cpu", r.cpus[i]}, {"leader", i == 0 ? 1 : 0}});
         }
         if (busy > 0)
-          record(state, "emulated_scan_bandwidth",
-                 static_cast<double>(r.entries_scanned * RmpLikeTable::kEntryBytes) / busy);
-      };
-      cases.push_back(std::move(c));
+          values.record("emulated_scan_bandwidth",
+                        static_cast<double>(r.entries_scanned * RmpLikeTable::kEntryBytes) / busy);
+      }, sink, outcome);
     }
   }
 
   if (params.calibrate) {
-    BenchCase c;
+    CaseSpec c;
     c.case_name = "calibration";
     c.variant = "emulated";
-    c.repetitions = params.repetitions;
     c.units = {{"scan_cost_per_entry", "ns"},
                {"broadcast_cost", "ns"},
                {"broadcast_cost_mean", "ns"},
                {"broadcast_cost_p90", "ns"},
                {"read_bandwidth", "GB/s"}};
     c.extra = common;
-    std::uint64_t table_bytes = bench->table.bytes();
-    int ncpus = static_cast<int>(cpus.size());
-    c.body = [table_bytes, ncpus](benchmark::State& state) {
-      double a = now_ns();
-      record(state, "scan_cost_per_entry", measure_scan_cost_per_entry(table_bytes, 3));
+    const std::uint64_t table_bytes = bench.table.bytes();
+    const int ncpus = static_cast<int>(cpus.size());
+    measure_case(c, [&](CaseValues& values) {
+      values.record("scan_cost_per_entry", measure_scan_cost_per_entry(table_bytes, 3));
       std::vector<int> counts = {2};
       if (ncpus > 2) counts.push_back(ncpus);
       for (int n : counts) {
         if (n > ncpus) continue;
         BroadcastCost bc = measure_broadcast_costs(n, 500);
-        record(state, "broadcast_cost", bc.median_ns, {{"cpus", n}});
-        record(state, "broadcast_cost_mean", bc.mean_ns, {{"cpus", n}});
-        record(state, "broadcast_cost_p90", bc.p90_ns, {{"cpus", n}});
+        values.record("broadcast_cost", bc.median_ns, {{"cpus", n}});
+        values.record("broadcast_cost_mean", bc.mean_ns, {{"cpus", n}});
+        values.record("broadcast_cost_p90", bc.p90_ns, {{"cpus", n}});
       }
-      record(state, "read_bandwidth", measure_read_bandwidth(table_bytes, 3));
-      state.SetIterationTime((now_ns() - a) * 1e-9);
-    };
-    cases.push_back(std::move(c));
+      values.record("read_bandwidth", measure_read_bandwidth(table_bytes, 3));
+    }, sink, outcome);
   }
-  outcome.merge(run_bench_cases("rmpopt", cases, sink));
   return outcome;
 }
 
-}  // namespace kvmbench::host
+}  // namespace kvmbench::suites::rmpopt

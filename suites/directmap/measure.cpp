@@ -1,11 +1,5 @@
-#include "hostlib/bench_directmap.h"
+#include "suites/directmap/measure.h"
 
-#include <linux/memfd.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -16,26 +10,18 @@
 #include <fmt/format.h>
 
 #include "hostlib/bench_threads.h"
-#include "hostlib/kvm_uapi.h"
+#include "hostlib/fresh_memory.h"
 #include "hostlib/knobs.h"
+#include "hostlib/kvm_uapi.h"
 #include "hostlib/kvm_vm.h"
 #include "hostlib/pinning.h"
 
+namespace kvmbench::suites::directmap {
 
-#ifndef MAP_HUGE_2MB
-#define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
-#endif
-#ifndef MAP_HUGE_1GB
-#define MAP_HUGE_1GB (30 << MAP_HUGE_SHIFT)
-#endif
-
-namespace kvmbench::host {
+// The suite-neutral pieces: Kvm, Vm, run_parallel, pinning, knobs.
+using namespace kvmbench::host;
 
 namespace {
-
-constexpr std::uint64_t kPage = 4096;
-constexpr std::uint64_t k2M = 2ULL << 20;
-constexpr std::uint64_t k1G = 1ULL << 30;
 
 std::string read_first_line(const std::string& path) {
   std::ifstream f(path);
@@ -51,94 +37,6 @@ std::string bracketed_mode(const std::string& path) {
   if (a == std::string::npos || b == std::string::npos || b < a) return "";
   return line.substr(a + 1, b - a - 1);
 }
-
-std::uint64_t hugetlb_page_size(const std::string& backing) {
-  return backing == "hugetlb-1g" ? k1G : k2M;
-}
-
-std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
-
-// The bytes each thread really maps for `backing` (whole pages of its size).
-std::uint64_t mapped_bytes(const std::string& backing, std::uint64_t bytes) {
-  if (backing.rfind("hugetlb", 0) == 0) return round_up(bytes, hugetlb_page_size(backing));
-  return round_up(bytes, kPage);
-}
-
-// What a case needs from KVM for guest_memfd: a VM whose fd stays open for
-// as long as its guest_memfds are in use.
-struct GuestMemfdContext {
-  Kvm kvm;
-  Vm vm;
-};
-
-// One thread's fresh memory of one backing; unmapped and closed on destruction.
-class FreshMemory {
- public:
-  FreshMemory(const std::string& backing, std::uint64_t bytes, GuestMemfdContext* gmem) {
-    len_ = mapped_bytes(backing, bytes);
-    int prot = PROT_READ | PROT_WRITE;
-    if (backing == "anon-4k" || backing == "thp") {
-      // THP needs 2 MiB alignment: over-allocate and start at the boundary.
-      map_len_ = len_ + (backing == "thp" ? k2M : 0);
-      map_ = ::mmap(nullptr, map_len_, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (map_ == MAP_FAILED) fail("mmap(anonymous)");
-      auto base = reinterpret_cast<std::uintptr_t>(map_);
-      addr_ = reinterpret_cast<char*>(backing == "thp" ? round_up(base, k2M) : base);
-      int advice = backing == "thp" ? MADV_HUGEPAGE : MADV_NOHUGEPAGE;
-      if (::madvise(addr_, len_, advice) != 0)
-        fail(backing == "thp" ? "madvise(MADV_HUGEPAGE)" : "madvise(MADV_NOHUGEPAGE)");
-    } else if (backing == "hugetlb-2m" || backing == "hugetlb-1g") {
-      int size_flag = backing == "hugetlb-1g" ? MAP_HUGE_1GB : MAP_HUGE_2MB;
-      map_len_ = len_;
-      map_ = ::mmap(nullptr, map_len_, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | size_flag,
-                    -1, 0);
-      if (map_ == MAP_FAILED) fail("mmap(MAP_HUGETLB)");
-      addr_ = static_cast<char*>(map_);
-    } else if (backing == "memfd") {
-      int fd = ::memfd_create("kvmbench-directmap", MFD_CLOEXEC);
-      if (fd < 0) fail("memfd_create");
-      fd_ = UniqueFd(fd);
-      if (::ftruncate(fd, static_cast<off_t>(len_)) != 0) fail("ftruncate(memfd)");
-      map_shared();
-    } else if (backing == "guest_memfd") {
-      fd_ = gmem->vm.create_guest_memfd(len_, GUEST_MEMFD_FLAG_MMAP | GUEST_MEMFD_FLAG_INIT_SHARED);
-      map_shared();
-    } else {
-      throw std::invalid_argument("unknown directmap backing: " + backing);
-    }
-  }
-  ~FreshMemory() {
-    if (map_ != MAP_FAILED) ::munmap(map_, map_len_);
-  }
-  FreshMemory(const FreshMemory&) = delete;
-  FreshMemory& operator=(const FreshMemory&) = delete;
-
-  // One write per 4 KiB page: each first write faults the page in.
-  void touch() {
-    for (std::uint64_t off = 0; off < len_; off += kPage) addr_[off] = 1;
-  }
-  void fill() { std::memset(addr_, 0x5a, len_); }
-  std::uint64_t size() const { return len_; }
-
- private:
-  void map_shared() {
-    map_len_ = len_;
-    map_ = ::mmap(nullptr, map_len_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_.get(), 0);
-    if (map_ == MAP_FAILED) fail("mmap(MAP_SHARED)");
-    addr_ = static_cast<char*>(map_);
-  }
-  [[noreturn]] void fail(const char* what) {
-    int err = errno;
-    throw std::runtime_error(fmt::format("{} of {} bytes failed: {}", what, len_,
-                                         errno_description(err)));
-  }
-
-  UniqueFd fd_;
-  void* map_ = MAP_FAILED;
-  std::uint64_t map_len_ = 0;
-  char* addr_ = nullptr;
-  std::uint64_t len_ = 0;
-};
 
 std::uint64_t read_u64(const std::string& path) {
   std::string t = read_first_line(path);
@@ -156,7 +54,7 @@ template <typename Knobs>
 std::string grow_hugetlb_pool(Knobs& knobs, const std::string& backing, std::uint64_t bytes) {
   std::uint64_t page = hugetlb_page_size(backing);
   std::string dir = fmt::format("/sys/kernel/mm/hugepages/hugepages-{}kB", page / 1024);
-  std::uint64_t need = round_up(bytes, page) / page;
+  std::uint64_t need = mapped_bytes(backing, bytes) / page;
   std::uint64_t free_pages = read_u64(dir + "/free_hugepages");
   if (free_pages >= need) return "";
   std::uint64_t total = read_u64(dir + "/nr_hugepages");
@@ -198,7 +96,7 @@ std::string directmap_backing_unavailable(const std::string& backing, std::uint6
     std::string free_text = read_first_line(dir + "/free_hugepages");
     if (free_text.empty()) return fmt::format("this kernel has no {} KiB hugetlb pages", page / 1024);
     std::uint64_t free_pages = std::stoull(free_text);
-    std::uint64_t need = round_up(bytes, page) / page;
+    std::uint64_t need = mapped_bytes(backing, bytes) / page;
     if (free_pages < need)
       return fmt::format(
           "no hugepage pool configured: {} free of {} KiB, {} needed (set "
@@ -229,8 +127,7 @@ std::string directmap_backing_unavailable(const std::string& backing, std::uint6
       backing));
 }
 
-BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
-                                           const SampleSink& sink) {
+BenchOutcome measure(const DirectmapHostParams& params, const SampleSink& sink) {
   if (params.bytes_per_thread == 0) throw std::invalid_argument("bytes_per_thread must be > 0");
   std::vector<int> cpus = thread_affinity();
   std::vector<int> threads = params.threads;
@@ -244,7 +141,6 @@ BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
       params.backings.empty() ? directmap_backings() : params.backings;
 
   BenchOutcome outcome;
-  std::vector<BenchCase> cases;
   // Pool changes live as long as the cases run; the destructor (or the
   // signal / crash paths of knobs.h) puts the old sizes back.
   std::unique_ptr<KnobSet> pool_knobs;
@@ -275,10 +171,9 @@ BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
           outcome.skipped.push_back({case_name, variant, why});
           continue;
         }
-        BenchCase c;
+        CaseSpec c;
         c.case_name = case_name;
         c.variant = variant;
-        c.repetitions = params.repetitions;
         c.units = {{"faultin_rate", "GB/s"},
                    {"faultin_rate_per_thread", "GB/s"},
                    {"faultin_time", "ns"},
@@ -290,9 +185,8 @@ BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
                    {"touch", "one write per 4 KiB page"}};
         if (backing == "thp")
           c.extra["thp_enabled"] = bracketed_mode("/sys/kernel/mm/transparent_hugepage/enabled");
-        std::vector<int> pin_cpus = pinned ? cpus : std::vector<int>{};
-        bool bw = params.write_bandwidth;
-        c.body = [backing, n, per_thread, pin_cpus, bw](benchmark::State& st) {
+        const std::vector<int> pin_cpus = pinned ? cpus : std::vector<int>{};
+        measure_case(c, [&](CaseValues& values) {
           std::unique_ptr<GuestMemfdContext> gmem;
           if (backing == "guest_memfd") {
             Kvm kvm = Kvm::open();
@@ -303,23 +197,20 @@ BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
           for (int i = 0; i < n; ++i)
             mem.push_back(std::make_unique<FreshMemory>(backing, per_thread, gmem.get()));
           ParallelTimes t = run_parallel(n, pin_cpus, [&](int i) { mem[i]->touch(); });
-          st.SetIterationTime(t.wall_ns * 1e-9);
-          record(st, "faultin_time", t.wall_ns);
-          record(st, "faultin_rate", static_cast<double>(per_thread) * n / t.wall_ns);
+          values.record("faultin_time", t.wall_ns);
+          values.record("faultin_rate", static_cast<double>(per_thread) * n / t.wall_ns);
           for (int i = 0; i < n; ++i)
-            record(st, "faultin_rate_per_thread",
-                   static_cast<double>(per_thread) / t.per_thread_ns[i], {{"thread", i}});
-          if (bw) {
+            values.record("faultin_rate_per_thread", static_cast<double>(per_thread) / t.per_thread_ns[i],
+                      {{"thread", i}});
+          if (params.write_bandwidth) {
             ParallelTimes w = run_parallel(n, pin_cpus, [&](int i) { mem[i]->fill(); });
-            record(st, "write_bandwidth", static_cast<double>(per_thread) * n / w.wall_ns);
+            values.record("write_bandwidth", static_cast<double>(per_thread) * n / w.wall_ns);
           }
-        };
-        cases.push_back(std::move(c));
+        }, sink, outcome);
       }
     }
   }
-  outcome.merge(run_bench_cases("directmap", cases, sink));
   return outcome;
 }
 
-}  // namespace kvmbench::host
+}  // namespace kvmbench::suites::directmap

@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "analysis/result_model.h"
-#include "hostlib/bench_runner.h"
+#include "hostlib/case_samples.h"
 
-namespace kvmbench::host {
+namespace kvmbench::suites::directmap {
 
 struct DirectmapHostParams {
   std::uint64_t bytes_per_thread = 64ULL << 20;
@@ -29,7 +29,6 @@ struct DirectmapHostParams {
   std::vector<std::string> backings;    // empty: all of directmap_backings()
   bool unpinned = true;
   bool pinned = true;                   // thread i on allowed CPU i (mod count)
-  int repetitions = 3;                  // fresh memory each time
   bool write_bandwidth = true;          // also measure the bound
   // Grow the hugetlb pools for the run and put them back after (needs root
   // and the scoped knobs of hostlib/knobs.h); else use only free pages.
@@ -40,15 +39,15 @@ struct DirectmapHostParams {
 const std::vector<std::string>& directmap_backings();
 
 // Why `backing` cannot run here for `bytes` in total ("" when it can).
-// hugetlb needs that many free pages in the pool (run_directmap_host_benchmarks
+// hugetlb needs that many free pages in the pool (measure
 // grows the pool first when allowed, and restores it afterwards); THP needs
 // /sys/kernel/mm/transparent_hugepage (with enabled = never it runs, on the
 // 4 KiB pages that mode gives, and its samples' extra thp_enabled says so);
 // guest_memfd needs KVM with the MMAP and INIT_SHARED guest_memfd flags.
 std::string directmap_backing_unavailable(const std::string& backing, std::uint64_t bytes);
 
-// Runs the cases; unknown backing names throw std::invalid_argument.
-BenchOutcome run_directmap_host_benchmarks(const DirectmapHostParams& params,
-                                           const SampleSink& sink);
+// One repetition of every case, each on fresh memory; unknown backing names
+// throw std::invalid_argument.
+host::BenchOutcome measure(const DirectmapHostParams& params, const SampleSink& sink);
 
-}  // namespace kvmbench::host
+}  // namespace kvmbench::suites::directmap

@@ -1,0 +1,40 @@
+// documents/001's table from results/reference/directmap_faultin.json: the
+// published summaries only (mean, sd, n), so the t-test works from those.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "analysis/run_store.h"
+#include "suites/directmap/report.h"
+
+namespace kvmbench::suites::directmap {
+
+Reproduction reproduce_document(const std::filesystem::path& dir, const ReproduceOptions&) {
+  Reproduction r{"directmap", "documents/001_ea3f563d108a34e5.txt", {}, {}, {}};
+  const std::filesystem::path f = dir / "directmap_faultin.json";
+  r.files.push_back(f.string());
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(read_file(f));
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: malformed JSON: {}", f.string(), e.what()));
+  }
+  std::vector<Cell> cells;
+  try {
+    const std::size_t n = j.at("n").get<std::size_t>();
+    for (const auto& c : j.at("cells"))
+      cells.push_back({c.at("case").get<std::string>(), c.at("variant").get<std::string>(),
+                       stats::summary_from_moments(c.at("mean").get<double>(), c.at("stddev").get<double>(), n)});
+    r.tables = tables_from_cells(
+        cells, j.at("unit").get<std::string>(), kReplaySource,
+        fmt::format("# Average fault-in rate across {} runs, measured in {}", n, j.at("unit").get<std::string>()));
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: missing or bad field: {}", f.string(), e.what()));
+  }
+  r.notes.push_back("only the aggregated table exists (mean, sd, n = 3, rounded to 0.1 GB/s): the t-test uses "
+                    "those summaries");
+  return r;
+}
+
+}  // namespace kvmbench::suites::directmap
