@@ -10,8 +10,6 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/label.h"
-
 namespace kvmbench {
 
 // Where a number came from. Printed in every table header; gating refuses
@@ -32,15 +30,14 @@ std::string_view to_string(Direction d);
 
 // One measured value, one line of samples.jsonl.
 struct Sample {
-  Label case_name;   // e.g. "nr_pages=262144", "anon-4k"
-  Label variant;     // e.g. "all-cpus", "pinned-node0"; may be empty
-  Label metric;      // e.g. "total_cycles", "faultin_rate"
-  Label unit;        // e.g. "cycles", "GB/s", "ns"
+  std::string case_name;  // e.g. "nr_pages=262144", "anon-4k"
+  std::string variant;    // e.g. "all-cpus", "pinned-node0"; may be empty
+  std::string metric;     // e.g. "total_cycles", "faultin_rate"
+  std::string unit;       // e.g. "cycles", "GB/s", "ns"
   double value = 0;
   int iteration = 0;       // 0-based repetition index
   bool warmup = false;     // warm-up samples are stored but not summarised
-  // Anything else worth keeping: null (none; costs no allocation, which
-  // matters for the millions of samples of a long log) or an object.
+  // Anything else worth keeping: null (none) or an object.
   nlohmann::json extra;
 
   // The key that groups samples into one series.

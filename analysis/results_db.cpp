@@ -123,8 +123,8 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $
       const Sample& s = r.samples[i].sample;
       // NaN as NULL on both engines: SQLite would store it as NULL anyway.
       const SqlValue value = std::isnan(s.value) ? SqlValue(nullptr) : SqlValue(s.value);
-      rows.push_back({out.run_id, static_cast<std::int64_t>(i), s.case_name.str(), s.variant.str(), s.metric.str(),
-                      s.unit.str(), value, static_cast<std::int64_t>(s.iteration),
+      rows.push_back({out.run_id, static_cast<std::int64_t>(i), s.case_name, s.variant, s.metric,
+                      s.unit, value, static_cast<std::int64_t>(s.iteration),
                       static_cast<std::int64_t>(s.warmup ? 1 : 0), r.samples[i].line});
     }
     c.insert_rows("samples",

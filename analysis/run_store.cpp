@@ -6,14 +6,9 @@
 
 #include <sys/stat.h>
 
-#include "analysis/file_bytes.h"
-#include "analysis/huge_pages.h"
 #include "analysis/printable.h"
 #include "analysis/sample_jsonl.h"
 
-#include <algorithm>
-#include <thread>
-#include <optional>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -53,11 +48,15 @@ void write_file_atomic(const fs::path& path, std::string_view text, bool durable
   }
 }
 
-// One read(2) into a buffer of the file's size where the size is known (a
-// 200 MB log: a stream copy through ostringstream took half a second),
+// One read(2) into a buffer of the file's size where the size is known,
 // then more reads for files that grow or report no size (/proc, pipes).
+// The file is opened once: a pipe (`ingest <(journalctl -k)`) cannot be
+// opened again.
 std::string read_file(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd;
+  do  // a FIFO's open waits for its writer; a signal (Ctrl-C, noticed later) must not fail it
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  while (fd < 0 && errno == EINTR);
   if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
   struct stat st {};
   std::string out;
@@ -177,10 +176,6 @@ void RunWriter::append_lines(std::string_view lines, std::size_t n) {
   if (std::fwrite(lines.data(), 1, lines.size(), samples_) != lines.size() || std::fflush(samples_) != 0)
     throw std::runtime_error(fmt::format("cannot append to {}: {}", (dir_ / "samples.jsonl").string(),
                                          std::strerror(errno)));
-  // Bulk appends (a long log's, MBs at a time) start their way to the disk
-  // now, without waiting for it, so that the fsync of finish() has little
-  // left to do (it took as long as formatting 60 MB of lines).
-  if (lines.size() >= (1u << 20)) ::sync_file_range(::fileno(samples_), 0, 0, SYNC_FILE_RANGE_WRITE);
   n_samples_ += n;
 }
 
@@ -217,45 +212,6 @@ Source Run::source() const {
 std::string Run::suite() const { return meta.value("suite", std::string()); }
 std::string Run::status() const { return meta.value("status", std::string()); }
 
-namespace {
-
-// A bad samples.jsonl line: its number within the text given, and why.
-struct SampleLineError : std::runtime_error {
-  std::size_t line;
-  std::string reason;
-  SampleLineError(const fs::path& path, std::size_t l, std::string r)
-      : std::runtime_error(fmt::format("{}:{}: {}", path.string(), l, r)), line(l), reason(std::move(r)) {}
-};
-
-// The samples of the lines of `text` (lines numbered from 1), appended to out.
-void read_sample_lines(std::string_view text, const fs::path& path, bool keep, std::vector<Sample>& out) {
-  std::size_t lines = 0;  // counted by memchr: std::count went a byte at a time
-  for (const char *p = text.data(), *end = p + text.size();
-       (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))); ++p)
-    ++lines;
-  out.reserve(out.size() + lines);
-  advise_huge_pages(out);
-  std::size_t pos = 0, line_no = 0;
-  while (pos < text.size()) {
-    ++line_no;
-    const std::size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos)
-      throw SampleLineError(path, line_no, "truncated last line (run killed while writing?)");
-    const std::string_view line = text.substr(pos, nl - pos);
-    pos = nl + 1;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    try {
-      // The plain lines kvmbench writes without a JSON document each (a long
-      // log's run has hundreds of thousands); anything else through nlohmann.
-      out.push_back(parse_sample_line(line, keep));
-    } catch (const std::exception& e) {
-      throw SampleLineError(path, line_no, printable(e.what()));  // nlohmann quotes the bytes it read
-    }
-  }
-}
-
-}  // namespace
-
 Run load_run(const fs::path& dir, SampleProvenance provenance) {
   const bool keep = provenance == SampleProvenance::keep;
   Run run;
@@ -274,47 +230,24 @@ Run load_run(const fs::path& dir, SampleProvenance provenance) {
     throw std::runtime_error(fmt::format("{}: missing or unknown 'source'", meta_path.string()));
   const fs::path samples_path = dir / "samples.jsonl";
   if (!fs::exists(samples_path)) return run;
-  // A long log's run has hundreds of thousands of lines: the file mapped,
-  // the samples' room made once, and past 16 MB its two halves read on two
-  // cores (the first bad line of the file is the one reported).
-  FileBytes bytes;
-  try {
-    bytes = FileBytes::read(samples_path);
-  } catch (const std::exception& e) {
-    throw std::runtime_error(e.what());
-  }
-  const std::string_view text = bytes.view();
-  std::size_t cut = text.size() >= (16u << 20) ? text.find('\n', text.size() / 2) : std::string_view::npos;
-  if (cut != std::string_view::npos) ++cut;
-  if (cut == std::string_view::npos || cut >= text.size()) {
-    read_sample_lines(text, samples_path, keep, run.samples);
-    return run;
-  }
-  const std::string_view head = text.substr(0, cut), tail = text.substr(cut);
-  std::vector<Sample> tail_samples;
-  std::optional<std::pair<std::size_t, std::string>> tail_error;  // line within the tail, reason
-  std::thread worker([&] {
+  const std::string text = read_file(samples_path);
+  std::size_t pos = 0, line_no = 0;
+  while (pos < text.size()) {
+    ++line_no;
+    const std::size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos)
+      throw std::runtime_error(
+          fmt::format("{}:{}: truncated last line (run killed while writing?)", samples_path.string(), line_no));
+    const std::string_view line = std::string_view(text).substr(pos, nl - pos);
+    pos = nl + 1;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     try {
-      read_sample_lines(tail, samples_path, keep, tail_samples);
-    } catch (const SampleLineError& e) {
-      tail_error.emplace(e.line, e.reason);
+      run.samples.push_back(parse_sample_line(line, keep));
     } catch (const std::exception& e) {
-      tail_error.emplace(0, e.what());
+      // nlohmann quotes the bytes it read
+      throw std::runtime_error(fmt::format("{}:{}: {}", samples_path.string(), line_no, printable(e.what())));
     }
-  });
-  try {
-    read_sample_lines(head, samples_path, keep, run.samples);
-  } catch (...) {
-    worker.join();
-    throw;
   }
-  worker.join();
-  if (tail_error) {
-    const auto head_lines = static_cast<std::size_t>(std::count(head.begin(), head.end(), '\n'));
-    throw std::runtime_error(
-        fmt::format("{}:{}: {}", samples_path.string(), tail_error->first + head_lines, tail_error->second));
-  }
-  append_advised(run.samples, std::move(tail_samples));
   return run;
 }
 

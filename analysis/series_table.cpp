@@ -6,10 +6,10 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 
 #include "analysis/experimental_unit.h"
-#include "analysis/label_index.h"
 #include "analysis/statistics.h"
 
 namespace kvmbench {
@@ -34,7 +34,7 @@ std::string format_sig(double x, int sig) {
 namespace {
 
 struct SeriesValues {
-  Label variant, metric, unit;
+  std::string variant, metric, unit;
   std::vector<double> values;
   std::vector<int> invocation, repetition;  // of each value
   std::string sub_unit_kind;                // the first sub-unit a sample named
@@ -52,35 +52,22 @@ std::string_view case_family(std::string_view name) {
   return eq == std::string_view::npos ? std::string_view() : name.substr(0, eq);
 }
 
-struct SeriesKey {
-  std::size_t table;
-  Label variant, metric;
-  bool operator==(const SeriesKey&) const = default;
-};
-struct SeriesKeyHash {
-  std::size_t operator()(const SeriesKey& k) const {
-    const std::hash<Label> h;
-    return (k.table * 0x9e3779b97f4a7c15ull) ^ h(k.variant) ^ (h(k.metric) * 31);
-  }
-};
-
 // The samples' series grouped by case, in first-seen order. When there are
 // more than `max_cases` cases, each family larger than that is pooled into
 // one (a long kernel log makes a "group=N" case per group of prints: a table
 // per case would print tens of thousands of tables of one print each);
-// `pooled` tells which. Keys are views into the samples, and every lookup is
-// hashed: a long log has hundreds of thousands of samples.
+// `pooled` tells which. Keys are views into the samples.
 std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::size_t max_cases,
                                       std::vector<bool>& pooled) {
   // 1. The distinct cases, and the case of each sample.
-  LabelIndex case_index;
+  std::unordered_map<std::string_view, std::size_t> case_index;
   std::vector<std::string_view> names;
   std::vector<std::size_t> case_of(samples.size());
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (samples[i].warmup) continue;
-    auto [c, fresh] = case_index.find_or_add(samples[i].case_name);
+    auto [it, fresh] = case_index.try_emplace(samples[i].case_name, names.size());
     if (fresh) names.push_back(samples[i].case_name);
-    case_of[i] = c;
+    case_of[i] = it->second;
   }
   // 2. The table each case goes to: its own, or its family's pooled one.
   std::unordered_map<std::string_view, std::size_t> family_size;
@@ -114,31 +101,16 @@ std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::s
   }
   for (std::size_t t = 0; t < out.size(); ++t)
     if (pooled[t]) out[t].case_name += fmt::format(" to {})", last_of_family[t]);
-  // 3. The values of each series, in sample order. A table has a few
-  // series, found by comparing; one with many (a benchmark's counters)
-  // hashes its keys.
-  constexpr std::size_t kScanned = 16;
-  std::unordered_map<SeriesKey, std::size_t, SeriesKeyHash> series_index;
+  // 3. The values of each series, in sample order.
+  std::map<std::tuple<std::size_t, std::string_view, std::string_view>, std::size_t> series_index;  // table, variant, metric
   for (std::size_t i = 0; i < samples.size(); ++i) {
     const Sample& s = samples[i];
     if (s.warmup) continue;
     const std::size_t t = table_of[case_of[i]];
     CaseSeries& c = out[t];
-    std::size_t k = 0;
-    if (c.series.size() <= kScanned) {
-      while (k < c.series.size() && !(c.series[k].metric == s.metric && c.series[k].variant == s.variant)) ++k;
-      if (k == c.series.size()) {
-        c.series.push_back({s.variant, s.metric, s.unit, {}, {}, {}, {}});
-        if (c.series.size() > kScanned)  // from now on hashed
-          for (std::size_t j = 0; j < c.series.size(); ++j)
-            series_index.try_emplace(SeriesKey{t, c.series[j].variant, c.series[j].metric}, j);
-      }
-    } else {
-      auto [it, fresh] = series_index.try_emplace(SeriesKey{t, s.variant, s.metric}, c.series.size());
-      if (fresh) c.series.push_back({s.variant, s.metric, s.unit, {}, {}, {}, {}});
-      k = it->second;
-    }
-    SeriesValues& sv = c.series[k];
+    const auto [found, fresh] = series_index.try_emplace({t, s.variant, s.metric}, c.series.size());
+    if (fresh) c.series.push_back({s.variant, s.metric, s.unit, {}, {}, {}, {}});
+    SeriesValues& sv = c.series[found->second];
     if (sv.unit != s.unit)
       throw std::runtime_error(fmt::format("series {} mixes units '{}' and '{}'", s.series_key(), sv.unit, s.unit));
     sv.values.push_back(s.value);
@@ -212,7 +184,7 @@ std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std
     std::vector<std::vector<std::string>> columns;
     std::vector<std::string> summarised_notes;  // per column, "" when none
     for (const auto& sv : c.series) {
-      headers.push_back(sv.variant.empty() ? sv.metric.str() : sv.variant + "/" + sv.metric);
+      headers.push_back(sv.variant.empty() ? sv.metric : sv.variant + "/" + sv.metric);
       std::size_t summarised = 1;
       columns.push_back(statistic_cells(unit_values(sv, pooled, summarised), sv));
       summarised_notes.push_back(summarised < 2 ? std::string()

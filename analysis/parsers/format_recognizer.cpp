@@ -8,7 +8,6 @@
 #include "analysis/parsers/kernel_log.h"
 #include "analysis/parsers/kvm_selftests.h"
 #include "analysis/parsers/kvm_unit_tests.h"
-#include "analysis/parsers/multi_find.h"
 #include "analysis/plain_numbers.h"
 
 namespace kvmbench::parsers {
@@ -32,13 +31,10 @@ bool is_one_invocation(InputFormat f) {
          f == InputFormat::kvm_unit_tests_vmexit;
 }
 
-// Whether a guest console's BEGIN or RESULT line is anywhere in the text
-// (one vectorised pass: string_view::find, twice, walked a 200 MB log
-// several times more slowly).
+// Whether a guest console's BEGIN or RESULT line is anywhere in the text.
 static bool mentions_guest_output(std::string_view text) {
-  static constexpr std::string_view prefixes[] = {kGuestResultPrefix, kGuestBeginPrefix};
-  static const MultiFinder finder(prefixes);
-  return finder.find(text).pos != std::string_view::npos;
+  return text.find(kGuestResultPrefix) != std::string_view::npos ||
+         text.find(kGuestBeginPrefix) != std::string_view::npos;
 }
 
 Recognition recognise_format(std::string_view text) {
@@ -124,11 +120,9 @@ ParsedInput parse_any(std::string_view text, Provenance kernel_provenance) {
     case InputFormat::kernel_log: {
       KernelLogParse k = parse_kernel_log_records(text, kernel_provenance);
       out.result = std::move(k.result);
-      if (kernel_provenance == Provenance::by_record) {
-        out.kernel_records = std::move(k.records);
-        out.kernel_joined = std::move(k.joined);
-        out.kernel_sample_record = std::move(k.sample_record);
-      }
+      out.kernel_records = std::move(k.records);
+      out.kernel_joined = std::move(k.joined);
+      out.kernel_sample_record = std::move(k.sample_record);
       if (out.result.samples.empty()) {
         std::size_t line = 1;
         if (!out.result.warnings.empty()) {

@@ -52,9 +52,9 @@ struct ParsedInput {
   std::vector<GbenchNotMeasured> not_measured;  // gbench only: errored or skipped benchmarks
   nlohmann::json context;                   // gbench only: its "context" object
   MetricRoles roles;                        // which metrics are derived (selftests)
-  // kernel log with Provenance::by_record only: the records, and the record
-  // of each sample (see kernel_log.h); the records' views point into the
-  // parsed text and kernel_joined.
+  // kernel log only: the records, and the record of each sample (see
+  // kernel_log.h); the records' views point into the parsed text and
+  // kernel_joined.
   std::vector<KernelRecord> kernel_records;
   JoinedText kernel_joined;
   std::vector<std::uint32_t> kernel_sample_record;

@@ -33,6 +33,8 @@
 // same case and kind in file order, from 0.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <list>
 #include <optional>
@@ -52,8 +54,7 @@ enum class KernelRecordKind { rmpopt_cycles, rmpopt_sweep, to_shared };
 enum class CycleStat { largest, smallest, average };
 std::string_view name_of(CycleStat s);  // "largest", "smallest", "average"
 
-// One record. Plain data (copied with memcpy when a long log's halves are
-// joined): its texts are views into the parsed text, or into the joined
+// One record. Its texts are views into the parsed text, or into the joined
 // text of a wrapped record (KernelLogParse::joined), valid while both live.
 struct KernelRecord {
   KernelRecordKind kind = KernelRecordKind::to_shared;
@@ -82,15 +83,14 @@ struct KernelLogParse {
   std::vector<KernelRecord> records;
   JoinedText joined;
   ParseResult result;  // format "kernel-log", samples built from records
-  // With Provenance::by_record: the record of each sample (an index into
-  // records), whose provenance append_record_provenance writes.
+  // The record of each sample (an index into records).
   std::vector<std::uint32_t> sample_record;
 };
 
 // Where a sample's provenance (line, group, lines, uptime_s, wallclock) goes:
-// into Sample::extra, or left in the records for append_record_provenance to
-// write straight into samples.jsonl lines. The second is the bulk path of
-// ingest: a JSON object per sample cost more than parsing the log.
+// into Sample::extra, or nowhere (by_record: the caller takes it from the
+// sample's record with record_provenance, as ingest does to write it after
+// the sample's other members).
 enum class Provenance { in_extra, by_record };
 
 // Unrelated lines are counted in lines_ignored, incomplete or unknown
@@ -100,28 +100,21 @@ enum class Provenance { in_extra, by_record };
 // NaN/inf or beyond 64 bits, make_shared > total, total = 0, or an RMPOPT
 // range whose end is below its start.
 //
-// A text of at least `two_threads_from` bytes is cut in two where that
-// cannot change the result (a timestamped unrelated line near the middle)
-// and parsed on two threads; the result is the same as in one pass,
-// including which bad record is reported (the first in the file).
-//
 // With BadRecords::skip an inconsistent record is not an error but a
 // warning, "line N: inconsistent record skipped: reason", and its lines count
 // as ignored: a live run keeps going when the kernel under test prints one
 // odd record (and says so), where ingest of a capture refuses it.
 enum class BadRecords { fail, skip };
-inline constexpr std::size_t kTwoThreadsFrom = 16u << 20;
 KernelLogParse parse_kernel_log_records(std::string_view text, Provenance provenance = Provenance::in_extra,
-                                        std::size_t two_threads_from = kTwoThreadsFrom,
                                         BadRecords bad = BadRecords::fail);
 ParseResult parse_kernel_log(std::string_view text, BadRecords bad = BadRecords::fail);
 
 // True when some line holds the start of one of the records above.
 bool mentions_kernel_record(std::string_view text);
 
-// A record's provenance as JSON object members without braces, the same
-// members and values Provenance::in_extra puts into each sample's extra:
-//   "line":N,"group":G[,"lines":L][,"uptime_s":U][,"wallclock":"W"]
-void append_record_provenance(std::string& out, const KernelRecord& r);
+// A record's provenance, the members Provenance::in_extra puts into each of
+// its samples' extra, in this order:
+//   {"line":N,"group":G[,"lines":L][,"uptime_s":U][,"wallclock":"W"]}
+nlohmann::ordered_json record_provenance(const KernelRecord& r);
 
 }  // namespace kvmbench::parsers

@@ -2,7 +2,6 @@
 
 #include <cctype>
 #include <charconv>
-#include <cstdint>
 #include <string>
 
 namespace kvmbench::parsers {
@@ -34,29 +33,6 @@ std::string_view strip_quote_markers(std::string_view line, int* depth) {
 std::optional<double> bracket_uptime(std::string_view inside) {
   inside = trim(inside);
   if (inside.empty()) return std::nullopt;
-  // Fast path, every line of a dmesg capture: digits, '.', digits, at most
-  // 15 in all. Their integer m is exact in a double, and so is 10^k (k <=
-  // 15), so m / 10^k is the one correctly rounded division: the same double
-  // from_chars reads.
-  static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-  std::uint64_t m = 0;
-  std::size_t digits = 0, frac = 0, dots = 0;
-  for (const char c : inside) {
-    if (c >= '0' && c <= '9') {
-      m = m * 10 + static_cast<unsigned>(c - '0');
-      ++digits;
-      frac += dots;
-    } else if (c == '.') {
-      ++dots;
-    } else {
-      return std::nullopt;
-    }
-    if (digits > 15 || dots > 1) break;
-  }
-  if (digits <= 15 && dots <= 1 && digits > 0 && inside.front() != '.' && inside.back() != '.')
-    return static_cast<double>(m) / kPow10[frac];
-  // Anything else that is all digits and dots: what from_chars makes of it.
   for (char c : inside)
     if (!std::isdigit(static_cast<unsigned char>(c)) && c != '.') return std::nullopt;
   double v = 0;
@@ -76,9 +52,8 @@ static std::optional<std::string_view> after_host_kernel(std::string_view s) {
   return trim_left(rest.substr(tag.size()));
 }
 
-// Hand-written matchers for the syslog-style prefixes (they were std::regex,
-// which cost more than the rest of the parse on a journalctl capture). Each
-// returns the length of the prefix it matched, 0 for none, and its field.
+// Hand-written matchers for the syslog-style prefixes. Each returns the
+// length of the prefix it matched, 0 for none, and its field.
 // ECMAScript regex each is equivalent to (tests compare them):
 namespace {
 

@@ -178,7 +178,7 @@ MetricCells cells_of(const std::vector<Sample>& samples, std::string_view metric
     auto key = std::make_pair(s.case_name, s.variant);
     if (!values.count(key)) order.push_back(key);
     values[key].push_back(s.value);
-    add_once(cases, s.case_name.str());
+    add_once(cases, s.case_name);
     m.unit = s.unit;
     if (!(s.extra.is_object() && s.extra.contains("accel"))) m.in_guest = false;
     if (m.field.empty() && s.extra.is_object() && s.extra.contains("meminfo_field") &&

@@ -13,21 +13,18 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <future>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
-#include <iterator>
 #include <set>
 #include <span>
 #include <unordered_map>
 
-#include "analysis/file_bytes.h"
 #include "analysis/parsers/format_recognizer.h"
 #include "analysis/parsers/kernel_log_split.h"
 #include "analysis/run_store.h"
 #include "analysis/sample_jsonl.h"
-#include "analysis/staged_file.h"
 #include "hostlib/interrupt.h"
 #include "kvmbench_version.h"
 #include "suites/kvmbench/commands.h"
@@ -43,49 +40,31 @@ namespace {
 
 struct Input {
   fs::path path;
-  std::unique_ptr<FileBytes> text;  // on the heap: the staged copy reads it while Inputs move
+  std::string text;  // the file's bytes, which the kernel records' views point into
   parsers::ParsedInput parsed;
   std::string raw_name;
   std::size_t first_sample = 0;  // where its samples start in the run's list
-  // The raw copy, written while the text is parsed (when the filesystem of
-  // --out can hold a file without a name yet; else written with the run).
-  std::unique_ptr<StagedFile> staged;
-  std::future<void> staged_written;
 };
 
-// `dir`, or the closest of its parents that exists (--out is created only
-// once the run is stored): usually the same filesystem, where the raw copy
-// can be staged.
-fs::path nearest_existing(const fs::path& dir) {
-  std::error_code ec;
-  fs::path p = fs::absolute(dir, ec);
-  if (ec) return dir;
-  while (!fs::exists(p, ec) && p.has_relative_path()) p = p.parent_path();
-  return p;
-}
-
-Input read_and_parse(const fs::path& path, const fs::path& out_root) {
-  Input in;
+// Reads and parses `path` into `in`, which stays where it is (the parse
+// holds views into in.text).
+void read_and_parse(const fs::path& path, Input& in) {
   in.path = path;
   std::error_code ec;
   if (!fs::exists(path, ec)) usage_error(fmt::format("{}: no such file", path.string()));
   if (fs::is_directory(path, ec)) usage_error(fmt::format("{}: is a directory, not a file", path.string()));
   try {
-    in.text = std::make_unique<FileBytes>(FileBytes::read(path));
+    in.text = read_file(path);
   } catch (const std::exception& e) {
     usage_error(e.what());
   }
-  in.staged = StagedFile::open_in(nearest_existing(out_root));
-  if (in.staged)
-    in.staged_written = std::async(std::launch::async, [&f = *in.staged, &text = *in.text] { f.write_copy_of(text); });
   try {
-    in.parsed = parsers::parse_any(in.text->view(), parsers::Provenance::by_record);
+    in.parsed = parsers::parse_any(in.text, parsers::Provenance::by_record);
   } catch (const parsers::ParseError& e) {
     usage_error(fmt::format("{}:{}: {}", path.string(), e.line, e.what()));
   } catch (const std::exception& e) {
     usage_error(fmt::format("{}: {}", path.string(), e.what()));
   }
-  return in;
 }
 
 // A plain file name for raw/, unique within the run.
@@ -98,50 +77,35 @@ std::string raw_name_for(const fs::path& p, std::set<std::string>& used) {
   return name;
 }
 
-// Writes an input's samples as samples.jsonl lines, a few MB per write,
-// each with its provenance: the raw file, and for kernel log records the
-// line, group and timestamps taken from the record (not from a JSON object
-// per sample: that cost more than parsing the log). Each chunk is written
-// on another core while the next is formatted (the writes of a long log's
-// 60 MB of lines took a third as long as formatting them).
-// Returns false when Ctrl-C stopped it between two writes.
+// Writes an input's samples as samples.jsonl lines, each with its
+// provenance after its other members: for a kernel log record its line,
+// group and timestamps (from the record), then the raw file. A few MB per
+// write, not a write per sample; false when Ctrl-C stopped it between two
+// writes.
 bool append_samples(RunWriter& w, const Input& in, std::span<const Sample> samples) {
   constexpr std::size_t kChunk = 4u << 20;
-  std::string file_member = "\"file\":";
-  append_json_string(file_member, in.raw_name);
   const auto& records = in.parsed.kernel_records;
   const auto& record_of = in.parsed.kernel_sample_record;
-  std::string chunk, members, writing;
+  std::string chunk;
   std::size_t pending = 0;
-  std::future<void> written;  // of `writing`; declared after it, so waited for before it goes
-  auto hand_over = [&] {
-    if (written.valid()) written.get();  // in order, and a failed write ends it here
-    std::swap(chunk, writing);
-    written = std::async(std::launch::async, [&w, &writing, n = pending] { w.append_lines(writing, n); });
-    chunk.clear();
-    pending = 0;
-  };
+  nlohmann::ordered_json provenance;
   for (std::size_t i = 0; i < samples.size(); ++i) {
-    // A record's samples (a conversion's three) share its provenance.
-    if (i == 0 || i >= record_of.size() || record_of[i] != record_of[i - 1]) {
-      members.clear();
-      if (i < record_of.size()) {
-        parsers::append_record_provenance(members, records[record_of[i]]);
-        members += ',';
-      }
-      members += file_member;
+    // A record's samples (a conversion's three) share its provenance; the
+    // samples of other formats share the file.
+    if (i == 0 || (i < record_of.size() && record_of[i] != record_of[i - 1])) {
+      provenance = i < record_of.size() ? parsers::record_provenance(records[record_of[i]])
+                                        : nlohmann::ordered_json::object();
+      provenance["file"] = in.raw_name;
     }
-    append_sample_line(chunk, samples[i], members);
+    append_sample_line(chunk, samples[i], provenance);
     if (++pending, chunk.size() >= kChunk) {
-      hand_over();
-      if (host::interrupted()) {
-        written.get();
-        return false;
-      }
+      w.append_lines(chunk, pending);
+      chunk.clear();
+      pending = 0;
+      if (host::interrupted()) return false;
     }
   }
-  if (pending) hand_over();
-  if (written.valid()) written.get();
+  if (pending) w.append_lines(chunk, pending);
   return true;
 }
 
@@ -175,7 +139,7 @@ void add_ingest_command(CLI::App& app) {
     }
 
     // 1. Read and parse everything; any bad input ends here (exit 2).
-    std::vector<Input> inputs;
+    std::vector<Input> inputs(o->files.size());  // sized once: an Input never moves
     std::set<std::string> used;
     // Ctrl-C: before the run directory exists, nothing is stored; after,
     // the samples written so far are kept and the run says "interrupted".
@@ -183,10 +147,10 @@ void add_ingest_command(CLI::App& app) {
     auto stop_if_interrupted = [] {
       if (host::interrupted()) throw ExitError(kExitInterrupted, "interrupted; nothing stored");
     };
-    for (auto& file : o->files) {
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
       stop_if_interrupted();
-      inputs.push_back(read_and_parse(file, o->out));
-      inputs.back().raw_name = raw_name_for(file, used);
+      read_and_parse(o->files[k], inputs[k]);
+      inputs[k].raw_name = raw_name_for(o->files[k], used);
     }
 
     // 2. Label the samples and keep iterations distinct across files.
@@ -225,7 +189,7 @@ void add_ingest_command(CLI::App& app) {
         } else {
           std::vector<std::string> case_of(records.size());
           for (std::size_t i = 0; i < res.samples.size() && i < record_of.size(); ++i)
-            if (case_of[record_of[i]].empty()) case_of[record_of[i]] = res.samples[i].case_name.str();
+            if (case_of[record_of[i]].empty()) case_of[record_of[i]] = res.samples[i].case_name;
           for (auto& h : parsers::pooling_hints(records, case_of)) res.warnings.push_back(h);
         }
       }
@@ -255,7 +219,7 @@ void add_ingest_command(CLI::App& app) {
       if (!in.parsed.context.is_null()) contexts[in.raw_name] = in.parsed.context;
       inputs_meta.push_back({{"file", in.path.string()},
                              {"raw", "raw/" + in.raw_name},
-                             {"raw_bytes", in.text->size()},
+                             {"raw_bytes", in.text.size()},
                              {"format", res.format},
                              {"lines_read", res.lines_read},
                              {"records", res.records},
@@ -267,16 +231,12 @@ void add_ingest_command(CLI::App& app) {
         fmt::print(stderr, "kvmbench: warning: {}:{}\n", in.path.string(), w.starts_with("line ") ? w.substr(4) : " " + w);
       for (auto& n : res.notes) fmt::print(stderr, "kvmbench: note: {}:{}\n", in.path.string(), n.substr(4));
     }
-    std::vector<Sample> all;  // every input's samples, in input order
-    if (inputs.size() == 1) {
-      all = std::move(inputs[0].parsed.result.samples);  // a long log's are not moved one by one
-    } else {
-      all.reserve(n_samples);
-      for (auto& in : inputs) {
-        in.first_sample = all.size();
-        std::move(in.parsed.result.samples.begin(), in.parsed.result.samples.end(), std::back_inserter(all));
-        in.parsed.result.samples = {};
-      }
+    std::vector<Sample> all = std::move(inputs[0].parsed.result.samples);  // every input's samples, in input order
+    for (std::size_t k = 1; k < inputs.size(); ++k) {
+      auto& samples = inputs[k].parsed.result.samples;
+      inputs[k].first_sample = all.size();
+      std::move(samples.begin(), samples.end(), std::back_inserter(all));
+      samples = {};
     }
     std::string suite = o->suite.empty() ? suites::infer_suite(all) : o->suite;
     if (suite.empty()) suite = "ingest";
@@ -288,50 +248,23 @@ void add_ingest_command(CLI::App& app) {
     if (!contexts.empty()) meta["gbench_context"] = contexts;
     if (!not_measured.empty()) meta["not_measured"] = not_measured;
     if (!roles.derived.empty() || !roles.repetition.empty()) meta["metric_roles"] = roles.to_json();
-    // The tables need only the samples in memory: they are computed on the
-    // other core while this one stores the run. `kvmbench report` computes
-    // the same from disk (the stored lines add only provenance: file, line,
-    // group, uptime, which no table reads).
     Run run{{}, meta, std::move(all)};
-    auto tables_later = std::async(std::launch::async, [&run] { return suites::report_tables(run); });
-    // The raw copies are complete before the run directory exists: a copy
-    // that failed (the file shrank, the disk is full) stores nothing.
-    for (auto& in : inputs) {
-      if (!in.staged) continue;
-      try {
-        in.staged_written.get();
-      } catch (const std::exception& e) {
-        usage_error(fmt::format("cannot keep a raw copy of {}: {}", in.path.string(), e.what()));
-      }
-    }
     stop_if_interrupted();
     bool stopped = false;
     std::size_t stored = 0;
     try {
       RunWriter w = RunWriter::create_in(o->out, meta);
       run.dir = w.dir();
-      // The raw copies are written beside the samples, and not forced to
-      // the disk: a lab's logs run to hundreds of MB, which took longer to
-      // sync than to parse, and the original is still where it was read.
-      // Their sizes are in meta.json, so `report` tells a copy cut short by
-      // a crash; samples.jsonl and meta.json are synced as always.
-      auto raw_later = std::async(std::launch::async, [&w, &inputs] {
-        for (auto& in : inputs) {
-          if (!in.staged || !in.staged->link_as(w.dir() / "raw" / in.raw_name))
-            w.write_raw(in.raw_name, in.text->view(), /*durable=*/false);
-        }
-      });
-      try {
-        for (std::size_t k = 0; k < inputs.size() && !stopped; ++k) {
-          const std::size_t end = k + 1 < inputs.size() ? inputs[k + 1].first_sample : run.samples.size();
-          stopped = !append_samples(w, inputs[k],
-                                    {run.samples.data() + inputs[k].first_sample, end - inputs[k].first_sample});
-        }
-      } catch (...) {
-        raw_later.wait();
-        throw;
+      // The raw copies are not forced to the disk: a lab's logs run to
+      // hundreds of MB, and the original is still where it was read. Their
+      // sizes are in meta.json, so `report` tells a copy cut short by a
+      // crash; samples.jsonl and meta.json are synced as always.
+      for (auto& in : inputs) w.write_raw(in.raw_name, in.text, /*durable=*/false);
+      for (std::size_t k = 0; k < inputs.size() && !stopped; ++k) {
+        const std::size_t end = k + 1 < inputs.size() ? inputs[k + 1].first_sample : run.samples.size();
+        stopped = !append_samples(w, inputs[k],
+                                  {run.samples.data() + inputs[k].first_sample, end - inputs[k].first_sample});
       }
-      raw_later.get();
       stored = w.samples_written();
       w.finish(stopped ? "interrupted" : "complete");
     } catch (const std::exception& e) {
@@ -340,33 +273,20 @@ void add_ingest_command(CLI::App& app) {
     if (stopped)
       throw ExitError(kExitInterrupted, fmt::format("interrupted; {} of {} samples kept in {} (status: interrupted)",
                                                     stored, n_samples, run.dir.string()));
+    // The tables come from the samples in memory; `kvmbench report`
+    // computes the same from disk (the stored lines add only provenance,
+    // which no table reads).
+    const std::vector<Table> tables = suites::report_tables(run);
     const fs::path& dir = run.dir;
-    auto tables = tables_later.get();
-    // The process ends right after printing: the inputs, samples and tables
-    // of a long log are left to the exit instead of being freed one by one
-    // (a tenth of the ingest of a dense 200 MB log went to destructors).
-    // Held by a static, so that leak checkers see them as still reachable.
-    struct LeftToExit {
-      std::vector<Input> inputs;
-      std::vector<Sample> samples;
-      std::vector<Table> tables;
-    };
-    [[maybe_unused]] static LeftToExit* left_to_exit = nullptr;
-    auto leave_to_exit = [&] {
-      left_to_exit = new LeftToExit{std::move(inputs), std::move(run.samples), std::move(tables)};
-    };
-
     if (f == Format::json) {
       fmt::print("{}\n", nlohmann::json{{"run", dir.string()}, {"suite", suite}, {"source", "replay"},
                                         {"samples", n_samples}, {"tables", tables_json(tables)}}
                              .dump(2));
-      leave_to_exit();
       return;
     }
     fmt::print(stderr, "kvmbench: stored {} samples from {} file(s) in {}\n", n_samples, o->files.size(), dir.string());
     if (f == Format::text) fmt::print("run: {}\nsuite: {}  source: replay\n\n", dir.string(), suite);
     fmt::print("{}", render_tables(tables, f));
-    leave_to_exit();
   });
 }
 

@@ -4,8 +4,8 @@
 
 #include <map>
 #include <optional>
+#include <unordered_map>
 
-#include "analysis/label_index.h"
 #include "analysis/number_format.h"
 #include "analysis/statistics.h"
 
@@ -14,27 +14,23 @@ namespace kvmbench::suites::make_shared {
 namespace {
 
 struct Conversion {
-  Label case_name;
+  std::string case_name;
   std::optional<double> make_shared, total;
 };
 
 // One entry per (case, iteration), in the order the conversions were seen.
-// A long log has tens of thousands of conversions of a few sizes: the case
-// is found by LabelIndex and the iteration in a vector per case.
+// A long log has tens of thousands of conversions of a few sizes: the
+// iteration is found in a vector per case.
 std::vector<Conversion> conversions(const std::vector<Sample>& samples) {
   constexpr std::size_t kNone = SIZE_MAX;
   std::vector<Conversion> out;
-  LabelIndex cases;
+  std::unordered_map<std::string_view, std::size_t> cases;
   std::vector<std::vector<std::size_t>> by_iteration;  // per case: iteration -> entry in out
   std::map<std::pair<std::size_t, int>, std::size_t> odd_iterations;  // negative ones, or far apart
   for (const auto& s : samples) {
-    // Compared as views: the length decides most samples without reading
-    // the text (a long log's other metrics).
-    using namespace std::string_view_literals;
-    const std::string_view metric = s.metric;
-    const bool ms = metric == "make_shared_cycles"sv;
-    if (s.warmup || (!ms && metric != "total_cycles"sv)) continue;
-    const std::size_t c = cases.find_or_add(s.case_name).first;
+    const bool ms = s.metric == "make_shared_cycles";
+    if (s.warmup || (!ms && s.metric != "total_cycles")) continue;
+    const std::size_t c = cases.try_emplace(s.case_name, cases.size()).first->second;
     if (c == by_iteration.size()) by_iteration.emplace_back();
     std::size_t* at;
     auto& slots = by_iteration[c];
@@ -65,14 +61,15 @@ double pct(const Conversion& c) { return 100.0 * *c.make_shared / *c.total; }
 
 // The conversions' values per case, cases in first-seen order.
 struct PerCase {
-  std::vector<Label> order;
+  std::vector<std::string> order;
   std::vector<std::vector<double>> totals, shares;
 };
 PerCase per_case(const std::vector<Conversion>& convs) {
   PerCase p;
-  LabelIndex index;
+  std::unordered_map<std::string_view, std::size_t> index;
   for (const auto& c : convs) {
-    const auto [k, fresh] = index.find_or_add(c.case_name);
+    const auto [found, fresh] = index.try_emplace(c.case_name, index.size());
+    const std::size_t k = found->second;
     if (fresh) {
       p.order.push_back(c.case_name);
       p.totals.emplace_back();

@@ -108,7 +108,7 @@ TEST(GbenchJsonReal, TwoBenchmarksOfOneNameAreKeptApart) {
   auto g = parse_gbench_json(read_file(kReal + "repetitions_base.json"));
   std::map<std::string, int> reps;
   for (auto& s : g.result.samples)
-    if (s.metric == "real_time" && s.case_name.str().rfind("BM_Same", 0) == 0) ++reps[s.case_name];
+    if (s.metric == "real_time" && s.case_name.rfind("BM_Same", 0) == 0) ++reps[s.case_name];
   EXPECT_EQ(reps, (std::map<std::string, int>{{"BM_Same (1 of 2)", 10}, {"BM_Same (2 of 2)", 10}}));
 }
 
