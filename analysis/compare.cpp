@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "analysis/configuration_keys.h"
 #include "analysis/units.h"
 
 namespace kvmbench {
@@ -181,56 +182,6 @@ std::vector<std::pair<std::string, std::string>> flatten_json(const nlohmann::js
   return out;
 }
 
-// Keys that differ between any two runs and say nothing about the setup.
-static bool is_noise_key(const std::string& key) {
-  std::string last = key.substr(key.find_last_of('.') == std::string::npos ? 0 : key.find_last_of('.') + 1);
-  std::transform(last.begin(), last.end(), last.begin(), [](unsigned char c) { return std::tolower(c); });
-  static const std::set<std::string> exact = {
-      "start_time", "end_time", "started", "finished", "start", "end", "time", "timestamp",
-      "date", "status", "dir", "run_dir", "out", "output", "path", "uptime", "uptime_s",
-      "elapsed", "elapsed_s", "duration", "duration_s", "pid", "memfree", "memavailable",
-      "cached", "buffers", "loadavg", "load_avg", "boot_id", "executable",
-      // What a run records of its own course (kvmbench run).
-      "invocation_seconds", "repetition_seconds", "stability_warnings", "adaptive_stop"};
-  if (exact.count(last)) return true;
-  auto ends_with = [&](std::string_view suf) {
-    return last.size() >= suf.size() && last.compare(last.size() - suf.size(), suf.size(), suf) == 0;
-  };
-  return ends_with("_time") || ends_with("_at") || ends_with("_timestamp");
-}
-
-// A probe's reason may carry what it measured ("221793 of 10000000 loop
-// iterations done, 4.4e+05/s"): two reasons that differ only in such
-// figures (three or more digits, a decimal point or an exponent) say the
-// same about the setup. Short integers stay: "npt=0" against "npt=1" is a
-// difference.
-static bool same_but_figures(const std::string& key, const std::string& a, const std::string& b) {
-  if (key.size() < 6 || key.compare(key.size() - 6, 6, "reason") != 0) return false;
-  auto masked = [](const std::string& s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size();) {
-      if (!std::isdigit(static_cast<unsigned char>(s[i]))) {
-        out += s[i++];
-        continue;
-      }
-      const std::size_t start = i;
-      bool fraction = false;
-      while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-      if (i + 1 < s.size() && s[i] == '.' && std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
-        fraction = true;
-        for (++i; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]));) ++i;
-      }
-      if (i + 1 < s.size() && s[i] == 'e' && (s[i + 1] == '+' || s[i + 1] == '-' || std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
-        fraction = true;
-        for (i += 2; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]));) ++i;
-      }
-      out += fraction || i - start >= 3 ? "#" : s.substr(start, i - start);
-    }
-    return out;
-  };
-  return masked(a) == masked(b);
-}
-
 // Whitespace-separated items of a, not in b (order kept).
 static std::string items_not_in(const std::string& a, const std::string& b) {
   std::istringstream sa(a), sb(b);
@@ -254,9 +205,11 @@ std::vector<MetaDifference> meta_differences(const nlohmann::json& base, const n
   std::map<std::string, std::string> mb(fb.begin(), fb.end());
   std::vector<MetaDifference> out;
   auto add = [&](const std::string& key, const std::string* b, const std::string* c) {
-    if (is_noise_key(key)) return;
-    if (b && c && (*b == *c || same_but_figures(key, *b, *c))) return;
-    MetaDifference d{key, b ? *b : "(absent)", c ? *c : "(absent)"};
+    const ConfigurationKey* configuration = configuration_key(key);
+    if (!configuration) return;
+    if (b && c && same_configuration(*configuration, *b, *c)) return;
+    auto shown = [](const std::string* v) -> std::string { return !v ? "(absent)" : v->empty() ? "(empty)" : *v; };
+    MetaDifference d{key, shown(b), shown(c)};
     // Long word lists (cmdline, CPU flags): only the words that differ.
     if (b && c && (b->size() > 40 || c->size() > 40) && b->find(' ') != std::string::npos &&
         c->find(' ') != std::string::npos) {

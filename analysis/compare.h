@@ -87,8 +87,9 @@ struct MetaDifference {
 // one space-separated value, arrays of objects "a[0].b".
 std::vector<std::pair<std::string, std::string>> flatten_json(const nlohmann::json& j);
 
-// The differences worth reading: times, durations, the run status and the
-// run directory differ in every pair of runs and are left out.
+// The differences that can explain a change: configuration only
+// (analysis/configuration_keys.h), measured values within their tolerance
+// counted as the same; times, paths, counters and warnings left out.
 std::vector<MetaDifference> meta_differences(const nlohmann::json& base, const nlohmann::json& cand);
 
 // What was done with a metric.

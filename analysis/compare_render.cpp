@@ -238,6 +238,15 @@ Table comparison_table(const Comparison& c) {
   return t;
 }
 
+std::string configuration_line(const MetaDifference& d) {
+  std::string line = fmt::format("  {}: {} -> {}", d.key, d.base, d.cand);
+  if (line.size() <= 80) return line;
+  const std::size_t fixed = 2 + d.key.size() + 2 + 4;
+  const std::size_t each = fixed + 2 * 8 <= 80 ? (80 - fixed) / 2 : 8;
+  auto cut = [each](const std::string& v) { return v.size() <= each ? v : v.substr(0, each - 3) + "..."; };
+  return fmt::format("  {}: {} -> {}", d.key, cut(d.base), cut(d.cand));
+}
+
 std::string render_comparison_header_text(const Comparison& c) {
   std::string out;
   auto side = [](const std::string& label, Source s, const std::string& status) {
@@ -248,17 +257,10 @@ std::string render_comparison_header_text(const Comparison& c) {
   out += "cand: " + side(c.cand_label, c.cand_source, c.cand_status) + "\n";
   out += "source: " + c.source_label() + "\n";
   if (c.meta_differences.empty()) {
-    out += "\nMetadata: no differences (times and run paths ignored)\n";
+    out += "\nConfiguration: the same (kernel, firmware, KVM, THP, SMT, QEMU, parameters)\n";
   } else {
-    out += "\nMetadata that differs (base -> cand):\n";
-    for (auto& d : c.meta_differences) {
-      std::string one = fmt::format("  {}: {} -> {}", d.key, d.base, d.cand);
-      if (one.size() <= 80) {
-        out += one + "\n";
-      } else {
-        out += "  " + d.key + ":\n    base: " + d.base + "\n    cand: " + d.cand + "\n";
-      }
-    }
+    out += "\nConfiguration that differs (base -> cand):\n";
+    for (auto& d : c.meta_differences) out += configuration_line(d) + "\n";
   }
   return out;
 }
@@ -368,7 +370,7 @@ std::string render_comparison_markdown(const Comparison& c) {
   out += fmt::format("- base: `{}` ({})\n- cand: `{}` ({})\n\n", c.base_label, to_string(c.base_source),
                      c.cand_label, to_string(c.cand_source));
   if (!c.meta_differences.empty()) {
-    out += "**Metadata that differs**\n\n| key | base | cand |\n|:---|:---|:---|\n";
+    out += "**Configuration that differs**\n\n| key | base | cand |\n|:---|:---|:---|\n";
     auto esc = [](const std::string& s) {
       std::string o;
       for (char ch : s) o += ch == '|' ? std::string("\\|") : std::string(1, ch);

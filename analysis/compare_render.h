@@ -39,6 +39,11 @@ std::string render_per_unit_text(const Comparison& c);
 // The whole comparison as one wide table (Markdown, CSV, and the HTML page).
 Table comparison_table(const Comparison& c);
 
+// "  key: base -> cand" in 80 columns: values that do not fit are cut, each
+// to its half of what the key leaves ("..." says so; meta.json and the
+// json/md formats have them whole).
+std::string configuration_line(const MetaDifference& d);
+
 // Header lines: the two sides, their source, and the metadata differences.
 std::string render_comparison_header_text(const Comparison& c);
 

@@ -122,7 +122,7 @@ std::string render_gate_markdown(const GateResult& g) {
   if (!g.problems.empty()) out += "\n";
   if (g.metrics.empty()) return out;
   if (!c.meta_differences.empty()) {
-    out += "<details><summary>Metadata that differs</summary>\n\n| key | base | cand |\n|:---|:---|:---|\n";
+    out += "<details><summary>Configuration that differs</summary>\n\n| key | base | cand |\n|:---|:---|:---|\n";
     for (auto& d : c.meta_differences)
       out += fmt::format("| `{}` | {} | {} |\n", markdown_cell(d.key), markdown_cell(d.base), markdown_cell(d.cand));
     out += "\n</details>\n\n";

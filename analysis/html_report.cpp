@@ -225,9 +225,9 @@ std::string render_comparison_html(const Comparison& c) {
   b += fmt::format("<p class=\"sides\">base: <code>{}</code> ({}) &nbsp; cand: <code>{}</code> ({})</p>\n",
                    html_escape(c.base_label), to_string(c.base_source), html_escape(c.cand_label),
                    to_string(c.cand_source));
-  b += "<h2>Metadata that differs</h2>\n";
+  b += "<h2>Configuration that differs</h2>\n";
   if (c.meta_differences.empty()) {
-    b += "<p class=\"note\">No differences (times and run paths ignored).</p>\n";
+    b += "<p class=\"note\">The same (kernel, firmware, KVM, THP, SMT, QEMU, parameters).</p>\n";
   } else {
     b += "<table class=\"meta\"><thead><tr><th class=\"l\">key</th><th class=\"l\">base</th>"
          "<th class=\"l\">cand</th></tr></thead><tbody>\n";

@@ -32,7 +32,7 @@ fs::path make_run(const fs::path& dir, const std::vector<Metric>& metrics, const
                   const std::string& kernel = "6.8.0", bool with_warmup = true) {
   nlohmann::json meta = {{"suite", "directmap"},
                          {"source", source},
-                         {"host", {{"kernel_release", kernel}, {"thp", {{"enabled", "always [madvise] never"}}}}}};
+                         {"host", {{"kernel", {{"release", kernel}}}, {"thp", {{"enabled", "always [madvise] never"}}}}}};
   auto w = kvmbench::RunWriter::create_at(dir, meta);
   for (auto& m : metrics) {
     if (with_warmup) {
@@ -61,7 +61,7 @@ TEST(CompareCli, TextTableWithMetadataAndVerdicts) {
   auto b = make_run(t.path / "b", standard(1.05, 1.0), "hardware", "6.9.0");
   auto r = run_kvmbench({"compare", a, b});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("host.kernel_release: 6.8.0 -> 6.9.0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("host.kernel.release: 6.8.0 -> 6.9.0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("source: hardware"), std::string::npos);
   EXPECT_NE(r.out.find("+5.00%"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("slower"), std::string::npos);

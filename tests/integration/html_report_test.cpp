@@ -54,7 +54,7 @@ std::vector<std::string> console_lines(const std::string& err) {
 }
 
 fs::path make_run(const fs::path& dir, double factor, const std::string& kernel) {
-  nlohmann::json meta = {{"suite", "directmap"}, {"source", "hardware"}, {"host", {{"kernel_release", kernel}}}};
+  nlohmann::json meta = {{"suite", "directmap"}, {"source", "hardware"}, {"host", {{"kernel", {{"release", kernel}}}}}};
   auto w = kvmbench::RunWriter::create_at(dir, meta);
   const double z[] = {0.3, -1.1, 0.8, -0.2, 1.4, -0.7, 0.1, -1.5, 0.9, 0.0};
   for (int i = 0; i < 10; ++i) {
