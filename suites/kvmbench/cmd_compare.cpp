@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "analysis/compare_input.h"
+#include "analysis/compare_mail.h"
 #include "analysis/compare_render.h"
 #include "analysis/machine_check.h"
 #include "suites/kvmbench/commands.h"
@@ -30,7 +31,9 @@ void add_compare_command(CLI::App& app) {
                   "invocations")
       ->required();
   cmd->add_option("CAND", o->cand, "candidate, as BASE")->required();
-  cmd->add_option("--format", o->format, "text, md, csv, json or html")->capture_default_str();
+  cmd->add_option("--format", o->format,
+                  "text, md, csv, json, html, or mail (LKP-style rows for a mailing-list reply, 80 columns)")
+      ->capture_default_str();
   cmd->add_option("--alpha", o->alpha, "significance level for the verdicts")->capture_default_str();
   cmd->add_option("--metrics", o->include, "compare only series whose key or metric matches this glob (repeatable)");
   cmd->add_option("--exclude", o->exclude, "leave out series whose key or metric matches this glob (repeatable)");
@@ -38,14 +41,16 @@ void add_compare_command(CLI::App& app) {
                 "text: also every repetition's value and its threads', CPUs' or vCPUs' (for looking; verdicts are on "
                 "the units)");
   cmd->callback([o] {
-    Format f;
+    const bool mail = o->format == "mail";
+    Format f = Format::text;
     try {
-      f = parse_format(o->format);
-    } catch (const std::invalid_argument& e) {
-      usage_error(e.what());
+      if (!mail) f = parse_format(o->format);
+    } catch (const std::invalid_argument&) {
+      usage_error(fmt::format("unknown format '{}' (text, md, csv, json, html, mail)", o->format));
     }
     if (!(o->alpha > 0 && o->alpha < 1)) usage_error(fmt::format("--alpha must be between 0 and 1, not {}", o->alpha));
     Comparison c;
+    nlohmann::json base_meta, cand_meta;
     try {
       CompareOptions co;
       co.alpha = o->alpha;
@@ -57,8 +62,14 @@ void add_compare_command(CLI::App& app) {
       if (const MachineCheck mc = check_same_machine(base.meta, cand.meta); mc.outcome == MachineCheck::Outcome::different)
         fmt::print(stderr, "kvmbench: note: {}\n", mc.message);
       c = compare(base, cand, co);
+      base_meta = base.meta;
+      cand_meta = cand.meta;
     } catch (const std::exception& e) {
       usage_error(e.what());
+    }
+    if (mail) {
+      fmt::print("{}", render_comparison_mail(c, base_meta, cand_meta));
+      return;
     }
     fmt::print("{}", render_comparison(c, f));
     if (o->per_unit && f == Format::text) fmt::print("\n{}", render_per_unit_text(c));

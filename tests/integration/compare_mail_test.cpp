@@ -1,0 +1,72 @@
+// kvmbench compare --format mail: the LKP-style report of two runs, held to
+// a golden file (tests/data/compare/mail_directmap.txt). The runs are
+// written here with fixed values, so the text is the same on every machine.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "analysis/run_store.h"
+#include "tests/support/run_command.h"
+
+using kvmbench::test_support::read_text;
+using kvmbench::test_support::run_kvmbench;
+using kvmbench::test_support::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+nlohmann::json directmap_meta(const std::string& kernel, const std::string& thp) {
+  return {{"suite", "directmap"},
+          {"preset", "host"},
+          {"source", "hardware"},
+          {"hostname", "lab7"},
+          {"status", "complete"},
+          {"start_time", "2026-12-01T13:10:37Z"},
+          {"host",
+           {{"kernel", {{"release", kernel}, {"cmdline", "root=/dev/sda1 ro quiet"}}},
+            {"cpu", {{"vendor_id", "AuthenticAMD"}, {"model_name", "AMD EPYC 9654"}, {"family", 25}, {"model", 17},
+                     {"stepping", 1}, {"microcode", "0xa101148"}}},
+            {"topology", {{"packages", 1}, {"cores", 96}, {"threads", 192}}},
+            {"thp", {{"enabled", thp}}},
+            {"tsc_hz", 2396000000}}}};
+}
+
+// Five repetitions a metric, as a run of `-r 5` stores them.
+fs::path write_run(const fs::path& dir, const nlohmann::json& meta, double fault_ns, double rate, double split_ms) {
+  auto w = kvmbench::RunWriter::create_at(dir, meta);
+  const double z[] = {0.012, -0.02, 0.004, 0.017, -0.013};
+  for (int i = 0; i < 5; ++i) {
+    const nlohmann::json none = nlohmann::json::object();
+    w.append({"anon-4k", "threads=1", "fault_ns", "ns", fault_ns * (1 + z[i]), i, false, none});
+    w.append({"anon-4k", "threads=1", "faultin_rate", "B/s", rate * (1 - z[i]), i, false, none});
+    w.append({"thp", "threads=1", "split_time", "ns", split_ms * 1e6 * (1 + 2 * z[(i + 2) % 5]), i, false, none});
+  }
+  w.finish();
+  return dir;
+}
+
+}  // namespace
+
+TEST(CompareMail, TwoKernelsOnOneMachineMatchTheGoldenFile) {
+  TempDir t;
+  const fs::path base = write_run(t.path / "directmap-20261201T131037Z-lab7",
+                                  directmap_meta("6.12.0", "always [madvise] never"), 812, 12.5e9, 402.1);
+  const fs::path cand = write_run(t.path / "directmap-20261201T140212Z-lab7",
+                                  directmap_meta("6.13.0-rc2", "[always] madvise never"), 861, 11.8e9, 399.0);
+  auto r = run_kvmbench({"compare", base.string(), cand.string(), "--format", "mail"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << line;
+  const std::string golden = std::string(KVMBENCH_TEST_DATA) + "/compare/mail_directmap.txt";
+  if (std::getenv("KVMBENCH_WRITE_GOLDEN")) kvmbench::test_support::write_text(golden, r.out);
+  EXPECT_EQ(r.out, read_text(golden)) << "(KVMBENCH_WRITE_GOLDEN=1 rewrites it; read the diff first)";
+}
+
+TEST(CompareMail, UnknownFormatNamesMail) {
+  TempDir t;
+  const fs::path a = write_run(t.path / "a", directmap_meta("6.12.0", "never"), 812, 12.5e9, 402.1);
+  auto r = run_kvmbench({"compare", a.string(), a.string(), "--format", "letter"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown format 'letter' (text, md, csv, json, html, mail)"), std::string::npos) << r.err;
+}
