@@ -6,13 +6,14 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <set>
 
 #include "analysis/adaptive.h"
 #include "analysis/run_store.h"
 #include "hostlib/interrupt.h"
-#include "hostlib/lab_machine.h"
 #include "kvmbench_version.h"
+#include "suites/common/collector.h"
 #include "suites/kvmbench/dry_run.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/kvmbench/progress.h"
@@ -119,11 +120,10 @@ enum class Outcome { ok, failed, interrupted };
 Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, double setup_s) {
   const auto started = std::chrono::steady_clock::now();
   const Preset& preset = *t.preset;
-  // A replayed run's numbers come from the captures, whatever the preset
-  // measures live; a live one on an emulated CPU (the emulated lab) measures
-  // nothing of hardware, whatever the preset would measure on a real host.
-  Source source = t.replay_dir.empty() ? preset.source : Source::replay;
-  if (source == Source::hardware && !caps.emulated_reason.empty()) source = Source::emulated;
+  // Where the numbers come from, chosen once for the run.
+  const std::unique_ptr<suites::Collector> collector =
+      t.replay_dir.empty() ? suites::live_collector() : suites::replay_collector(t.replay_dir);
+  const Source source = collector->source(preset.source, caps);
   auto params = resolve_params(preset, req.overrides);
   const int reps = req.repetitions > 0 ? req.repetitions : preset.default_repetitions;
 
@@ -139,35 +139,12 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, do
       {"host", caps.metadata},
       {"metric_roles", preset.metric_roles().to_json()},
   };
-  if (source != preset.source && t.replay_dir.empty()) meta["source_note"] = caps.emulated_reason;
-  if (auto lab = host::lab_identity_from_env(); !lab.is_null() && t.replay_dir.empty()) meta["lab"] = lab;
-  if (!t.replay_dir.empty()) {
-    // The numbers come from the machine the captures were taken on: its
-    // metadata is the capture's host.json where there is one (the `host`
-    // object of a live run's meta.json); this machine only replayed them.
-    meta["replay_dir"] = fs::absolute(t.replay_dir).lexically_normal().string();
-    meta["replayed_on"] = caps.metadata;
-    meta["host"] = nullptr;
-    const fs::path host_json = t.replay_dir / "host.json";
-    std::error_code ec;
-    if (fs::exists(host_json, ec)) {
-      try {
-        meta["host"] = nlohmann::json::parse(read_file(host_json));
-      } catch (const std::exception& e) {
-        usage_error(fmt::format("{}: not JSON: {}", host_json.string(), e.what()));
-      }
-    } else {
-      meta["host_note"] = "the capture has no host.json: the measured machine is not recorded";
-    }
-  }
+  collector->describe(meta, caps, preset.source);
   RunWriter writer = RunWriter::create_in(req.out_root, meta);
   fmt::print(stderr, "kvmbench: {} / {} [source: {}] -> {}\n", t.suite->name, preset.name,
              to_string(source), writer.dir().string());
   if (meta.contains("source_note")) fmt::print(stderr, "kvmbench: {}\n", caps.emulated_reason);
-  // A replay measures nothing here: this host's noise does not matter.
-  if (t.replay_dir.empty())
-    for (const auto& w : adaptive::host_noise_warnings(meta))
-      fmt::print(stderr, "kvmbench: warning: {}\n", w);
+  for (const auto& w : collector->noise_warnings(meta)) fmt::print(stderr, "kvmbench: warning: {}\n", w);
 
   std::vector<Sample> collected;
   suites::RunContext ctx(caps, params, reps, writer.dir(), [&](const Sample& s) {
@@ -175,7 +152,7 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, do
     collected.push_back(s);
   });
   ctx.save_raw = [&](const std::string& name, const std::string& text) { writer.write_raw(name, text); };
-  ctx.set_replay_dir(t.replay_dir);
+  ctx.set_collector(collector.get());
   const std::size_t total_steps = req.adaptive ? 0 : static_cast<std::size_t>(reps + req.warmup);
   Progress progress(total_steps);
   const std::string label = fmt::format("{}/{}", t.suite->name, preset.name);
