@@ -59,6 +59,11 @@ RunContext::RunContext(const HostCaps& caps, std::map<std::string, std::string> 
   progress = [](const std::string&) {};
 }
 
+Collector& RunContext::collector() const {
+  if (!collector_) throw std::logic_error("a preset collected outside a run (no collector set)");
+  return *collector_;
+}
+
 std::string RunContext::param(const std::string& name) const {
   auto it = params_.find(name);
   if (it == params_.end()) throw std::logic_error("suite asked for undeclared parameter '" + name + "'");

@@ -71,6 +71,7 @@ struct Param {
 
 class RunContext;
 class Plan;
+class Collector;
 
 // A preset is written as a designated-initializer literal (suites/<name>/
 // suite.cpp): every member has a default, so a literal names only what it sets.
@@ -163,12 +164,10 @@ class RunContext {
   const nlohmann::json& skips() const { return skips_; }
   bool interrupted() const;
 
-  // Replay (`run --replay DIR`): the collection paths (kernel log, meminfo
-  // series, guest console) read captures from this directory instead of the
-  // live host. Empty for a live run.
-  const std::filesystem::path& replay_dir() const { return replay_dir_; }
-  bool replaying() const { return !replay_dir_.empty(); }
-  void set_replay_dir(std::filesystem::path dir) { replay_dir_ = std::move(dir); }
+  // Where measurements come from (the live host or a replay's captures),
+  // set by the runner for the run (suites/common/collector.h).
+  Collector& collector() const;
+  void set_collector(Collector* c) { collector_ = c; }
 
  private:
   const HostCaps& caps_;
@@ -179,7 +178,7 @@ class RunContext {
   int iteration_ = 0;
   bool warmup_ = false;
   nlohmann::json skips_ = nlohmann::json::array();
-  std::filesystem::path replay_dir_;
+  Collector* collector_ = nullptr;
 };
 
 }  // namespace kvmbench::suites

@@ -33,13 +33,14 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "hostlib/knobs.h"
 #include "hostlib/qemu_paths.h"
 #include "suites/asid/flushbyasid.h"
 #include "suites/asid/report.h"
-#include "suites/common/capture.h"
+#include "suites/common/collector.h"
 #include "suites/common/guest_glue.h"
 #include "suites/common/plan.h"
 #include "suites/common/requirements.h"
@@ -81,6 +82,9 @@ std::vector<WorkloadArgs> workloads(RunContext& ctx, bool native) {
 bool yes(const std::string& v) { return v == "Y" || v == "y" || v == "1" || v == "on"; }
 bool no(const std::string& v) { return v == "N" || v == "n" || v == "0" || v == "off"; }
 
+// "on", "off" or "unknown" from a kvm_amd parameter's text (Y/N, 1/0).
+std::string on_off(const std::string& v) { return yes(v) ? "on" : no(v) ? "off" : "unknown"; }
+
 std::string npt_state() {
   std::ifstream in(host::default_knob_root() / "sys/module/kvm_amd/parameters/npt");
   std::string v;
@@ -88,9 +92,9 @@ std::string npt_state() {
   return yes(v) ? "on" : "off";
 }
 
-// The first line of an optional capture that is not a # comment, trimmed.
-std::string capture_value(const RunContext& ctx, const std::string& stem) {
-  std::istringstream in(read_optional_capture(ctx, stem, "txt"));
+// The first line of a host fact's text that is not a # comment, trimmed.
+std::string first_value(const std::string& text) {
+  std::istringstream in(text);
   std::string line, v;
   while (std::getline(in, line))
     if (!line.empty() && line[0] != '#') {
@@ -101,24 +105,15 @@ std::string capture_value(const RunContext& ctx, const std::string& stem) {
   return v;
 }
 
-// Under replay the NPT state is the captured host's: DIR/<stem>[.it<N>].txt
-// holding the kvm_amd parameter as read there (Y/N, 1/0), else unknown.
-std::string replayed_npt_state(const RunContext& ctx, const std::string& stem) {
-  const std::string v = capture_value(ctx, stem);
-  return yes(v) ? "on" : no(v) ? "off" : "unknown";
-}
-
-// Whether the host's KVM uses FLUSHBYASID: "yes", "no" or "unknown" (a
-// replay without flushbyasid.txt). Live, from /proc/cpuinfo flags: KVM
-// tests static_cpu_has(X86_FEATURE_FLUSHBYASID) (svm.c svm_flush_tlb_asid),
-// which a boot with clearcpuid=flushbyasid clears while raw CPUID still
-// shows the bit.
-std::string flushbyasid_state(const RunContext& ctx) {
-  if (ctx.replaying()) {
-    const std::string v = capture_value(ctx, "flushbyasid");
-    return yes(v) ? "yes" : no(v) ? "no" : "unknown";
-  }
-  return ctx.host().confidential.flushbyasid;
+// The NPT state of the host: this one's, or the captured one's from
+// DIR/<stem>[.it<N>].txt (the kvm_amd parameter as read there, Y/N or 1/0;
+// else unknown).
+std::string npt_fact(RunContext& ctx, const std::string& stem) {
+  const HostText fact = ctx.collector().host_text(ctx, stem, [] {
+    const std::string s = npt_state();
+    return s == "on" ? "Y" : s == "off" ? "N" : "";
+  });
+  return on_off(first_value(fact.text));
 }
 
 // A skip noted once per run, not once per repetition.
@@ -161,7 +156,7 @@ void run_in_guests(RunContext& ctx, host::Accel accel, const std::string& varian
   for (auto& w : workloads(ctx, false)) {
     if (ctx.interrupted()) return;
     const host::GuestSpec spec = workload_guest_spec(ctx, w, accel);
-    host::GuestRunResult r = obtain_guest_run(ctx, spec, w.name + label_suffix);
+    host::GuestRunResult r = ctx.collector().guest(ctx, spec, w.name + label_suffix);
     if (!flushbyasid.empty())
       for (auto& s : r.samples) s.extra["flushbyasid"] = flushbyasid;
     emit_guest_result(ctx, r, w.name + label_suffix, variant);
@@ -171,59 +166,67 @@ void run_in_guests(RunContext& ctx, host::Accel accel, const std::string& varian
 void run_natively(RunContext& ctx) {
   for (auto& w : workloads(ctx, true)) {
     if (ctx.interrupted()) return;
-    run_native_workload(ctx, w.name, w.args, w.name);
+    for (Sample& s : ctx.collector().native_run(ctx, w.name, w.args, w.name, 120)) ctx.emit(std::move(s));
   }
 }
 
-// One NPT setting in a guest. Live: kvm_amd reloaded through `knobs` when
-// its npt differs (back to `as_left`, the operator's setting, by undoing the
-// earlier reload); a refusal skips the setting with the reason.
-void run_npt_setting(RunContext& ctx, host::KnobSet& knobs, const std::string& setting, const std::string& as_left,
-                     const std::string& flushbyasid) {
+// One NPT setting in a guest: kvm_amd reloaded through `knobs` when its
+// npt differs (back to `as_left`, the operator's setting, read before the
+// first reload, by undoing the earlier reload); a refusal skips the
+// setting with the reason. A replay takes the capture's npt-<setting>.txt.
+void run_npt_setting(RunContext& ctx, host::KnobSet& knobs, const std::string& setting,
+                     std::optional<std::string>& as_left, const std::string& flushbyasid) {
   if (setting == "as-loaded") {
-    const std::string state = ctx.replaying() ? replayed_npt_state(ctx, "npt") : npt_state();
-    run_in_guests(ctx, host::Accel::kvm, "npt=" + state, "", flushbyasid);
+    run_in_guests(ctx, host::Accel::kvm, "npt=" + npt_fact(ctx, "npt"), "", flushbyasid);
     return;
   }
   const std::string variant = "npt=" + setting;
-  if (ctx.replaying()) {
-    // The captured host's npt after its reload for this setting, if it says.
-    const std::string state = replayed_npt_state(ctx, "npt-" + setting);
-    if (state != "unknown" && state != setting)
-      usage_error(fmt::format("replay: npt-{}.txt in {} says npt was {}", setting, ctx.replay_dir().string(), state));
-  } else {
-    if (setting == as_left) {
+  auto reload = [&]() -> std::string {
+    if (!as_left) as_left = npt_state();
+    if (setting == *as_left) {
       // Undo rather than reload once more: the journal then holds nothing.
       auto errors = knobs.restore();
-      if (!errors.empty()) {
-        note_skip_once(ctx, variant, "cannot put kvm_amd back: " + errors.front());
-        return;
-      }
+      if (!errors.empty()) return "cannot put kvm_amd back: " + errors.front();
     } else {
       try {
         knobs.reload_module("kvm_amd", {{"npt", setting == "on" ? "1" : "0"}});
       } catch (const std::exception& e) {
-        note_skip_once(ctx, variant, fmt::format("cannot reload kvm_amd with npt={}: {}", setting, e.what()));
-        return;
+        return fmt::format("cannot reload kvm_amd with npt={}: {}", setting, e.what());
       }
     }
-    if (npt_state() != setting) {
-      note_skip_once(ctx, variant, fmt::format("kvm_amd reads npt={} after the reload", npt_state()));
-      return;
-    }
+    if (npt_state() != setting) return fmt::format("kvm_amd reads npt={} after the reload", npt_state());
+    return "";
+  };
+  const std::string refused = ctx.collector().apply(
+      ctx, {.stem = "npt-" + setting,
+            .name = "npt",
+            .want = setting,
+            .apply = reload,
+            .state = [](const std::string& text) { return on_off(first_value(text)); }});
+  if (!refused.empty()) {
+    note_skip_once(ctx, variant, refused);
+    return;
   }
   run_in_guests(ctx, host::Accel::kvm, variant, ".npt-" + setting, flushbyasid);
 }
 
 // FLUSHBYASID as this boot (or the capture) has it, checked against the
 // parameter: a state the boot cannot give ends the run with 77 and the
-// two-boot comparison that gives it.
+// two-boot comparison that gives it. Live, from /proc/cpuinfo flags: KVM
+// tests static_cpu_has(X86_FEATURE_FLUSHBYASID) (svm.c svm_flush_tlb_asid),
+// which a boot with clearcpuid=flushbyasid clears while raw CPUID still
+// shows the bit; replayed, from flushbyasid.txt (Y/N, else unknown).
 std::string checked_flushbyasid(RunContext& ctx) {
-  const std::string state = flushbyasid_state(ctx);
+  const HostText fact = ctx.collector().host_text(ctx, "flushbyasid", [&] {
+    const std::string& f = ctx.host().confidential.flushbyasid;
+    return f == "yes" ? "Y" : f == "no" ? "N" : "";
+  });
+  const std::string v = first_value(fact.text);
+  const std::string state = yes(v) ? "yes" : no(v) ? "no" : "unknown";
   asid::FlushByAsidCheck c;
   try {
     c = asid::check_flushbyasid(ctx.param("flushbyasid"), state,
-                                !ctx.replaying() && ctx.host().confidential.clearcpuid_flushbyasid, ctx.replaying());
+                                !fact.captured && ctx.host().confidential.clearcpuid_flushbyasid, fact.captured);
   } catch (const std::invalid_argument& e) {
     usage_error(std::string("parameter flushbyasid: ") + e.what());
   }
@@ -239,7 +242,7 @@ void run_document(RunContext& ctx) {
   // Put back at the end of each repetition (and on Ctrl-C, by unwinding):
   // between repetitions the host is as the operator left it.
   host::KnobSet knobs;
-  const std::string as_left = ctx.replaying() ? std::string() : npt_state();
+  std::optional<std::string> as_left;
   // Odd repetitions take the settings in reverse, so that neither always
   // runs first (still two reloads per repetition for on,off).
   std::vector<std::string> order = settings;

@@ -3,53 +3,12 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 #include "analysis/parsers/kernel_log.h"
 #include "suites/kvmbench/exit.h"
 
 namespace kvmbench::suites {
-
-namespace fs = std::filesystem;
-
-namespace {
-
-fs::path per_iteration(const RunContext& ctx, const std::string& stem, const std::string& ext) {
-  return ctx.replay_dir() / fmt::format("{}.it{}.{}", stem, std::max(0, ctx.iteration()), ext);
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) usage_error(fmt::format("replay: cannot read capture {}", p.string()));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-}  // namespace
-
-fs::path capture_path(const RunContext& ctx, const std::string& stem, const std::string& ext) {
-  const fs::path it = per_iteration(ctx, stem, ext);
-  const fs::path all = ctx.replay_dir() / fmt::format("{}.{}", stem, ext);
-  std::error_code ec;
-  if (fs::is_regular_file(it, ec)) return it;
-  if (fs::is_regular_file(all, ec)) return all;
-  usage_error(fmt::format("replay: missing capture file {} (or {})", it.string(), all.filename().string()));
-}
-
-std::string read_capture(const RunContext& ctx, const std::string& stem, const std::string& ext) {
-  return slurp(capture_path(ctx, stem, ext));
-}
-
-std::string read_optional_capture(const RunContext& ctx, const std::string& stem, const std::string& ext) {
-  std::error_code ec;
-  const fs::path it = per_iteration(ctx, stem, ext);
-  const fs::path all = ctx.replay_dir() / fmt::format("{}.{}", stem, ext);
-  if (fs::is_regular_file(it, ec)) return slurp(it);
-  if (fs::is_regular_file(all, ec)) return slurp(all);
-  return "";
-}
 
 std::string meminfo_csv_field(const std::string& text) {
   std::istringstream in(text);

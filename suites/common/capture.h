@@ -1,9 +1,6 @@
-// Captures read by a replayed run (`kvmbench run SUITE --replay DIR`): each
-// live collection path (kernel log, meminfo series, guest console) has a
-// file name in DIR, per iteration or shared by all of them:
-//   DIR/<stem>.it<N>.<ext>   for iteration N, else
-//   DIR/<stem>.<ext>         for every iteration.
-// A missing capture is bad input: ExitError(2) naming both file names.
+// The text formats a live run keeps in raw/ and a replay reads back
+// (suites/common/collector.h): meminfo series as CSV, and the kernel log's
+// records as samples.
 #pragma once
 
 #include <filesystem>
@@ -13,16 +10,6 @@
 #include "suites/suite.h"
 
 namespace kvmbench::suites {
-
-// The capture file for the context's iteration; throws ExitError(2) when
-// neither name exists.
-std::filesystem::path capture_path(const RunContext& ctx, const std::string& stem, const std::string& ext);
-
-// Its whole text (ExitError(2) when missing or unreadable).
-std::string read_capture(const RunContext& ctx, const std::string& stem, const std::string& ext);
-
-// Like read_capture, but "" when neither file exists (optional captures).
-std::string read_optional_capture(const RunContext& ctx, const std::string& stem, const std::string& ext);
 
 // A meminfo series as the live run stores it (raw/meminfo-<variant>.it<N>.csv):
 // header "t_s,<field>_bytes", then "t,value" rows; lines starting with '#'

@@ -22,8 +22,8 @@
 #include "suites/directmap/measure.h"
 #include "hostlib/gmem_meminfo_field.h"
 #include "hostlib/kvm_uapi.h"
-#include "hostlib/meminfo_sampler.h"
 #include "suites/common/capture.h"
+#include "suites/common/collector.h"
 #include "suites/common/guest_glue.h"
 #include "suites/common/plan.h"
 #include "suites/common/requirements.h"
@@ -43,44 +43,6 @@ std::string read_directmap_lines() {
   return out;
 }
 
-// What one fault-in collects: the guest's outcome and the host's meminfo
-// series of the field, with the DirectMap lines from before the run.
-struct FaultinCapture {
-  host::GuestRunResult guest;
-  std::vector<double> t, v;
-  std::string directmap;
-  std::optional<std::size_t> late_samples;
-};
-
-FaultinCapture capture_live(RunContext& ctx, const host::GuestSpec& spec, const std::string& label,
-                            const std::string& field) {
-  host::MeminfoSamplerOptions mo;
-  mo.fields = {field, "MemFree"};
-  mo.period = std::chrono::microseconds(static_cast<long long>(1e6 / ctx.param_double("sample-hz")));
-  host::MeminfoSampler sampler(mo);
-  FaultinCapture c;
-  c.directmap = read_directmap_lines();
-  sampler.start();
-  c.guest = obtain_guest_run(ctx, spec, label);
-  sampler.stop();
-  sampler.series(field, c.t, c.v);
-  c.late_samples = sampler.late_samples();
-  return c;
-}
-
-// Replay: the console, DIR/meminfo-<variant>[.it<N>].csv as a live run
-// stores it, and optionally DIR/directmap[.it<N>].txt (the DirectMap lines).
-FaultinCapture capture_replay(RunContext& ctx, const host::GuestSpec& spec, const std::string& label,
-                              const std::string& variant, const std::string& field) {
-  FaultinCapture c;
-  c.guest = obtain_guest_run(ctx, spec, label);
-  const std::string stem = "meminfo-" + variant;
-  const auto file = capture_path(ctx, stem, "csv");
-  parse_meminfo_csv(read_capture(ctx, stem, "csv"), field, file.string(), c.t, c.v);
-  c.directmap = read_optional_capture(ctx, "directmap", "txt");
-  return c;
-}
-
 // confidential=snp (ExitError(2) for anything but none and snp).
 bool is_snp(const RunContext& ctx) {
   const std::string confidential = ctx.param("confidential");
@@ -94,7 +56,7 @@ bool is_snp(const RunContext& ctx) {
 // memory is Shmem). SNP: the guest's private memory is guest_memfd, which
 // grows FileHugePages only on kernels with huge-page guest_memfd, so the
 // field is asked of the running kernel (hostlib/gmem_meminfo_field.h)
-// unless snp-meminfo-field names one; a replay takes its capture's header.
+// unless snp-meminfo-field names one (a replay: its capture's header).
 struct FieldChoice {
   std::string field;  // "" when none could be found (why says why)
   std::string why;
@@ -106,19 +68,21 @@ FieldChoice allocation_field(RunContext& ctx, bool snp, const std::string& varia
   if (!snp) return {ctx.param("meminfo-field"), "parameter meminfo-field"};
   const std::string set = ctx.param("snp-meminfo-field");
   if (set != "auto") return {set, "parameter snp-meminfo-field"};
-  if (ctx.replaying())
-    return {meminfo_csv_field(read_capture(ctx, "meminfo-" + variant, "csv")), "the header of the capture"};
-  const auto& types = ctx.host().kvm.vm_types;
-  const bool snp_type = std::find(types.begin(), types.end(), "snp") != types.end();
-  try {
-    host::GrowingField g =
-        host::calibrate_guest_memfd_field(snp_type ? KVM_X86_SNP_VM : KVM_X86_DEFAULT_VM, kCalibrationBytes);
-    if (g.field.empty()) return {"", g.reason};
-    return {g.field, fmt::format("the field that grew with guest_memfd memory on this kernel ({} VM, {})",
-                                 snp_type ? "snp" : "default", g.how)};
-  } catch (const std::exception& e) {
-    return {"", std::string("cannot ask this kernel which meminfo field grows with guest_memfd memory: ") + e.what()};
-  }
+  const Finding f = ctx.collector().meminfo_field(ctx, "meminfo-" + variant, [&]() -> Finding {
+    const auto& types = ctx.host().kvm.vm_types;
+    const bool snp_type = std::find(types.begin(), types.end(), "snp") != types.end();
+    try {
+      host::GrowingField g =
+          host::calibrate_guest_memfd_field(snp_type ? KVM_X86_SNP_VM : KVM_X86_DEFAULT_VM, kCalibrationBytes);
+      if (g.field.empty()) return {"", g.reason};
+      return {g.field, fmt::format("the field that grew with guest_memfd memory on this kernel ({} VM, {})",
+                                   snp_type ? "snp" : "default", g.how)};
+    } catch (const std::exception& e) {
+      return {"", std::string("cannot ask this kernel which meminfo field grows with guest_memfd memory: ") +
+                      e.what()};
+    }
+  });
+  return {f.value, f.why};
 }
 
 // For an SNP guest the memory backend holds only the shared half: QEMU
@@ -178,20 +142,27 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
   const FieldChoice choice = allocation_field(ctx, snp, variant);
   if (choice.field.empty()) {
     ctx.note_skip(fmt::format("host allocation rate ({})", variant), choice.why);
-    emit_guest_result(ctx, obtain_guest_run(ctx, spec, label), label, variant);
+    emit_guest_result(ctx, ctx.collector().guest(ctx, spec, label), label, variant);
     return;
   }
   const std::string& field = choice.field;
-  FaultinCapture c =
-      ctx.replaying() ? capture_replay(ctx, spec, label, variant, field) : capture_live(ctx, spec, label, field);
-  emit_guest_result(ctx, c.guest, label, variant);
-  if (!c.guest.ok()) return;
+  // The host's meminfo series of the field while the guest runs, with the
+  // DirectMap lines from before the run (a replay: the capture's
+  // meminfo-<variant>[.it<N>].csv, and optionally directmap[.it<N>].txt).
+  Collector& collect = ctx.collector();
+  const std::string directmap = collect.host_text(ctx, "directmap", read_directmap_lines).text;
+  host::GuestRunResult guest;
+  const MeminfoSeries m = collect.meminfo_while(
+      ctx, "meminfo-" + variant, field, [&] { return ctx.param_double("sample-hz"); },
+      [&] { guest = collect.guest(ctx, spec, label); });
+  emit_guest_result(ctx, guest, label, variant);
+  if (!guest.ok()) return;
 
-  ctx.save_raw(fmt::format("meminfo-{}.it{}.csv", variant, ctx.iteration()), meminfo_csv(field, c.t, c.v));
+  ctx.save_raw(fmt::format("meminfo-{}.it{}.csv", variant, ctx.iteration()), meminfo_csv(field, m.t, m.v));
 
   RampOptions ro;
   ro.min_rise = static_cast<double>(bytes) * 0.25;  // a real ramp is the guest's working set
-  RampRate rate = fit_ramp_rate(c.t, c.v, ro);
+  RampRate rate = fit_ramp_rate(m.t, m.v, ro);
   if (!rate.ok) {
     ctx.note_skip(fmt::format("host allocation rate ({}, {})", variant, field),
                   fmt::format("no ramp in {}: {}", field, rate.reason));
@@ -210,9 +181,9 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
              {"fit_points", rate.fit.n},
              {"slope_stderr_gbps", rate.fit.slope_stderr / 1e9},
              {"r2", rate.fit.r2},
-             {"directmap", c.directmap}};
-  if (c.late_samples) s.extra["late_samples"] = *c.late_samples;
-  if (ctx.replaying()) s.extra["replayed"] = true;
+             {"directmap", directmap}};
+  if (m.late_samples) s.extra["late_samples"] = *m.late_samples;
+  collect.stamp(s);
   ctx.emit(s);
 }
 

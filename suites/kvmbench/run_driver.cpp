@@ -6,13 +6,14 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <set>
 
 #include "analysis/adaptive.h"
 #include "analysis/run_store.h"
 #include "hostlib/interrupt.h"
-#include "hostlib/lab_machine.h"
 #include "kvmbench_version.h"
+#include "suites/common/collector.h"
 #include "suites/kvmbench/dry_run.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/kvmbench/progress.h"
@@ -114,19 +115,15 @@ std::map<std::string, double> primary_values(const std::vector<Sample>& samples,
 
 enum class Outcome { ok, failed, interrupted };
 
-// `setup_s`: the seconds this process spent before it (probing the host),
-// part of what an invocation costs beside its repetitions.
-Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, double setup_s) {
-  const auto started = std::chrono::steady_clock::now();
+// What meta.json says before anything runs: the suite and preset, what the
+// numbers are (the collector's source: a replay's come from its captures,
+// a live one on an emulated CPU measures nothing of hardware), the
+// parameters, and the host that measured them.
+nlohmann::json start_meta(const Target& t, const HostCaps& caps, const RunRequest& req,
+                          const suites::Collector& collector, const std::map<std::string, std::string>& params,
+                          int reps) {
   const Preset& preset = *t.preset;
-  // A replayed run's numbers come from the captures, whatever the preset
-  // measures live; a live one on an emulated CPU (the emulated lab) measures
-  // nothing of hardware, whatever the preset would measure on a real host.
-  Source source = t.replay_dir.empty() ? preset.source : Source::replay;
-  if (source == Source::hardware && !caps.emulated_reason.empty()) source = Source::emulated;
-  auto params = resolve_params(preset, req.overrides);
-  const int reps = req.repetitions > 0 ? req.repetitions : preset.default_repetitions;
-
+  const Source source = collector.source(preset.source, caps);
   nlohmann::json meta = {
       {"suite", t.suite->name},
       {"preset", preset.name},
@@ -139,49 +136,26 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, do
       {"host", caps.metadata},
       {"metric_roles", preset.metric_roles().to_json()},
   };
-  if (source != preset.source && t.replay_dir.empty()) meta["source_note"] = caps.emulated_reason;
-  if (auto lab = host::lab_identity_from_env(); !lab.is_null() && t.replay_dir.empty()) meta["lab"] = lab;
-  if (!t.replay_dir.empty()) {
-    // The numbers come from the machine the captures were taken on: its
-    // metadata is the capture's host.json where there is one (the `host`
-    // object of a live run's meta.json); this machine only replayed them.
-    meta["replay_dir"] = fs::absolute(t.replay_dir).lexically_normal().string();
-    meta["replayed_on"] = caps.metadata;
-    meta["host"] = nullptr;
-    const fs::path host_json = t.replay_dir / "host.json";
-    std::error_code ec;
-    if (fs::exists(host_json, ec)) {
-      try {
-        meta["host"] = nlohmann::json::parse(read_file(host_json));
-      } catch (const std::exception& e) {
-        usage_error(fmt::format("{}: not JSON: {}", host_json.string(), e.what()));
-      }
-    } else {
-      meta["host_note"] = "the capture has no host.json: the measured machine is not recorded";
-    }
-  }
-  RunWriter writer = RunWriter::create_in(req.out_root, meta);
-  fmt::print(stderr, "kvmbench: {} / {} [source: {}] -> {}\n", t.suite->name, preset.name,
-             to_string(source), writer.dir().string());
-  if (meta.contains("source_note")) fmt::print(stderr, "kvmbench: {}\n", caps.emulated_reason);
-  // A replay measures nothing here: this host's noise does not matter.
-  if (t.replay_dir.empty())
-    for (const auto& w : adaptive::host_noise_warnings(meta))
-      fmt::print(stderr, "kvmbench: warning: {}\n", w);
+  collector.describe(meta, caps, preset.source);
+  return meta;
+}
 
-  std::vector<Sample> collected;
-  suites::RunContext ctx(caps, params, reps, writer.dir(), [&](const Sample& s) {
-    writer.append(s);
-    collected.push_back(s);
-  });
-  ctx.save_raw = [&](const std::string& name, const std::string& text) { writer.write_raw(name, text); };
-  ctx.set_replay_dir(t.replay_dir);
-  const std::size_t total_steps = req.adaptive ? 0 : static_cast<std::size_t>(reps + req.warmup);
-  Progress progress(total_steps);
-  const std::string label = fmt::format("{}/{}", t.suite->name, preset.name);
-  std::size_t rep_no = 0, rep_of = 0;
-  ctx.progress = [&](const std::string& what) { progress.update(label + ": " + what, rep_no, rep_of); };
+// What the repetitions came to, for meta.json and the messages.
+struct Repeated {
+  Outcome outcome = Outcome::ok;
+  std::string error, stop_reason;
+  int measured = 0;
+  std::vector<double> repetition_seconds;  // measured repetitions: Kalibera and Jones's c1
+  std::vector<std::string> stability_warnings;
+};
 
+// Runs the preset's repetitions (warm-ups first) until the stop rule says
+// enough: -r N measured ones, or `-r auto`'s CI target, run cap or time
+// limit; or Ctrl-C, or a failure (kept in the result). A bad parameter
+// (ExitError) leaves through the exception.
+Repeated repeat(const Preset& preset, suites::RunContext& ctx, const RunRequest& req, int reps,
+                const std::vector<Sample>& collected, Progress& progress, const std::string& label,
+                std::size_t& rep_no, std::size_t& rep_of) {
   adaptive::StoppingRule rule;
   rule.target_ci_pct = req.target_ci_pct;
   rule.warmup_runs = static_cast<std::size_t>(req.warmup);
@@ -190,15 +164,13 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, do
   rule.max_time_s = req.adaptive ? req.max_time_s : 1e18;
   adaptive::AdaptiveRepetitions repetitions(rule);
 
-  std::string error, stop_reason;
-  Outcome outcome = Outcome::ok;
-  int measured = 0, warmed = 0;
-  std::vector<double> repetition_seconds;  // measured repetitions: Kalibera and Jones's c1
+  Repeated r;
+  int warmed = 0;
   try {
     while (!host::interrupted()) {
       const bool warm = repetitions.next_is_warmup();
-      ctx.set_iteration(warm ? warmed - req.warmup : measured, warm);
-      rep_no = warm ? static_cast<std::size_t>(warmed + 1) : static_cast<std::size_t>(measured + 1);
+      ctx.set_iteration(warm ? warmed - req.warmup : r.measured, warm);
+      rep_no = warm ? static_cast<std::size_t>(warmed + 1) : static_cast<std::size_t>(r.measured + 1);
       rep_of = warm ? static_cast<std::size_t>(req.warmup) : (req.adaptive ? 0 : static_cast<std::size_t>(reps));
       progress.update(label + (warm ? ": warm-up" : ": repetition"), rep_no, rep_of);
       const std::size_t first = collected.size();
@@ -208,19 +180,97 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, do
       progress.step_done();
       if (host::interrupted()) break;
       repetitions.add_run(primary_values(collected, first, preset.primary_metrics), dt);
-      warm ? ++warmed : ++measured;
-      if (!warm) repetition_seconds.push_back(dt);
+      warm ? ++warmed : ++r.measured;
+      if (!warm) r.repetition_seconds.push_back(dt);
       if (req.adaptive) {
         auto st = repetitions.status();
         if (st.decision != adaptive::Decision::run_again) {
-          stop_reason = st.reason;
+          r.stop_reason = st.reason;
           break;
         }
-      } else if (measured >= reps) {
+      } else if (r.measured >= reps) {
         break;
       }
     }
-    if (host::interrupted()) outcome = Outcome::interrupted;
+    if (host::interrupted()) r.outcome = Outcome::interrupted;
+  } catch (const ExitError&) {
+    throw;
+  } catch (const std::exception& e) {
+    r.error = e.what();
+    r.outcome = host::interrupted() ? Outcome::interrupted : Outcome::failed;
+  }
+  r.stability_warnings = repetitions.stability_warnings();
+  return r;
+}
+
+// Closes the run: meta.json gets what the repetitions came to and the
+// status, the skips and the outcome are said, and the run's tables printed.
+void finish_run(const Target& t, const RunRequest& req, RunWriter& writer, const suites::RunContext& ctx,
+                const Repeated& r, double invocation_s) {
+  const Preset& preset = *t.preset;
+  nlohmann::json patch = {{"skipped_parts", ctx.skips()},
+                          {"measured_repetitions", r.measured},
+                          {"repetition_seconds", r.repetition_seconds},
+                          {"invocation_seconds", invocation_s}};
+  if (!r.error.empty()) patch["error"] = r.error;
+  if (!r.stop_reason.empty()) patch["adaptive_stop"] = r.stop_reason;
+  if (!r.stability_warnings.empty()) patch["stability_warnings"] = r.stability_warnings;
+  writer.update_meta(patch);
+  writer.finish(r.outcome == Outcome::ok ? "complete" : r.outcome == Outcome::failed ? "failed" : "interrupted");
+
+  for (const auto& s : ctx.skips())
+    fmt::print(stderr, "kvmbench: {} / {}: skipped {}: {}\n", t.suite->name, preset.name,
+               s["part"].get<std::string>(), s["reason"].get<std::string>());
+  if (!r.stop_reason.empty()) fmt::print(stderr, "kvmbench: -r auto: {}\n", r.stop_reason);
+  for (const auto& w : r.stability_warnings) fmt::print(stderr, "kvmbench: warning: {}\n", w);
+  if (r.outcome == Outcome::failed)
+    fmt::print(stderr, "kvmbench: {} / {} failed: {}\nkvmbench: what was measured is kept in {} (status: failed)\n",
+               t.suite->name, preset.name, r.error, writer.dir().string());
+  if (r.outcome == Outcome::interrupted)
+    fmt::print(stderr, "kvmbench: interrupted; {} samples kept in {} (status: interrupted)\n",
+               writer.samples_written(), writer.dir().string());
+
+  if (writer.samples_written() > 0)
+    print_run_report(load_run(writer.dir(), SampleProvenance::drop), req.format);
+  else if (r.outcome == Outcome::ok)
+    fmt::print("{} / {}: no samples (every part was skipped on this host)\n", t.suite->name, preset.name);
+}
+
+// One preset's run: its meta.json, its repetitions, and its closing.
+// `setup_s`: the seconds this process spent before it (probing the host),
+// part of what an invocation costs beside its repetitions.
+Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, double setup_s) {
+  const auto started = std::chrono::steady_clock::now();
+  const Preset& preset = *t.preset;
+  // Where the numbers come from, chosen once for the run.
+  const std::unique_ptr<suites::Collector> collector =
+      t.replay_dir.empty() ? suites::live_collector() : suites::replay_collector(t.replay_dir);
+  const auto params = resolve_params(preset, req.overrides);
+  const int reps = req.repetitions > 0 ? req.repetitions : preset.default_repetitions;
+  const nlohmann::json meta = start_meta(t, caps, req, *collector, params, reps);
+
+  RunWriter writer = RunWriter::create_in(req.out_root, meta);
+  fmt::print(stderr, "kvmbench: {} / {} [source: {}] -> {}\n", t.suite->name, preset.name,
+             meta["source"].get<std::string>(), writer.dir().string());
+  if (meta.contains("source_note")) fmt::print(stderr, "kvmbench: {}\n", caps.emulated_reason);
+  for (const auto& w : collector->noise_warnings(meta)) fmt::print(stderr, "kvmbench: warning: {}\n", w);
+
+  std::vector<Sample> collected;
+  suites::RunContext ctx(caps, params, reps, writer.dir(), [&](const Sample& s) {
+    writer.append(s);
+    collected.push_back(s);
+  });
+  ctx.save_raw = [&](const std::string& name, const std::string& text) { writer.write_raw(name, text); };
+  ctx.set_collector(collector.get());
+  const std::size_t total_steps = req.adaptive ? 0 : static_cast<std::size_t>(reps + req.warmup);
+  Progress progress(total_steps);
+  const std::string label = fmt::format("{}/{}", t.suite->name, preset.name);
+  std::size_t rep_no = 0, rep_of = 0;
+  ctx.progress = [&](const std::string& what) { progress.update(label + ": " + what, rep_no, rep_of); };
+
+  Repeated r;
+  try {
+    r = repeat(preset, ctx, req, reps, collected, progress, label, rep_no, rep_of);
   } catch (const ExitError&) {
     progress.finish();
     writer.update_meta({{"skipped_parts", ctx.skips()}});
@@ -232,42 +282,11 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, do
       fs::remove_all(writer.dir(), ec);
     }
     throw;
-  } catch (const std::exception& e) {
-    error = e.what();
-    outcome = host::interrupted() ? Outcome::interrupted : Outcome::failed;
   }
   progress.finish();
-
-  nlohmann::json patch = {
-      {"skipped_parts", ctx.skips()},
-      {"measured_repetitions", measured},
-      {"repetition_seconds", repetition_seconds},
-      {"invocation_seconds",
-       setup_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()}};
-  if (!error.empty()) patch["error"] = error;
-  if (!stop_reason.empty()) patch["adaptive_stop"] = stop_reason;
-  const auto warnings = repetitions.stability_warnings();
-  if (!warnings.empty()) patch["stability_warnings"] = warnings;
-  writer.update_meta(patch);
-  writer.finish(outcome == Outcome::ok ? "complete" : outcome == Outcome::failed ? "failed" : "interrupted");
-
-  for (const auto& s : ctx.skips())
-    fmt::print(stderr, "kvmbench: {} / {}: skipped {}: {}\n", t.suite->name, preset.name,
-               s["part"].get<std::string>(), s["reason"].get<std::string>());
-  if (!stop_reason.empty()) fmt::print(stderr, "kvmbench: -r auto: {}\n", stop_reason);
-  for (const auto& w : warnings) fmt::print(stderr, "kvmbench: warning: {}\n", w);
-  if (outcome == Outcome::failed)
-    fmt::print(stderr, "kvmbench: {} / {} failed: {}\nkvmbench: what was measured is kept in {} (status: failed)\n",
-               t.suite->name, preset.name, error, writer.dir().string());
-  if (outcome == Outcome::interrupted)
-    fmt::print(stderr, "kvmbench: interrupted; {} samples kept in {} (status: interrupted)\n",
-               writer.samples_written(), writer.dir().string());
-
-  if (writer.samples_written() > 0)
-    print_run_report(load_run(writer.dir(), SampleProvenance::drop), req.format);
-  else if (outcome == Outcome::ok)
-    fmt::print("{} / {}: no samples (every part was skipped on this host)\n", t.suite->name, preset.name);
-  return outcome;
+  finish_run(t, req, writer, ctx, r,
+             setup_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return r.outcome;
 }
 
 }  // namespace

@@ -24,16 +24,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <atomic>
-#include <thread>
-
 #include "analysis/parsers/kernel_log.h"
 #include "analysis/units.h"
 #include "suites/make_shared/measure.h"
-#include "hostlib/interrupt.h"
-#include "hostlib/kmsg_reader.h"
 #include "hostlib/private_vm.h"
 #include "suites/common/capture.h"
+#include "suites/common/collector.h"
 #include "suites/common/plan.h"
 #include "suites/common/guest_glue.h"
 #include "suites/common/requirements.h"
@@ -99,60 +95,32 @@ void emit_kernel_lines(RunContext& ctx, const std::string& text) {
       ctx.emit(s);
       ++n;
     }
-  if (n == 0 && ctx.replaying())
-    throw std::runtime_error("the kernel log capture holds no 'guest_memfd to_shared:' line");
-  if (n == 0 && ctx.iteration() <= 0)
-    ctx.note_skip("kernel to_shared lines",
-                  "the kernel printed no 'guest_memfd to_shared:' lines (its rdtsc instrumentation is "
-                  "not in this kernel); user-space timings only");
-}
-
-// Replay: the kernel log from the capture; the user-space timings are
-// measurements of a live VM, not a capture, so they are not replayed.
-void run_document_replay(RunContext& ctx) {
-  (void)document_params_from(ctx);
-  if (ctx.iteration() <= 0)
-    ctx.note_skip("user-space conversion timings",
-                  "replay: they time KVM ioctls on a live host; the capture feeds the kernel's to_shared lines");
-  emit_kernel_lines(ctx, read_capture(ctx, "kmsg", "log"));
+  if (n == 0)
+    ctx.collector().kernel_log_lacks(ctx, "kernel to_shared lines",
+                                     "the kernel printed no 'guest_memfd to_shared:' lines (its rdtsc "
+                                     "instrumentation is not in this kernel); user-space timings only",
+                                     "'guest_memfd to_shared:' line");
 }
 
 // As host, on an SNP/TDX VM, with the kernel's own to_shared lines captured.
+// A replay feeds only those lines: the user-space timings are measurements
+// of a live VM, not a capture.
 void run_document(RunContext& ctx) {
-  if (ctx.replaying()) return run_document_replay(ctx);
   auto p = document_params_from(ctx);
-  std::vector<std::string> lines;
-  std::atomic<bool> stop{false};
-  std::optional<host::KmsgReader> kmsg;
-  try {
-    kmsg.emplace(host::KmsgReader::open_live());
-  } catch (const std::exception& e) {
-    ctx.note_skip("kernel to_shared lines", std::string("cannot read /dev/kmsg: ") + e.what());
-  }
-  std::thread reader;
-  if (kmsg)
-    reader = std::thread([&] {
-      while (!stop && !host::interrupted()) {
-        auto rec = kmsg->next(100);
-        if (rec) lines.push_back(rec->message);
-      }
-    });
-  std::vector<Sample> got;
-  host::BenchOutcome outcome;
-  try {
-    outcome = make_shared::measure(p, [&](const Sample& s) { got.push_back(s); });
-  } catch (...) {
-    stop = true;
-    if (reader.joinable()) reader.join();
-    throw;
-  }
-  stop = true;
-  if (reader.joinable()) reader.join();
-  emit_all(ctx, outcome, got);
-  if (!kmsg) return;
-  std::string text;
-  for (auto& l : lines) text += l + "\n";
-  emit_kernel_lines(ctx, text);
+  Collector& collect = ctx.collector();
+  const std::optional<std::string> text =
+      collect.kernel_log_while(ctx, {"kernel to_shared lines", "cannot read /dev/kmsg: ", true}, [&] {
+        collect.on_this_host(
+            ctx,
+            [&] {
+              std::vector<Sample> got;
+              auto outcome = make_shared::measure(p, [&](const Sample& s) { got.push_back(s); });
+              emit_all(ctx, outcome, got);
+            },
+            "user-space conversion timings",
+            "they time KVM ioctls on a live host; the capture feeds the kernel's to_shared lines");
+      });
+  if (text) emit_kernel_lines(ctx, *text);
 }
 
 // `run --dry-run`: the same choices from the host's (or a described host's)

@@ -10,19 +10,14 @@
 //             timed for real. Never RMPOPT itself: every metric says so.
 #include <fmt/format.h>
 
-#include <atomic>
-#include <chrono>
-#include <thread>
-
 #include "analysis/parsers/kernel_log.h"
 #include "analysis/units.h"
 #include "suites/rmpopt/measure.h"
-#include "hostlib/interrupt.h"
-#include "hostlib/kmsg_reader.h"
 #include "hostlib/pinning.h"
 #include "hostlib/qemu_launcher.h"
 #include "hostlib/rmpopt_boot_state.h"
 #include "suites/common/capture.h"
+#include "suites/common/collector.h"
 #include "suites/common/guest_glue.h"
 #include "suites/common/plan.h"
 #include "suites/common/requirements.h"
@@ -82,14 +77,6 @@ void run_host(RunContext& ctx) {
   for (auto& sk : outcome.skipped) ctx.note_skip(sk.case_name, sk.reason);
 }
 
-// documents/000: guests are launched, one terminates, and the kernel prints
-// "SEV-SNP: RMPOPT execution time N ns ..." for the sweep that follows.
-// What one repetition collects: the guests' outcomes and the kernel log text.
-struct SweepCapture {
-  std::vector<host::GuestRunResult> guests;
-  std::string kmsg_text;
-};
-
 host::GuestSpec snp_guest_spec(RunContext& ctx, double hold) {
   host::GuestSpec spec;
   spec.workload = "faultin";
@@ -106,76 +93,42 @@ host::GuestSpec snp_guest_spec(RunContext& ctx, double hold) {
 
 std::string guest_label(int g) { return fmt::format("snp-guest{}", g); }
 
-// Live: the kernel log is read while the guests run. Guest 0 terminates
-// first (after a short hold): its teardown triggers the sweep. The others
-// hold until the sweep had time to run. A kernel log that cannot be opened
-// is a skip with the reason (nullopt), before any guest starts.
-std::optional<SweepCapture> capture_live(RunContext& ctx, int nguests, double hold_s, double sweep_timeout_s) {
-  std::optional<host::KmsgReader> opened;
-  try {
-    opened.emplace(host::KmsgReader::open_live());
-  } catch (const std::exception& e) {
-    ctx.note_skip("RMPOPT sweep timing", std::string("cannot read the kernel log: ") + e.what());
-    return std::nullopt;
-  }
-  host::KmsgReader& kmsg = *opened;
-  std::vector<std::string> captured;
-  std::atomic<bool> stop{false};
-  std::thread reader([&] {
-    while (!stop && !host::interrupted()) {
-      auto rec = kmsg.next(100);
-      if (rec) captured.push_back(rec->message);
-    }
-  });
-  SweepCapture c;
-  c.guests.resize(static_cast<std::size_t>(nguests));
-  std::vector<std::thread> guests;
-  for (int g = 0; g < nguests; ++g)
-    guests.emplace_back([&, g] {
-      c.guests[static_cast<std::size_t>(g)] = host::run_guest_workload(
-          snp_guest_spec(ctx, g == 0 ? hold_s : hold_s + sweep_timeout_s),
-          ctx.run_dir() / "raw" / fmt::format("{}.it{}.console.log", guest_label(g), ctx.iteration()));
-    });
-  for (auto& t : guests) t.join();
-  stop = true;
-  reader.join();
-  for (auto& l : captured) c.kmsg_text += l + "\n";
-  return c;
-}
-
-// Replay: the guests' consoles and the kernel log from the capture.
-SweepCapture capture_replay(RunContext& ctx, int nguests, double hold_s, double sweep_timeout_s) {
-  SweepCapture c;
-  for (int g = 0; g < nguests; ++g)
-    c.guests.push_back(
-        obtain_guest_run(ctx, snp_guest_spec(ctx, g == 0 ? hold_s : hold_s + sweep_timeout_s), guest_label(g)));
-  c.kmsg_text = read_capture(ctx, "kmsg", "log");
-  return c;
-}
-
 void run_document(RunContext& ctx) {
   const int nguests = static_cast<int>(ctx.param_int("guests"));
   if (nguests < 1) usage_error("parameter guests: at least 1");
   (void)ctx.param_bytes("guest-mem");
   const double hold_s = ctx.param_double("hold");
   const double sweep_timeout_s = ctx.param_double("sweep-timeout");
-  if (ctx.param("firmware").empty() && !ctx.replaying())
-    usage_error("parameter firmware: an SNP-capable OVMF is required (--set firmware=/path/OVMF.fd)");
+  Collector& collect = ctx.collector();
+  collect.on_this_host(ctx, [&] {
+    if (ctx.param("firmware").empty())
+      usage_error("parameter firmware: an SNP-capable OVMF is required (--set firmware=/path/OVMF.fd)");
+  });
 
-  std::optional<SweepCapture> got = ctx.replaying() ? capture_replay(ctx, nguests, hold_s, sweep_timeout_s)
-                                                    : capture_live(ctx, nguests, hold_s, sweep_timeout_s);
-  if (!got) return;
-  SweepCapture& c = *got;
-  if (!ctx.replaying() && ctx.iteration() <= 0)
-    if (const std::string note = coverage_note(ctx.host()); !note.empty())
-      ctx.note_skip("RMPOPT above the kernel's range", note);
+  // documents/000: the guests start together; guest 0 terminates first
+  // (after a short hold) and its teardown triggers the sweep, whose timing
+  // the kernel prints; the others hold until the sweep had time to run. A
+  // kernel log that cannot be opened is a skip, before any guest starts.
+  std::vector<std::pair<host::GuestSpec, std::string>> specs;
+  for (int g = 0; g < nguests; ++g)
+    specs.emplace_back(snp_guest_spec(ctx, g == 0 ? hold_s : hold_s + sweep_timeout_s), guest_label(g));
+  std::vector<host::GuestRunResult> guests;
+  const std::optional<std::string> kmsg_text =
+      collect.kernel_log_while(ctx, {"RMPOPT sweep timing", "cannot read the kernel log: ", false},
+                               [&] { guests = collect.guests_together(ctx, specs); });
+  if (!kmsg_text) return;
+  if (ctx.iteration() <= 0)
+    collect.on_this_host(ctx, [&] {
+      if (const std::string note = coverage_note(ctx.host()); !note.empty())
+        ctx.note_skip("RMPOPT above the kernel's range", note);
+    });
 
   const std::string raw_name = fmt::format("kmsg.it{}.log", ctx.iteration());
-  ctx.save_raw(raw_name, c.kmsg_text);
-  for (auto& r : c.guests)
+  ctx.save_raw(raw_name, *kmsg_text);
+  for (auto& r : guests)
     if (!r.ok()) throw std::runtime_error("SNP guest failed: " + r.reason + "\n" + r.console_tail);
   std::size_t sweeps = 0;
-  for (Sample s : kernel_log_samples(ctx, c.kmsg_text, raw_name)) {
+  for (Sample s : kernel_log_samples(ctx, *kmsg_text, raw_name)) {
     s.variant = ctx.param("kernel-variant");
     if (s.metric == "sweep_time") ++sweeps;
     ctx.emit(s);
