@@ -1,7 +1,6 @@
 #include "suites/directmap/measure.h"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -11,6 +10,7 @@
 
 #include "hostlib/bench_threads.h"
 #include "hostlib/fresh_memory.h"
+#include "hostlib/kernel_files.h"
 #include "hostlib/knobs.h"
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/kvm_vm.h"
@@ -23,23 +23,16 @@ using namespace kvmbench::host;
 
 namespace {
 
-std::string read_first_line(const std::string& path) {
-  std::ifstream f(path);
-  std::string line;
-  std::getline(f, line);
-  return line;
-}
-
 // The bracketed word of a sysfs mode file ("always [madvise] never").
 std::string bracketed_mode(const std::string& path) {
-  std::string line = read_first_line(path);
+  const std::string line = read_kernel_value(path).value_or("");
   auto a = line.find('['), b = line.find(']');
   if (a == std::string::npos || b == std::string::npos || b < a) return "";
   return line.substr(a + 1, b - a - 1);
 }
 
 std::uint64_t read_u64(const std::string& path) {
-  std::string t = read_first_line(path);
+  const std::string t = read_kernel_value(path).value_or("");
   try {
     return t.empty() ? 0 : std::stoull(t);
   } catch (...) {
@@ -93,7 +86,7 @@ std::string directmap_backing_unavailable(const std::string& backing, std::uint6
   if (backing == "hugetlb-2m" || backing == "hugetlb-1g") {
     std::uint64_t page = hugetlb_page_size(backing);
     std::string dir = fmt::format("/sys/kernel/mm/hugepages/hugepages-{}kB", page / 1024);
-    std::string free_text = read_first_line(dir + "/free_hugepages");
+    const std::string free_text = read_kernel_value(dir + "/free_hugepages").value_or("");
     if (free_text.empty()) return fmt::format("this kernel has no {} KiB hugetlb pages", page / 1024);
     std::uint64_t free_pages = std::stoull(free_text);
     std::uint64_t need = mapped_bytes(backing, bytes) / page;
