@@ -21,6 +21,7 @@
 #include "hostlib/qemu_paths.h"
 #include "hostlib/qemu_process.h"
 #include "hostlib/qemu_qmp.h"
+#include "hostlib/scoped_temp_dir.h"
 
 namespace kvmbench::host {
 
@@ -172,14 +173,12 @@ void write_all(const fs::path& p, std::string_view text) {
 // its owner's pid: a lab whose kvmbench was killed (SIGKILL, a second
 // Ctrl-C) leaves its directory behind, and the next lab removes it.
 struct Scratch {
-  fs::path path;
-  Scratch() {
-    remove_stale();
-    std::string tmpl = (fs::temp_directory_path() / "kvmbench-lab-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
-    path = tmpl;
+  Scratch() : dir("kvmbench-lab"), path(dir.path()) {
     std::ofstream(path / "owner") << ::getpid() << "\n";
+    remove_stale();  // not this one: its owner lives
   }
+  ScopedTempDir dir;
+  const fs::path& path;
   static void remove_stale() {
     std::error_code ec;
     for (auto& de : fs::directory_iterator(fs::temp_directory_path(), ec)) {
@@ -189,10 +188,6 @@ struct Scratch {
       if (!(in >> pid) || pid <= 0) continue;  // not ours, or being made
       if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove_all(de.path(), ec);
     }
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
   }
 };
 

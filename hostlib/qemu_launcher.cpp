@@ -20,6 +20,7 @@
 #include "hostlib/qemu_paths.h"
 #include "hostlib/qemu_process.h"
 #include "hostlib/qemu_qmp.h"
+#include "hostlib/scoped_temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -36,20 +37,6 @@ std::string read_all(const fs::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// A private directory for the QMP socket (run directories can be longer
-// than a unix socket path may be); removed with everything in it.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "kvmbench-qemu-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 // Watches the growing console file for the BEGIN and END markers.
 class ConsoleWatcher {
@@ -209,15 +196,17 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
     std::ofstream truncate(console_log, std::ios::trunc);
     if (!truncate) return cannot("cannot write the console log " + console_log.string());
   }
-  std::unique_ptr<TempDir> qmp_dir;
+  // A private directory: run directories can be longer than a unix
+  // socket path may be.
+  std::unique_ptr<ScopedTempDir> qmp_dir;
   const bool pinning = !pin_cpus.empty();
   if (pinning) {
     try {
-      qmp_dir = std::make_unique<TempDir>();
+      qmp_dir = std::make_unique<ScopedTempDir>("kvmbench-qemu");
     } catch (const std::exception& e) {
       return cannot(std::string("no temporary directory for the QMP socket: ") + e.what());
     }
-    plan.qmp_socket = qmp_dir->path / "qmp.sock";
+    plan.qmp_socket = qmp_dir->path() / "qmp.sock";
     plan.start_paused = true;  // pin before the first guest instruction
   }
   std::unique_ptr<GuestNetPeer> peer;

@@ -26,7 +26,7 @@
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/db_option.h"
 #include "suites/kvmbench/exit.h"
-#include "suites/kvmbench/scoped_temp_dir.h"
+#include "hostlib/scoped_temp_dir.h"
 
 namespace kvmbench::cli {
 
@@ -94,7 +94,7 @@ void add_bisect_run_command(CLI::App& app) {
       ->required();
   cmd->callback([o] {
     if (!(o->alpha > 0 && o->alpha < 1)) abort_bisect(fmt::format("--alpha must be in (0, 1), not {}", o->alpha));
-    std::optional<ScopedTempDir> tmp;
+    std::optional<host::ScopedTempDir> tmp;
     try {
       tmp.emplace("kvmbench-bisect");
     } catch (const std::exception& e) {

@@ -17,7 +17,7 @@
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/db_option.h"
 #include "suites/kvmbench/exit.h"
-#include "suites/kvmbench/scoped_temp_dir.h"
+#include "hostlib/scoped_temp_dir.h"
 
 namespace kvmbench::cli {
 
@@ -91,7 +91,7 @@ void add_import(CLI::App* db_cmd) {
         import_runs_below(rdb, in, in, t);
         continue;
       }
-      const ScopedTempDir tmp("kvmbench-import");
+      const host::ScopedTempDir tmp("kvmbench-import");
       try {
         extract_tarball(in, tmp.path());
       } catch (const std::exception& e) {

@@ -7,7 +7,7 @@
 
 #include "suites/common/collector.h"
 #include "suites/kvmbench/exit.h"
-#include "suites/kvmbench/scoped_temp_dir.h"
+#include "hostlib/scoped_temp_dir.h"
 #include "suites/suite.h"
 
 using namespace kvmbench;
@@ -18,7 +18,7 @@ namespace {
 void write(const std::filesystem::path& p, const std::string& text) { std::ofstream(p) << text; }
 
 struct Fixture {
-  cli::ScopedTempDir dir{"kvmbench-collector-test"};
+  host::ScopedTempDir dir{"kvmbench-collector-test"};
   HostCaps caps;
   std::vector<Sample> emitted;
   RunContext ctx{caps, {}, 1, dir.path() / "run", [this](const Sample& s) { emitted.push_back(s); }};
