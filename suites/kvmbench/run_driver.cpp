@@ -223,9 +223,11 @@ void print_skips(const Target& t, const nlohmann::json& skips) {
     it->second.push_back(s["part"].get<std::string>());
   }
   for (const auto& [reason, parts] : by_reason) {
-    fmt::print(stderr, "{}\n",
-               fit_columns(fmt::format("kvmbench: {} / {}: skipped {}:", t.suite->name, t.preset->name,
-                                       fmt::join(parts, ", "))));
+    // The names wrapped under their line, the reason under them.
+    auto named = wrap_columns(
+        fmt::format("kvmbench: {} / {}: skipped {}:", t.suite->name, t.preset->name, fmt::join(parts, ", ")), "  ");
+    named.front().erase(0, 2);
+    for (const auto& l : named) fmt::print(stderr, "{}\n", l);
     for (const auto& l : wrap_columns(reason, "    ")) fmt::print(stderr, "{}\n", l);
   }
 }
