@@ -132,15 +132,23 @@ std::vector<double> modified_z_scores(const std::vector<double>& xs) {
 }
 
 std::vector<std::string> AdaptiveRepetitions::stability_warnings() const {
-  std::vector<std::string> w;
+  std::vector<std::string> texts;
+  for (auto& f : stability_findings()) texts.push_back(f.text);
+  return texts;
+}
+
+std::vector<StabilityWarning> AdaptiveRepetitions::stability_findings() const {
+  std::vector<StabilityWarning> w;
   for (auto& k : order_) {
     const auto& v = values_.at(k);
     if (v.size() < 2) continue;
     auto s = stats::summarize(v);
     if (std::isfinite(s.cv) && s.cv * 100 > rule_.high_cv_pct)
-      w.push_back(fmt::format("{}: high variation, CV {:.1f}% (> {}%) over {} runs: the result is unstable; "
-                              "check the host for noise (see the host warnings) or pin the workload",
-                              k, s.cv * 100, rule_.high_cv_pct, v.size()));
+      w.push_back({"high variation",
+                   fmt::format("{}: high variation, CV {:.1f}% (> {}%) over {} runs: the result is unstable; "
+                               "check the host for noise (see the host warnings) or pin the workload",
+                               k, s.cv * 100, rule_.high_cv_pct, v.size()),
+                   v.size()});
     auto z = modified_z_scores(v);
     std::string which;
     std::size_t count = 0;
@@ -150,17 +158,21 @@ std::vector<std::string> AdaptiveRepetitions::stability_warnings() const {
         ++count;
       }
     if (count)
-      w.push_back(fmt::format("{}: {} of {} runs are outliers (modified Z > {}): {}", k, count, v.size(),
-                              rule_.outlier_z, which));
+      w.push_back({"outliers",
+                   fmt::format("{}: {} of {} runs are outliers (modified Z > {}): {}", k, count, v.size(),
+                               rule_.outlier_z, which),
+                   v.size()});
   }
   if (run_times_.size() >= 3) {
     std::vector<double> rest(run_times_.begin() + 1, run_times_.end());
     double med = median_of(rest);
     auto z = modified_z_scores(run_times_);
     if (run_times_[0] > med * 1.1 && z[0] > rule_.outlier_z)
-      w.push_back(fmt::format("the first measured run took {:.3g} s, the others {:.3g} s (median): caches, "
-                              "page tables or CPU frequency were not warmed up; use more warm-up runs",
-                              run_times_[0], med));
+      w.push_back({"cold first run",
+                   fmt::format("the first measured run took {:.3g} s, the others {:.3g} s (median): caches, "
+                               "page tables or CPU frequency were not warmed up; use more warm-up runs",
+                               run_times_[0], med),
+                   run_times_.size()});
   }
   return w;
 }

@@ -55,6 +55,14 @@ struct Status {
   std::vector<MetricPrecision> metrics;
 };
 
+// One stability warning: `kind` names what it is about ("high variation",
+// "outliers", "cold first run"), `text` says it in full.
+struct StabilityWarning {
+  std::string kind;
+  std::string text;
+  std::size_t runs = 0;  // the measured runs it was computed from
+};
+
 class AdaptiveRepetitions {
  public:
   explicit AdaptiveRepetitions(StoppingRule rule = {});
@@ -69,6 +77,10 @@ class AdaptiveRepetitions {
   Status status() const;
   // High CV, outliers (modified Z of the MAD), a slow first measured run.
   std::vector<std::string> stability_warnings() const;
+  // The same warnings with their kind and the number of runs each rests
+  // on, so that a terminal can count them per kind and leave out the ones
+  // from too few runs to mean much.
+  std::vector<StabilityWarning> stability_findings() const;
 
   const StoppingRule& rule() const { return rule_; }
   // The measured (non-warm-up) values of one metric, in run order.

@@ -16,6 +16,8 @@
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/kvmbench/render_tables.h"
+#include "suites/kvmbench/run_summary.h"
+#include "suites/incomplete_run.h"
 #include "suites/run_report.h"
 #include "suites/suite.h"
 
@@ -80,10 +82,32 @@ static void report_several(const std::vector<std::string>& dirs, const std::stri
   fmt::print("{}", render_tables(tables, f));
 }
 
+// The parts the preset skipped, one line each, and with --verbose the
+// reasons in full and the stability warnings that `run` counted but did not
+// print (meta.json keeps them all).
+static void print_skips_and_warnings(const Run& run, bool verbose) {
+  const nlohmann::json skips = run.meta.value("skipped_parts", nlohmann::json::array());
+  if (!skips.empty()) fmt::print("skipped parts ({}):\n", skips.size());
+  for (const auto& s : skips) {
+    const std::string line = fmt::format("  {}: {}", s.value("part", std::string("?")), s.value("reason", std::string()));
+    if (!verbose) {
+      fmt::print("{}\n", fit_columns(line));
+      continue;
+    }
+    for (const auto& l : wrap_columns(line, "  ")) fmt::print("{}\n", l);
+  }
+  if (!verbose) return;
+  const nlohmann::json warnings = run.meta.value("stability_warnings", nlohmann::json::array());
+  if (!warnings.empty()) fmt::print("stability warnings ({}):\n", warnings.size());
+  for (const auto& w : warnings)
+    for (const auto& l : wrap_columns(w.get<std::string>(), "    ")) fmt::print("{}\n", l);
+}
+
 void add_report_command(CLI::App& app) {
   struct Opts {
     std::vector<std::string> dirs;
     std::string dir, format = "text";
+    bool verbose = false;
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("report", "Tables of a run, recomputed from its meta.json and samples.jsonl");
@@ -92,6 +116,8 @@ void add_report_command(CLI::App& app) {
                               suites::suite_names([](const suites::Suite& x) { return bool(x.tables_of_runs); })))
       ->required();
   cmd->add_option("--format", o->format, "text, md, csv, json or html")->capture_default_str();
+  cmd->add_flag("--verbose", o->verbose,
+                "Text: each skipped part's reason in full and every stability warning the run recorded");
   cmd->callback([o] {
     const bool html = o->format == "html";
     const Format f = html ? Format::text : parse_table_format(o->format);
@@ -110,6 +136,8 @@ void add_report_command(CLI::App& app) {
     } catch (const std::exception& e) {
       usage_error(fmt::format("{}: {}", o->dir, e.what()));
     }
+    const std::string note = suites::incomplete_note(run);
+    suites::mark_incomplete(tables, note);
     if (html) {
       // One self-contained page: the same tables plus a chart per series.
       fmt::print("{}", render_run_html(run, tables));
@@ -117,16 +145,22 @@ void add_report_command(CLI::App& app) {
     }
     const std::string source(to_string(run.source()));
     if (f == Format::json) {
-      fmt::print("{}\n", nlohmann::json{{"run", o->dir}, {"suite", run.suite()}, {"status", run.status()},
-                                        {"source", source}, {"samples", run.samples.size()},
-                                        {"tables", tables_json(tables)}}
-                             .dump(2));
+      nlohmann::json j = {{"run", o->dir},       {"suite", run.suite()},
+                          {"status", run.status()}, {"source", source},
+                          {"samples", run.samples.size()}, {"tables", tables_json(tables)}};
+      if (!note.empty()) j["incomplete"] = note;
+      if (run.meta.contains("skipped_parts")) j["skipped_parts"] = run.meta["skipped_parts"];
+      fmt::print("{}\n", j.dump(2));
       return;
     }
     if (f == Format::text) {
-      fmt::print("run: {}\nsuite: {}  status: {}  source: {}  samples: {}\n", o->dir, run.suite(), run.status(), source,
-                 run.samples.size());
+      fmt::print("run: {}\nsuite: {}  status: {}  source: {}  samples: {}\n", o->dir, run.suite(), run.status(),
+                 source, run.samples.size());
       if (run.status() != "complete") fmt::print("note: the run is not complete ({})\n", run.status());
+      // A run whose parts were all (or some) skipped finished "complete":
+      // the next line says what it lacks.
+      else if (!note.empty()) fmt::print("note: {}\n", note);
+      print_skips_and_warnings(run, o->verbose);
       fmt::print("\n");
     } else if (f == Format::md) {
       fmt::print("## run {} ({}, source: {})\n\n", o->dir, run.suite(), source);

@@ -4,7 +4,9 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <set>
@@ -17,7 +19,9 @@
 #include "suites/kvmbench/dry_run.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/kvmbench/progress.h"
+#include "suites/kvmbench/run_summary.h"
 #include "suites/kvmbench/run_support.h"
+#include "suites/incomplete_run.h"
 #include "suites/suite.h"
 
 namespace kvmbench::cli {
@@ -146,7 +150,7 @@ struct Repeated {
   std::string error, stop_reason;
   int measured = 0;
   std::vector<double> repetition_seconds;  // measured repetitions: Kalibera and Jones's c1
-  std::vector<std::string> stability_warnings;
+  std::vector<adaptive::StabilityWarning> stability_warnings;
 };
 
 // Runs the preset's repetitions (warm-ups first) until the stop rule says
@@ -199,14 +203,40 @@ Repeated repeat(const Preset& preset, suites::RunContext& ctx, const RunRequest&
     r.error = e.what();
     r.outcome = host::interrupted() ? Outcome::interrupted : Outcome::failed;
   }
-  r.stability_warnings = repetitions.stability_warnings();
+  r.stability_warnings = repetitions.stability_findings();
   return r;
 }
 
+// Variation from fewer runs than this says little (a CV over 3 runs is
+// noise itself): kept in meta.json, not shown on the terminal.
+constexpr std::size_t kRunsForVariationWarning = 5;
+
+// The skipped parts, one line of names per reason (three nr_pages skipped
+// for one reason of 250 columns were three such lines), the reason wrapped
+// within 80 columns.
+void print_skips(const Target& t, const nlohmann::json& skips) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;
+  for (const auto& s : skips) {
+    const std::string reason = s["reason"].get<std::string>();
+    auto it = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& x) { return x.first == reason; });
+    if (it == by_reason.end()) it = by_reason.insert(by_reason.end(), {reason, {}});
+    it->second.push_back(s["part"].get<std::string>());
+  }
+  for (const auto& [reason, parts] : by_reason) {
+    // The names wrapped under their line, the reason under them.
+    auto named = wrap_columns(
+        fmt::format("kvmbench: {} / {}: skipped {}:", t.suite->name, t.preset->name, fmt::join(parts, ", ")), "  ");
+    named.front().erase(0, 2);
+    for (const auto& l : named) fmt::print(stderr, "{}\n", l);
+    for (const auto& l : wrap_columns(reason, "    ")) fmt::print(stderr, "{}\n", l);
+  }
+}
+
 // Closes the run: meta.json gets what the repetitions came to and the
-// status, the skips and the outcome are said, and the run's tables printed.
+// status, the skips and the outcome are said, and the run's tables printed
+// (titled with what they lack); the warnings go to the summary, counted.
 void finish_run(const Target& t, const RunRequest& req, RunWriter& writer, const suites::RunContext& ctx,
-                const Repeated& r, double invocation_s) {
+                const Repeated& r, double invocation_s, RunSummary& summary) {
   const Preset& preset = *t.preset;
   nlohmann::json patch = {{"skipped_parts", ctx.skips()},
                           {"measured_repetitions", r.measured},
@@ -214,32 +244,48 @@ void finish_run(const Target& t, const RunRequest& req, RunWriter& writer, const
                           {"invocation_seconds", invocation_s}};
   if (!r.error.empty()) patch["error"] = r.error;
   if (!r.stop_reason.empty()) patch["adaptive_stop"] = r.stop_reason;
-  if (!r.stability_warnings.empty()) patch["stability_warnings"] = r.stability_warnings;
+  if (!r.stability_warnings.empty()) {
+    // All of them, the ones the terminal leaves out too.
+    std::vector<std::string> texts;
+    for (const auto& w : r.stability_warnings) texts.push_back(w.text);
+    patch["stability_warnings"] = texts;
+  }
   writer.update_meta(patch);
   writer.finish(r.outcome == Outcome::ok ? "complete" : r.outcome == Outcome::failed ? "failed" : "interrupted");
 
-  for (const auto& s : ctx.skips())
-    fmt::print(stderr, "kvmbench: {} / {}: skipped {}: {}\n", t.suite->name, preset.name,
-               s["part"].get<std::string>(), s["reason"].get<std::string>());
+  print_skips(t, ctx.skips());
   if (!r.stop_reason.empty()) fmt::print(stderr, "kvmbench: -r auto: {}\n", r.stop_reason);
-  for (const auto& w : r.stability_warnings) fmt::print(stderr, "kvmbench: warning: {}\n", w);
-  if (r.outcome == Outcome::failed)
-    fmt::print(stderr, "kvmbench: {} / {} failed: {}\nkvmbench: what was measured is kept in {} (status: failed)\n",
-               t.suite->name, preset.name, r.error, writer.dir().string());
+  for (const auto& w : r.stability_warnings)
+    if (w.kind == "cold first run" || w.runs >= kRunsForVariationWarning) summary.warn(w.kind, w.text);
+  auto say = [](const std::string& text) {
+    for (const auto& l : wrap_columns(text, "")) fmt::print(stderr, "{}\n", l);
+  };
+  if (r.outcome == Outcome::failed) {
+    say(fmt::format("kvmbench: {} / {} failed: {}", t.suite->name, preset.name, r.error));
+    say(fmt::format("kvmbench: what was measured is kept in {} (status: failed)", writer.dir().string()));
+  }
   if (r.outcome == Outcome::interrupted)
-    fmt::print(stderr, "kvmbench: interrupted; {} samples kept in {} (status: interrupted)\n",
-               writer.samples_written(), writer.dir().string());
+    say(fmt::format("kvmbench: interrupted; {} samples kept in {} (status: interrupted)", writer.samples_written(),
+                    writer.dir().string()));
 
+  const Run run = load_run(writer.dir(), SampleProvenance::drop);
+  const std::string note = suites::incomplete_note(run);
   if (writer.samples_written() > 0)
-    print_run_report(load_run(writer.dir(), SampleProvenance::drop), req.format);
+    print_run_report(run, req.format);
   else if (r.outcome == Outcome::ok)
     fmt::print("{} / {}: no samples (every part was skipped on this host)\n", t.suite->name, preset.name);
+  // The tables before the next run's messages and the summary (stdout is
+  // buffered when piped; stderr is not).
+  std::fflush(stdout);
+  summary.ran(t.suite->name, preset.name,
+              note.empty() ? fmt::format("ran, {} repetition{}", r.measured, r.measured == 1 ? "" : "s") : note, writer.dir(), invocation_s);
 }
 
 // One preset's run: its meta.json, its repetitions, and its closing.
 // `setup_s`: the seconds this process spent before it (probing the host),
 // part of what an invocation costs beside its repetitions.
-Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, double setup_s) {
+Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, double setup_s,
+                RunSummary& summary) {
   const auto started = std::chrono::steady_clock::now();
   const Preset& preset = *t.preset;
   // Where the numbers come from, chosen once for the run.
@@ -250,10 +296,14 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, do
   const nlohmann::json meta = start_meta(t, caps, req, *collector, params, reps);
 
   RunWriter writer = RunWriter::create_in(req.out_root, meta);
-  fmt::print(stderr, "kvmbench: {} / {} [source: {}] -> {}\n", t.suite->name, preset.name,
-             meta["source"].get<std::string>(), writer.dir().string());
+  for (const auto& l : wrap_columns(fmt::format("kvmbench: {} / {} [source: {}] -> {}", t.suite->name, preset.name,
+                                               meta["source"].get<std::string>(), writer.dir().string()),
+                                   ""))
+    fmt::print(stderr, "{}\n", l);
   if (meta.contains("source_note")) fmt::print(stderr, "kvmbench: {}\n", caps.emulated_reason);
-  for (const auto& w : collector->noise_warnings(meta)) fmt::print(stderr, "kvmbench: warning: {}\n", w);
+  // A host setting's warning is the same for every run: counted in the
+  // summary under its setting (the text before its first ": ").
+  for (const auto& w : collector->noise_warnings(meta)) summary.warn(w.substr(0, w.find(": ")), w);
 
   std::vector<Sample> collected;
   suites::RunContext ctx(caps, params, reps, writer.dir(), [&](const Sample& s) {
@@ -285,7 +335,7 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, do
   }
   progress.finish();
   finish_run(t, req, writer, ctx, r,
-             setup_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+             setup_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), summary);
   return r.outcome;
 }
 
@@ -293,6 +343,7 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, do
 
 int run_suites(const RunRequest& req) {
   if (req.dry_run) return plan_suites(req);  // before anything that touches the host
+  const auto invoked = std::chrono::steady_clock::now();
   host::install_interrupt_handlers();
   const bool replay = !req.replay_dir.empty();
   if (replay) {
@@ -337,10 +388,12 @@ int run_suites(const RunRequest& req) {
   const HostCaps caps = suites::probe_host_caps();
   const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
   std::vector<Target> targets;
+  // What was left out is said in the closing summary, each in one line.
+  RunSummary summary;
   for (auto* s : chosen) {
     std::string why;
     if (!preset_name.empty() && !s->find_preset(preset_name)) {
-      fmt::print(stderr, "kvmbench: skipping {}: it has no preset '{}'\n", s->name, preset_name);
+      summary.not_run(fmt::format("skipping {}: it has no preset '{}'", s->name, preset_name));
       continue;
     }
     // `run all --replay DIR` reads DIR/<suite>/ where it exists.
@@ -353,21 +406,36 @@ int run_suites(const RunRequest& req) {
     auto presets = choose_presets(*s, preset_name, caps, replay, req.target == "all", why);
     for (const Preset* p : presets) targets.push_back({s, p, replay_dir});
     if (presets.empty())
-      fmt::print(stderr, "kvmbench: skipping {}: {}\n", s->name, why);
+      summary.not_run(fmt::format("skipping {}: {}", s->name, why));
     else if (!why.empty())
-      fmt::print(stderr, "kvmbench: {}: not run here: {}\n", s->name, why);
+      summary.not_run(fmt::format("{}: not run here: {}", s->name, why));
   }
-  if (targets.empty()) throw ExitError(kExitCannotRun, "nothing can run on this host");
+  auto print_summary = [&] {
+    std::fflush(stdout);
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - invoked).count();
+    for (const auto& l : summary.render(wall_s)) fmt::print(stderr, "{}\n", l);
+  };
+  if (targets.empty()) {
+    print_summary();
+    throw ExitError(kExitCannotRun, "nothing can run on this host");
+  }
 
   // A replay measures nothing on this host, so it needs no host-wide lock.
   std::unique_ptr<RunLockHolder> lock;
   if (!replay) lock = acquire_run_lock();
   bool failed = false;
-  for (auto& t : targets) {
-    Outcome o = run_one(t, caps, req, setup_s);
-    if (o == Outcome::interrupted) return kExitInterrupted;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    Outcome o = run_one(targets[i], caps, req, setup_s, summary);
+    if (o == Outcome::interrupted) {
+      for (std::size_t j = i + 1; j < targets.size(); ++j)
+        summary.not_run(fmt::format("{} / {}: not reached (interrupted)", targets[j].suite->name,
+                                    targets[j].preset->name));
+      print_summary();
+      return kExitInterrupted;
+    }
     if (o == Outcome::failed) failed = true;
   }
+  print_summary();
   return failed ? kExitUsage : kExitOk;
 }
 

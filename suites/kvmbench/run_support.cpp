@@ -9,13 +9,16 @@
 #include "hostlib/run_lock.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/kvmbench/render_tables.h"
+#include "suites/incomplete_run.h"
 #include "suites/run_report.h"
 
 namespace kvmbench::cli {
 
 void print_run_report(const Run& run, const std::string& format) {
   const Format f = parse_table_format(format);
-  fmt::print("{}", render_tables(suites::report_tables(run), f));
+  std::vector<Table> tables = suites::report_tables(run);
+  suites::mark_incomplete(tables, suites::incomplete_note(run));
+  fmt::print("{}", render_tables(tables, f));
 }
 
 void prepare_host_for_run() {

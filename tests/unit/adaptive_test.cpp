@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
+#include <string>
 
 using namespace kvmbench::adaptive;
 
@@ -117,4 +119,26 @@ TEST(Adaptive, HostNoiseWarnings) {
   EXPECT_NE(w2[0].find("governor is powersave"), std::string::npos) << w2[0];
   nlohmann::json vm = {{"host", {{"cpufreq", {{"governors", nlohmann::json::object()}, {"boost", nullptr}}}}}};
   EXPECT_TRUE(host_noise_warnings(vm).empty()) << testing::PrintToString(host_noise_warnings(vm));
+}
+
+// The findings carry their kind and the runs they rest on, so that `run`
+// can count them per kind and leave out variation from too few runs; the
+// texts are the stability_warnings() ones, in the same order.
+TEST(Adaptive, StabilityFindingsNameTheirKindAndRuns) {
+  StoppingRule rule;
+  rule.warmup_runs = 0;
+  AdaptiveRepetitions rep(rule);
+  double v[] = {10, 10.1, 9.9, 10.05, 9.95, 10.02, 30};
+  double t[] = {5.0, 1.0, 1.01, 0.99, 1.0, 1.02, 0.98};
+  for (int i = 0; i < 7; ++i) rep.add_run({{"x", v[i]}}, t[i]);
+  auto findings = rep.stability_findings();
+  auto texts = rep.stability_warnings();
+  ASSERT_EQ(findings.size(), texts.size());
+  std::set<std::string> kinds;
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    EXPECT_EQ(findings[i].text, texts[i]);
+    EXPECT_EQ(findings[i].runs, 7u) << findings[i].text;
+    kinds.insert(findings[i].kind);
+  }
+  EXPECT_EQ(kinds, (std::set<std::string>{"high variation", "outliers", "cold first run"}));
 }

@@ -1,0 +1,35 @@
+#include "suites/incomplete_run.h"
+
+#include <fmt/format.h>
+
+namespace kvmbench::suites {
+
+std::string incomplete_note(const Run& run) {
+  const nlohmann::json& m = run.meta;
+  const int measured = m.value("measured_repetitions", 0);
+  const std::string status = run.status();
+  const std::string asked = m.contains("repetitions") && m["repetitions"].is_number_integer()
+                                ? fmt::format(" of {}", m["repetitions"].get<int>())
+                                : std::string();
+  const char* plural = (asked.empty() ? measured : m["repetitions"].get<int>()) == 1 ? "" : "s";
+  if (status == "interrupted") return fmt::format("INTERRUPTED: {}{} repetition{} measured", measured, asked, plural);
+  if (status == "failed") return fmt::format("FAILED after {}{} repetition{}", measured, asked, plural);
+  if (status == "running") return "RUNNING (or killed): not finished";
+  const nlohmann::json skips = m.value("skipped_parts", nlohmann::json::array());
+  if (skips.empty()) return run.samples.empty() ? "NOTHING MEASURED" : "";
+  // The count only: the names are in `report` and the run's messages, and
+  // a title must stay short.
+  const std::string parts = fmt::format("{} part{} skipped", skips.size(), skips.size() == 1 ? "" : "s");
+  if (run.samples.empty()) return "NOTHING MEASURED: " + parts;
+  return "PARTIAL: " + parts;
+}
+
+void mark_incomplete(std::vector<Table>& tables, const std::string& note) {
+  if (note.empty()) return;
+  for (auto& t : tables) {
+    const std::size_t at = t.title.rfind("# ", 0) == 0 ? 2 : 0;
+    t.title.insert(at, "[" + note + "] ");
+  }
+}
+
+}  // namespace kvmbench::suites

@@ -1,0 +1,25 @@
+// What a run's tables lack, said where the eye lands: an interrupted or
+// failed run, or one whose preset skipped parts, printed tables that read
+// as complete (and `report` said "status: complete" for a run that
+// measured nothing). The note goes into every table's title; a complete
+// run's tables stay byte-identical.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/run_store.h"
+#include "analysis/table.h"
+
+namespace kvmbench::suites {
+
+// "" for a complete run with no skipped part; else e.g.
+// "INTERRUPTED: 1 of 5 repetitions measured",
+// "FAILED after 2 of 5 repetitions", "PARTIAL: 2 parts skipped" or
+// "NOTHING MEASURED: 4 parts skipped".
+std::string incomplete_note(const Run& run);
+
+// Each title prefixed with "[note] " (after a leading "# ").
+void mark_incomplete(std::vector<Table>& tables, const std::string& note);
+
+}  // namespace kvmbench::suites

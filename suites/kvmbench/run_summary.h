@@ -1,0 +1,51 @@
+// The closing block of `kvmbench run`: per suite and preset what came of
+// it (ran, skipped with the reason in one line, failed, interrupted), where
+// the runs are and how long it all took; then the warnings, each kind once
+// with its count. `run all` printed the same host warning once per run and
+// a line of about 200 columns per unstable series; the full texts stay in
+// each run's meta.json (`kvmbench report --verbose DIR`).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace kvmbench::cli {
+
+// `line` cut to `width` columns, ending in "..." where it was cut.
+std::string fit_columns(const std::string& line, std::size_t width = 80);
+// `text` broken at spaces into lines of at most `width` columns, each
+// after `indent` (a word longer than the width is cut by fit_columns).
+std::vector<std::string> wrap_columns(const std::string& text, const std::string& indent, std::size_t width = 80);
+
+class RunSummary {
+ public:
+  // A suite, or a preset of one, left out before anything ran.
+  void not_run(const std::string& line) { lines_.push_back({line, {}}); }
+  // A preset that ran: `outcome` says what came of it ("ran, 3
+  // repetitions", "INTERRUPTED after 1 of 5 repetitions", ...), `dir` its
+  // run directory, `seconds` its wall time.
+  void ran(const std::string& suite, const std::string& preset, const std::string& outcome,
+           const std::filesystem::path& dir, double seconds);
+  // A warning counted under `kind` ("high variation", or a host setting):
+  // shown once per kind, with the first text and how many there were.
+  void warn(const std::string& kind, const std::string& text);
+
+  // The block, every line within 80 columns; `wall_s`: the whole command.
+  std::vector<std::string> render(double wall_s) const;
+
+ private:
+  struct Line {
+    std::string text;
+    std::filesystem::path dir;
+  };
+  struct Kind {
+    std::string kind, first_text;
+    std::size_t count = 0;
+  };
+  std::vector<Line> lines_;
+  std::vector<Kind> warnings_;
+};
+
+}  // namespace kvmbench::cli

@@ -1,0 +1,54 @@
+// What a run's tables lack, in their titles: a complete run's titles stay
+// as they are; an interrupted, failed, partial or empty one says so.
+#include "suites/incomplete_run.h"
+
+#include <gtest/gtest.h>
+
+using StoredRun = kvmbench::Run;
+using kvmbench::Table;
+using kvmbench::suites::incomplete_note;
+using kvmbench::suites::mark_incomplete;
+
+namespace {
+
+StoredRun run_with(nlohmann::json meta, std::size_t samples) {
+  StoredRun r;
+  r.meta = std::move(meta);
+  r.samples.resize(samples);
+  return r;
+}
+
+}  // namespace
+
+TEST(IncompleteRun, CompleteRunHasNoNoteAndKeepsItsTitles) {
+  StoredRun r = run_with({{"status", "complete"}, {"repetitions", 3}, {"measured_repetitions", 3},
+                    {"skipped_parts", nlohmann::json::array()}},
+                   4);
+  EXPECT_EQ(incomplete_note(r), "");
+  std::vector<Table> tables(1);
+  tables[0].title = "# Average fault-in rate";
+  mark_incomplete(tables, incomplete_note(r));
+  EXPECT_EQ(tables[0].title, "# Average fault-in rate");
+}
+
+TEST(IncompleteRun, EachKindOfIncompleteSaysWhatIsMissing) {
+  EXPECT_EQ(incomplete_note(run_with({{"status", "interrupted"}, {"repetitions", 5}, {"measured_repetitions", 1}}, 2)),
+            "INTERRUPTED: 1 of 5 repetitions measured");
+  EXPECT_EQ(incomplete_note(run_with({{"status", "failed"}, {"repetitions", "auto"}, {"measured_repetitions", 2}}, 2)),
+            "FAILED after 2 repetitions");
+  const nlohmann::json skips = {{{"part", "tcp_rr"}, {"reason", "not built"}},
+                                {{"part", "cpuid_rate"}, {"reason", "not built"}}};
+  EXPECT_EQ(incomplete_note(run_with({{"status", "complete"}, {"skipped_parts", skips}}, 3)),
+            "PARTIAL: 2 parts skipped");
+  EXPECT_EQ(incomplete_note(run_with({{"status", "complete"}, {"skipped_parts", skips}}, 0)),
+            "NOTHING MEASURED: 2 parts skipped");
+}
+
+TEST(IncompleteRun, TheNoteGoesAfterAHeadingMark) {
+  std::vector<Table> tables(2);
+  tables[0].title = "# Average fault-in rate";
+  tables[1].title = "nr_pages=1 (part 1)";
+  mark_incomplete(tables, "PARTIAL: 3 parts skipped");
+  EXPECT_EQ(tables[0].title, "# [PARTIAL: 3 parts skipped] Average fault-in rate");
+  EXPECT_EQ(tables[1].title, "[PARTIAL: 3 parts skipped] nr_pages=1 (part 1)");
+}
