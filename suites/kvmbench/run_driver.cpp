@@ -18,6 +18,7 @@
 #include "suites/kvmbench/exit.h"
 #include "suites/kvmbench/progress.h"
 #include "suites/kvmbench/run_support.h"
+#include "suites/param_check.h"
 #include "suites/suite.h"
 
 namespace kvmbench::cli {
@@ -301,8 +302,6 @@ int run_suites(const RunRequest& req) {
     std::error_code ec;
     if (!fs::is_directory(req.replay_dir, ec))
       usage_error(fmt::format("--replay {}: not a directory", req.replay_dir));
-  } else {
-    prepare_host_for_run();  // a replay touches nothing on the host
   }
   const std::string preset_name = replay ? std::string("document") : req.preset;
 
@@ -334,13 +333,15 @@ int run_suites(const RunRequest& req) {
       usage_error(fmt::format("'{}' is not a parameter of the chosen preset(s); see `kvmbench list --params`", k));
 
   const auto probe_start = std::chrono::steady_clock::now();
-  const HostCaps caps = suites::probe_host_caps();
-  const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
+  HostCaps caps = suites::probe_host_caps();
   std::vector<Target> targets;
+  // Said once every parameter is known to be good: a bad one prints nothing
+  // but its message.
+  std::vector<std::string> notes;
   for (auto* s : chosen) {
     std::string why;
     if (!preset_name.empty() && !s->find_preset(preset_name)) {
-      fmt::print(stderr, "kvmbench: skipping {}: it has no preset '{}'\n", s->name, preset_name);
+      notes.push_back(fmt::format("skipping {}: it has no preset '{}'", s->name, preset_name));
       continue;
     }
     // `run all --replay DIR` reads DIR/<suite>/ where it exists.
@@ -353,10 +354,19 @@ int run_suites(const RunRequest& req) {
     auto presets = choose_presets(*s, preset_name, caps, replay, req.target == "all", why);
     for (const Preset* p : presets) targets.push_back({s, p, replay_dir});
     if (presets.empty())
-      fmt::print(stderr, "kvmbench: skipping {}: {}\n", s->name, why);
+      notes.push_back(fmt::format("skipping {}: {}", s->name, why));
     else if (!why.empty())
-      fmt::print(stderr, "kvmbench: {}: not run here: {}\n", s->name, why);
+      notes.push_back(fmt::format("{}: not run here: {}", s->name, why));
   }
+  // Every --set of every preset about to run (all suites' for `run all`),
+  // before the knob journal, the lock, a run directory or any output.
+  for (const auto& t : targets) suites::check_overrides(*t.preset, req.overrides, caps);
+  // A replay touches nothing on the host. Knobs a killed run left changed
+  // are put back before anything is measured; the host is probed again
+  // when that changed it.
+  if (!replay && prepare_host_for_run()) caps = suites::probe_host_caps();
+  const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
+  for (const auto& n : notes) fmt::print(stderr, "kvmbench: {}\n", n);
   if (targets.empty()) throw ExitError(kExitCannotRun, "nothing can run on this host");
 
   // A replay measures nothing on this host, so it needs no host-wide lock.
