@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <optional>
 #include <stdexcept>
 
@@ -41,6 +42,22 @@ ParamCheck integer_at_least(long long min) {
     auto n = whole_number(v);
     if (!n) throw std::invalid_argument(fmt::format("a whole number of at least {}; '{}' is not a number", min, v));
     if (*n < min) throw std::invalid_argument(fmt::format("a whole number of at least {}; {} is less", min, v));
+  };
+}
+
+ParamCheck positive_number() {
+  return [](const std::string& v, const HostCaps&) {
+    const std::string what = "a number greater than 0";
+    std::size_t used = 0;
+    double d = 0;
+    try {
+      d = std::stod(v, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (v.empty() || used != v.size() || !std::isfinite(d))
+      throw std::invalid_argument(fmt::format("{}; '{}' is not a number", what, v));
+    if (d <= 0) throw std::invalid_argument(fmt::format("{}; {} is not", what, v));
   };
 }
 

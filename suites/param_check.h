@@ -18,6 +18,8 @@ namespace kvmbench::suites {
 ParamCheck size_at_least(unsigned long long min);
 // A whole number of at least `min`.
 ParamCheck integer_at_least(long long min);
+// A number (seconds, a rate) greater than 0.
+ParamCheck positive_number();
 // One of `valid`.
 ParamCheck one_of(std::vector<std::string> valid);
 // A comma-separated list, each item one of `valid`; empty text (the

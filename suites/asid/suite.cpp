@@ -323,12 +323,12 @@ std::vector<Param> params(const std::string& seconds, const std::string& bytes, 
   return {
       {"workloads", "", "tcp_rr,tcp_stream,cpuid_rate,mmap_churn (empty: all)",
        list_of({"tcp_rr", "tcp_stream", "cpuid_rate", "mmap_churn"}, "all")},
-      {"seconds", seconds, "duration of tcp_rr, tcp_stream and cpuid_rate"},
+      {"seconds", seconds, "duration of tcp_rr, tcp_stream and cpuid_rate", positive_number()},
       {"mmap-bytes", bytes, "mmap_churn: bytes mapped, touched and unmapped per round", size_at_least(4096)},
       {"mmap-rounds", rounds, "mmap_churn: rounds", integer_at_least(1)},
       {"vcpus", "1", "guest vCPUs", integer_at_least(1)},
       {"guest-mem", mem, "guest memory", size_at_least(1ULL << 20)},
-      {"timeout", timeout, "seconds before a guest is killed"},
+      {"timeout", timeout, "seconds before a guest is killed", positive_number()},
   };
 }
 

@@ -271,8 +271,8 @@ std::vector<Param> guest_params(const std::string& mem, const std::string& vcpus
       {"snp-meminfo-field", "auto",
        "SNP: the meminfo field that grows with private memory; auto: the one that grows with guest_memfd on this "
        "kernel (FileHugePages only where guest_memfd has huge pages)"},
-      {"sample-hz", "10", "meminfo sampling rate"},
-      {"timeout", timeout, "seconds before the guest is killed"},
+      {"sample-hz", "10", "meminfo sampling rate", positive_number()},
+      {"timeout", timeout, "seconds before the guest is killed", positive_number()},
   };
   for (auto& s : snp_params("SNP-capable OVMF (confidential=snp)")) p.push_back(s);
   return p;

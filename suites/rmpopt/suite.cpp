@@ -200,8 +200,8 @@ Suite rmpopt_suite() {
       {"guests", "2", "SNP guests to launch", integer_at_least(1)},
       {"guest-mem", "100G", "memory of each guest", size_at_least(1ULL << 20)},
       {"vcpus", "4", "vCPUs of each guest", integer_at_least(1)},
-      {"hold", "20", "seconds the first guest lives before it terminates"},
-      {"sweep-timeout", "30", "seconds to wait for the sweep's log line"},
+      {"hold", "20", "seconds the first guest lives before it terminates", positive_number()},
+      {"sweep-timeout", "30", "seconds to wait for the sweep's log line", positive_number()},
       {"kernel-variant", "all-cpus", "label of the kernel's loop (all-cpus, leader-primary)"},
   };
   for (auto& p : snp_params("SNP-capable OVMF image")) doc_params.push_back(p);

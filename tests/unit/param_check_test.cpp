@@ -55,6 +55,16 @@ TEST(ParamCheck, IntegerRefusesTextAndTooSmall) {
   EXPECT_NE(refusal(check, "").find("is not a number"), std::string::npos);
 }
 
+TEST(ParamCheck, PositiveNumberRefusesZeroAndText) {
+  const auto check = positive_number();
+  EXPECT_EQ(refusal(check, "0.5"), "");
+  EXPECT_EQ(refusal(check, "10"), "");
+  EXPECT_EQ(refusal(check, "0"), "a number greater than 0; 0 is not");
+  EXPECT_EQ(refusal(check, "-1"), "a number greater than 0; -1 is not");
+  EXPECT_NE(refusal(check, "10s").find("'10s' is not a number"), std::string::npos);
+  EXPECT_NE(refusal(check, "inf").find("is not a number"), std::string::npos);
+}
+
 TEST(ParamCheck, ListNamesEveryValidItemAndTheBadOne) {
   const auto check = list_of({"a", "b"}, "all");
   EXPECT_EQ(refusal(check, "a,b"), "");
