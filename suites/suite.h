@@ -63,10 +63,17 @@ HostCaps probe_host_caps_without_ioctls();
 // "kvm" or with a value of the wrong type.
 HostCaps host_caps_from_probe_json(const nlohmann::json& probe);
 
+// Whether a value given with --set can be used on `host`, checked before
+// anything runs (suites/param_check.h): throws std::invalid_argument with
+// what is valid, a phrase that follows "<name> is" ("a comma-separated list
+// of ...; 'x' is not one").
+using ParamCheck = std::function<void(const std::string& value, const HostCaps& host)>;
+
 struct Param {
   std::string name;           // "guest-mem", "vcpus", ...
   std::string default_value;  // as text; parsed by the preset
   std::string help;
+  ParamCheck check = {};      // unset: the preset reads any text
 };
 
 class RunContext;

@@ -45,6 +45,7 @@
 #include "suites/common/plan.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
+#include "suites/param_check.h"
 #include "suites/suite.h"
 
 namespace kvmbench::suites {
@@ -123,21 +124,31 @@ void note_skip_once(RunContext& ctx, const std::string& part, const std::string&
   ctx.note_skip(part, reason);
 }
 
-// The NPT settings asked for: "on", "off" in the order given, or the single
-// "as-loaded".
-std::vector<std::string> npt_settings(const RunContext& ctx) {
+// The NPT settings in `text`: "on", "off" in the order given, or the single
+// "as-loaded"; otherwise std::invalid_argument with what is valid (it
+// follows "npt is", see ParamCheck).
+std::vector<std::string> parse_npt(const std::string& text) {
+  const std::string valid = "on, off, on,off, off,on or as-loaded";
   std::vector<std::string> out;
-  for (const auto& v : split_list(ctx.param("npt"))) {
+  for (const auto& v : split_list(text)) {
     if (v != "on" && v != "off" && v != "as-loaded")
-      usage_error(fmt::format("parameter npt: '{}' is not on, off or as-loaded (e.g. npt=on,off)", v));
+      throw std::invalid_argument(fmt::format("{}; '{}' is not one of on, off, as-loaded", valid, v));
     if (std::find(out.begin(), out.end(), v) != out.end())
-      usage_error(fmt::format("parameter npt: '{}' given twice", v));
+      throw std::invalid_argument(fmt::format("{}; '{}' is given twice", valid, v));
     out.push_back(v);
   }
-  if (out.empty()) usage_error("parameter npt: empty (on, off, on,off or as-loaded)");
+  if (out.empty()) throw std::invalid_argument(valid + "; it is empty");
   if (out.size() > 1 && std::find(out.begin(), out.end(), "as-loaded") != out.end())
-    usage_error("parameter npt: as-loaded cannot be combined with on or off");
+    throw std::invalid_argument(valid + "; as-loaded cannot be combined with on or off");
   return out;
+}
+
+std::vector<std::string> npt_settings(const RunContext& ctx) {
+  try {
+    return parse_npt(ctx.param("npt"));
+  } catch (const std::invalid_argument& e) {
+    usage_error(std::string("parameter npt is ") + e.what());
+  }
 }
 
 host::GuestSpec workload_guest_spec(const RunContext& ctx, const WorkloadArgs& w, host::Accel accel) {
@@ -310,13 +321,14 @@ void run_host(RunContext& ctx) { run_natively(ctx); }
 std::vector<Param> params(const std::string& seconds, const std::string& bytes, const std::string& rounds,
                           const std::string& mem, const std::string& timeout) {
   return {
-      {"workloads", "", "tcp_rr,tcp_stream,cpuid_rate,mmap_churn (empty: all)"},
-      {"seconds", seconds, "duration of tcp_rr, tcp_stream and cpuid_rate"},
-      {"mmap-bytes", bytes, "mmap_churn: bytes mapped, touched and unmapped per round"},
-      {"mmap-rounds", rounds, "mmap_churn: rounds"},
-      {"vcpus", "1", "guest vCPUs"},
-      {"guest-mem", mem, "guest memory"},
-      {"timeout", timeout, "seconds before a guest is killed"},
+      {"workloads", "", "tcp_rr,tcp_stream,cpuid_rate,mmap_churn (empty: all)",
+       list_of({"tcp_rr", "tcp_stream", "cpuid_rate", "mmap_churn"}, "all")},
+      {"seconds", seconds, "duration of tcp_rr, tcp_stream and cpuid_rate", positive_number()},
+      {"mmap-bytes", bytes, "mmap_churn: bytes mapped, touched and unmapped per round", size_at_least(4096)},
+      {"mmap-rounds", rounds, "mmap_churn: rounds", integer_at_least(1)},
+      {"vcpus", "1", "guest vCPUs", integer_at_least(1)},
+      {"guest-mem", mem, "guest memory", size_at_least(1ULL << 20)},
+      {"timeout", timeout, "seconds before a guest is killed", positive_number()},
   };
 }
 
@@ -325,7 +337,8 @@ std::vector<Param> params(const std::string& seconds, const std::string& bytes, 
 std::vector<Param> document_params(bool lab = false) {
   auto p = lab ? params("1", "4M", "4", "256M", "120") : params("10", "100M", "100", "1G", "300");
   p.push_back({"npt", "on,off",
-               "kvm_amd npt settings, each a variant: on, off, on,off, or as-loaded (no module reload)"});
+               "kvm_amd npt settings, each a variant: on, off, on,off, or as-loaded (no module reload)",
+               [](const std::string& v, const HostCaps&) { parse_npt(v); }});
   p.push_back({"flushbyasid", "as-booted",
                "as-booted, on or off: FLUSHBYASID as this boot has it (/proc/cpuinfo); on/off refuse a boot without or "
                "with it (off is a second boot with clearcpuid=flushbyasid, compared with `kvmbench compare`)"});

@@ -29,6 +29,7 @@
 #include "suites/common/requirements.h"
 #include "suites/directmap/report.h"
 #include "suites/kvmbench/exit.h"
+#include "suites/param_check.h"
 #include "suites/suite.h"
 
 namespace kvmbench::suites {
@@ -262,16 +263,16 @@ std::vector<Param> guest_params(const std::string& mem, const std::string& vcpus
                                 const std::string& timeout) {
   std::vector<Param> p = {
       {"guest-mem", mem, "guest memory"},
-      {"vcpus", vcpus, "vCPUs = faultin threads"},
-      {"bytes", bytes, "bytes each thread faults in (stress --vm-bytes)"},
-      {"backing", "memfd", "guest RAM backend: memfd, anonymous, hugetlbfs"},
-      {"confidential", "none", "none or snp (private memory in guest_memfd)"},
+      {"vcpus", vcpus, "vCPUs = faultin threads", integer_at_least(1)},
+      {"bytes", bytes, "bytes each thread faults in (stress --vm-bytes)", size_at_least(4096)},
+      {"backing", "memfd", "guest RAM backend: memfd, anonymous, hugetlbfs", one_of({"memfd", "anonymous", "hugetlbfs"})},
+      {"confidential", "none", "none or snp (private memory in guest_memfd)", one_of({"none", "snp"})},
       {"meminfo-field", "Shmem", "meminfo field that grows with guest memory (non-SNP)"},
       {"snp-meminfo-field", "auto",
        "SNP: the meminfo field that grows with private memory; auto: the one that grows with guest_memfd on this "
        "kernel (FileHugePages only where guest_memfd has huge pages)"},
-      {"sample-hz", "10", "meminfo sampling rate"},
-      {"timeout", timeout, "seconds before the guest is killed"},
+      {"sample-hz", "10", "meminfo sampling rate", positive_number()},
+      {"timeout", timeout, "seconds before the guest is killed", positive_number()},
   };
   for (auto& s : snp_params("SNP-capable OVMF (confidential=snp)")) p.push_back(s);
   return p;
@@ -324,10 +325,11 @@ Suite directmap_suite() {
                   .source = Source::hardware,
                   .params =
                       {
-                          {"bytes", "64M", "bytes each thread touches"},
-                          {"threads", "", "thread counts, e.g. 1,2 (empty: 1 and all CPUs)"},
-                          {"backings", "", "anon-4k,thp,hugetlb-2m,hugetlb-1g,memfd,guest_memfd (empty: all)"},
-                          {"write-bandwidth", "1", "also measure write bandwidth of faulted memory (1/0)"},
+                          {"bytes", "64M", "bytes each thread touches", size_at_least(4096)},
+                          {"threads", "", "thread counts, e.g. 1,2 (empty: 1 and all CPUs)", counts_list()},
+                          {"backings", "", "anon-4k,thp,hugetlb-2m,hugetlb-1g,memfd,guest_memfd (empty: all)",
+                           list_of(directmap::directmap_backings(), "all")},
+                          {"write-bandwidth", "1", "also measure write bandwidth of faulted memory (1/0)", one_of({"1", "0"})},
                       },
                   .unsupported_reason = runs_anywhere,
                   .run = run_host,

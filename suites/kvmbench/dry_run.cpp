@@ -10,6 +10,7 @@
 #include "suites/common/plan.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/kvmbench/render_tables.h"
+#include "suites/param_check.h"
 #include "suites/suite.h"
 
 namespace kvmbench::cli {
@@ -90,6 +91,8 @@ int plan_suites(const RunRequest& req) {
 
   std::string described;
   const HostCaps caps = caps_for(req, described);
+  // The same checks as a run's, before the plan's first line.
+  for (const auto& [suite, preset] : targets) suites::check_overrides(*preset, req.overrides, caps);
   fmt::print("{}\n", wrap_text("kvmbench dry run for " + described, 80, "    "));
   fmt::print("{}\n\n", wrap_text("Nothing is run, opened or written. In capitals: what only the run can know "
                                  "(RUN_DIR: the run directory it would make; SIZE, PORT, QMP_DIR, FIRMWARE, ...).",

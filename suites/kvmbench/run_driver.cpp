@@ -22,6 +22,7 @@
 #include "suites/kvmbench/run_summary.h"
 #include "suites/kvmbench/run_support.h"
 #include "suites/incomplete_run.h"
+#include "suites/param_check.h"
 #include "suites/suite.h"
 
 namespace kvmbench::cli {
@@ -352,8 +353,6 @@ int run_suites(const RunRequest& req) {
     std::error_code ec;
     if (!fs::is_directory(req.replay_dir, ec))
       usage_error(fmt::format("--replay {}: not a directory", req.replay_dir));
-  } else {
-    prepare_host_for_run();  // a replay touches nothing on the host
   }
   const std::string preset_name = replay ? std::string("document") : req.preset;
 
@@ -385,10 +384,11 @@ int run_suites(const RunRequest& req) {
       usage_error(fmt::format("'{}' is not a parameter of the chosen preset(s); see `kvmbench list --params`", k));
 
   const auto probe_start = std::chrono::steady_clock::now();
-  const HostCaps caps = suites::probe_host_caps();
-  const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
+  HostCaps caps = suites::probe_host_caps();
   std::vector<Target> targets;
-  // What was left out is said in the closing summary, each in one line.
+  // What was left out is said in the closing summary, each in one line
+  // (and only once every parameter is known to be good: a bad one prints
+  // nothing but its message).
   RunSummary summary;
   for (auto* s : chosen) {
     std::string why;
@@ -410,6 +410,14 @@ int run_suites(const RunRequest& req) {
     else if (!why.empty())
       summary.not_run(fmt::format("{}: not run here: {}", s->name, why));
   }
+  // Every --set of every preset about to run (all suites' for `run all`),
+  // before the knob journal, the lock, a run directory or any output.
+  for (const auto& t : targets) suites::check_overrides(*t.preset, req.overrides, caps);
+  // A replay touches nothing on the host. Knobs a killed run left changed
+  // are put back before anything is measured; the host is probed again
+  // when that changed it.
+  if (!replay && prepare_host_for_run()) caps = suites::probe_host_caps();
+  const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
   auto print_summary = [&] {
     std::fflush(stdout);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - invoked).count();

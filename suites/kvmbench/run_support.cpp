@@ -21,12 +21,13 @@ void print_run_report(const Run& run, const std::string& format) {
   fmt::print("{}", render_tables(tables, f));
 }
 
-void prepare_host_for_run() {
+bool prepare_host_for_run() {
   auto report = host::restore_dead_knob_changes();
   for (const auto& r : report.restored)
     fmt::print(stderr, "kvmbench: restored {} (left changed by pid {}){}\n", r.path, r.pid,
                r.ok ? "" : ": FAILED: " + r.error);
   if (!report.error.empty()) fmt::print(stderr, "kvmbench: warning: knob journal: {}\n", report.error);
+  return !report.restored.empty();
 }
 
 namespace {

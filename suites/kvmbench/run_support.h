@@ -13,8 +13,9 @@ namespace kvmbench::cli {
 // The run's tables (suite layout + per-series statistics) on stdout.
 void print_run_report(const Run& run, const std::string& format);
 
-// Restores host knobs that a killed kvmbench left changed (journal on disk).
-void prepare_host_for_run();
+// Restores host knobs that a killed kvmbench left changed (journal on disk);
+// true when it restored any (what the host looks like changed).
+bool prepare_host_for_run();
 
 // Held for the whole run; a second kvmbench waits or fails with a message.
 struct RunLockHolder {

@@ -34,6 +34,7 @@
 #include "suites/common/guest_glue.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
+#include "suites/param_check.h"
 #include "suites/make_shared/report.h"
 #include "suites/suite.h"
 
@@ -204,7 +205,7 @@ std::string document_unsupported(const HostCaps& caps) {
 std::vector<Param> common_params(const std::string& order) {
   return {
       {"sizes", "4K,1G,4G", "slot sizes converted (scaled down when memory-limit is smaller)"},
-      {"conversions", "5", "to-shared conversions per VM build"},
+      {"conversions", "5", "to-shared conversions per VM build", integer_at_least(1)},
       {"vm-type", "", "force a VM type: sw_protected, snp or tdx (empty: the first usable of " + order + ")"},
       {"memory-limit", "0", "bytes one case may allocate (0: half of MemAvailable)"},
   };

@@ -22,6 +22,8 @@
 #include "suites/common/plan.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
+#include "suites/param_check.h"
+#include "suites/rmpopt/emulated_sweep.h"
 #include "suites/rmpopt/report.h"
 #include "suites/suite.h"
 
@@ -168,15 +170,38 @@ void plan_document(RunContext& ctx, Plan& plan) {
   plan.knob("none");
 }
 
+// --set layouts: each item one parse_page_layout() takes (what the sweep
+// itself parses).
+ParamCheck layouts_check() {
+  return [](const std::string& v, const HostCaps&) {
+    const std::string what = "a comma-separated list of none, first, last, random:K (K from 1 to 1000000)";
+    const auto items = split_list(v);
+    if (items.empty()) throw std::invalid_argument(what + "; it is empty");
+    for (const auto& item : items) {
+      try {
+        rmpopt::parse_page_layout(item);
+      } catch (const std::invalid_argument&) {
+        throw std::invalid_argument(fmt::format("{}; '{}' is not one", what, item));
+      }
+    }
+  };
+}
+
+std::vector<std::string> strategy_names() {
+  std::vector<std::string> out;
+  for (auto st : rmpopt::all_sweep_strategies()) out.emplace_back(rmpopt::to_string(st));
+  return out;
+}
+
 }  // namespace
 
 Suite rmpopt_suite() {
   std::vector<Param> doc_params = {
-      {"guests", "2", "SNP guests to launch"},
-      {"guest-mem", "100G", "memory of each guest"},
-      {"vcpus", "4", "vCPUs of each guest"},
-      {"hold", "20", "seconds the first guest lives before it terminates"},
-      {"sweep-timeout", "30", "seconds to wait for the sweep's log line"},
+      {"guests", "2", "SNP guests to launch", integer_at_least(1)},
+      {"guest-mem", "100G", "memory of each guest", size_at_least(1ULL << 20)},
+      {"vcpus", "4", "vCPUs of each guest", integer_at_least(1)},
+      {"hold", "20", "seconds the first guest lives before it terminates", positive_number()},
+      {"sweep-timeout", "30", "seconds to wait for the sweep's log line", positive_number()},
       {"kernel-variant", "all-cpus", "label of the kernel's loop (all-cpus, leader-primary)"},
   };
   for (auto& p : snp_params("SNP-capable OVMF image")) doc_params.push_back(p);
@@ -203,10 +228,11 @@ Suite rmpopt_suite() {
                   .source = Source::hardware,
                   .params =
                       {
-                          {"ram", "16G", "RAM the RMP-like table describes (16 bytes per 4K page)"},
-                          {"layouts", "none,first,last,random:4", "private-page layouts per 1G region"},
-                          {"strategies", "", "one-cpu,all-cpus,leader-first,leader-primary,dirty-regions (empty: all)"},
-                          {"cpus", "all", "CPU list, the first is the leader"},
+                          {"ram", "16G", "RAM the RMP-like table describes (16 bytes per 4K page)", size_at_least(1ULL << 30)},
+                          {"layouts", "none,first,last,random:4", "private-page layouts per 1G region", layouts_check()},
+                          {"strategies", "", "one-cpu,all-cpus,leader-first,leader-primary,dirty-regions (empty: all)",
+                           list_of(strategy_names(), "all")},
+                          {"cpus", "all", "CPU list, the first is the leader", cpu_list_on_host()},
                           {"dirty-fraction", "0.125", "share of regions the dirty-regions sweep revisits"},
                       },
                   .unsupported_reason = runs_anywhere,

@@ -212,3 +212,18 @@ TEST(DryRunCli, BadHostDescriptionsAreUsageErrors) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(has(r.err, "parameter sizes: '4095' is not a multiple of 4K")) << r.err;
 }
+
+// The dry run refuses a bad --set value as the run does, before the plan's
+// first line.
+TEST(DryRunCli, BadParameterValuesAreRefusedAsARunRefusesThem) {
+  for (const auto& [set, message] : std::vector<std::pair<std::string, std::string>>{
+           {"bytes=0", "--set bytes=0: bytes is a size such as 4K, 1G or 2T, at least 4K; 0 is less"},
+           {"vcpus=none", "--set vcpus=none: vcpus is a whole number of at least 1; 'none' is not a number"},
+           {"backing=nope", "--set backing=nope: backing is one of memfd, anonymous, hugetlbfs"}}) {
+    auto r = run_kvmbench({"run", "directmap", "--dry-run", "--host", kHosts + "snp.json", "--set", set}, 60, "",
+                          env());
+    EXPECT_EQ(r.exit_code, 2) << set << ": " << r.err;
+    EXPECT_TRUE(has(r.err, message)) << r.err;
+    EXPECT_TRUE(r.out.empty()) << set << ": " << r.out;
+  }
+}

@@ -59,13 +59,52 @@ TEST(RunCli, UnknownSuiteParameterOrPresetIsUsageError) {
   EXPECT_EQ(c.exit_code, 2) << c.err;
   auto d = run_kvmbench({"run", "rmpopt", "-r", "zero", "--out", tmp.path.string()}, 60, "", env());
   EXPECT_EQ(d.exit_code, 2) << d.err;
-  // A malformed parameter value is found inside the preset, after the run
-  // directory was made: it must not stay behind.
+  // A malformed parameter value is refused before the run starts.
   auto e = run_kvmbench({"run", "directmap", "--preset", "host", "-b", "1Q", "--out", tmp.path.string()},
                         60, "", env());
   EXPECT_EQ(e.exit_code, 2) << e.err;
-  EXPECT_NE(e.err.find("is not a size"), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find("'1Q' is not a size"), std::string::npos) << e.err;
   // Nothing was measured, so nothing was written.
+  EXPECT_TRUE(fs::is_empty(tmp.path));
+}
+
+// A bad --set value is exit 2 before anything runs: the message names the
+// parameter, the value and what is valid (the host's own CPU count for
+// cpus), and --out gets no entry, not even a failed run directory.
+TEST(RunCli, BadParameterValuesAreRefusedBeforeTheRunStarts) {
+  TempDir tmp;
+  const std::string cpus = std::to_string(sysconf(_SC_NPROCESSORS_ONLN));
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"rmpopt", "--preset", "host", "--set", "layouts=bogus"},
+       "--set layouts=bogus: layouts is a comma-separated list of none, first, last, random:K"},
+      {{"rmpopt", "--preset", "host", "--set", "cpus=99999"},
+       "--set cpus=99999: cpus is all, or a CPU list such as 0-1,3 of this host's " + cpus + " online CPUs"},
+      {{"directmap", "--preset", "host", "--set", "bytes=0"},
+       "--set bytes=0: bytes is a size such as 4K, 1G or 2T, at least 4K; 0 is less"},
+      {{"directmap", "--preset", "host", "--set", "backings=nope"},
+       "--set backings=nope: backings is a comma-separated list of anon-4k, thp, hugetlb-2m, hugetlb-1g, memfd, "
+       "guest_memfd (empty: all); 'nope' is not one"},
+      {{"directmap", "--preset", "host", "--set", "nosuchkey=1"}, "'nosuchkey' is not a parameter"},
+      // `run all`: every suite's parameters before the first suite runs
+      // (rmpopt runs first and has no threads parameter).
+      {{"all", "--set", "threads=0"}, "--set threads=0: threads is a comma-separated list of whole numbers"},
+  };
+  const fs::path out = tmp.path / "out";
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"run"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    args.insert(args.end(), {"--out", out.string()});
+    auto r = run_kvmbench(args, 60, "", env());
+    EXPECT_EQ(r.exit_code, 2) << c.args.back() << ": " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    // The message is all it says: no "skipping" line, no run started.
+    EXPECT_EQ(r.err.find("->"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out)) << c.args.back();
+  }
   EXPECT_TRUE(fs::is_empty(tmp.path));
 }
 
