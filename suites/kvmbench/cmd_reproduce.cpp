@@ -23,8 +23,10 @@ void add_reproduce_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("reproduce", "Regenerate the documents' tables from results/reference/ (source: replay)");
   cmd->add_option("SUITE", o->what, fmt::format("{} or all", fmt::join(suites::reproducible_suites(), ", ")))
       ->capture_default_str();
-  cmd->add_option("--reference", o->reference, "directory of the transcribed raw data")
-      ->default_str(suites::default_reference_dir().string());
+  // The default is where this binary's data lies, so it is described, not
+  // printed: help reads the same wherever kvmbench is installed or built.
+  cmd->add_option("--reference", o->reference,
+                  "directory of the transcribed raw data (default: share/kvmbench/reference of this kvmbench's prefix)");
   cmd->add_option("--format", o->format, "text, md, csv or json")->capture_default_str();
   cmd->add_option("--tsc-ghz", o->tsc_ghz,
                   "TSC rate in GHz of the machine that printed the RMPOPT cycles: adds their wall time in ns");
