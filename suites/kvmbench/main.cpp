@@ -19,13 +19,11 @@
 // or the usage code with CLI11's message. The job-template test
 // (tests/integration/job_templates_test.cpp) runs every kvmbench line of
 // lab-jobs/ this way, so that a renamed option fails it without running a
-// suite on the test machine.
-static void drop_command_callbacks(CLI::App& app) {
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-    sub->callback(nullptr);
-    drop_command_callbacks(*sub);
-  }
-}
+// suite on the test machine. The app's parse-complete callback runs after
+// every option is converted and every requirement checked, before any
+// command's callback; it ends the parse there. (The commands' callbacks
+// stay: they own the option values CLI11 writes into.)
+struct ParseOnlyDone {};
 
 int main(int argc, char** argv) {
   CLI::App app{"kvmbench: KVM memory-management and confidential-computing benchmarks", "kvmbench"};
@@ -60,7 +58,7 @@ int main(int argc, char** argv) {
   kvmbench::cli::add_db_command(app);
   kvmbench::cli::add_history_command(app);
   kvmbench::cli::add_bisect_run_command(app);
-  if (parse_only) drop_command_callbacks(app);
+  if (parse_only) app.parse_complete_callback([] { throw ParseOnlyDone{}; });
 
   // Under git bisect run, exit 2 (or 70, a bug) would mark the commit bad;
   // 128 stops the bisection instead (cmd_bisect_run.cpp).
@@ -74,6 +72,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const ParseOnlyDone&) {
+    return kvmbench::kExitOk;
   } catch (const CLI::ParseError& e) {
     // Usage errors from CLI11 (unknown option, missing argument, ...).
     app.exit(e);
