@@ -9,16 +9,11 @@
 
 #include "tests/support/run_command.h"
 
+using kvmbench::test_support::lines_of;
 using kvmbench::test_support::run_kvmbench;
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 // The names listed under "Subcommands:" in a help text ("  run    Run ...").
 std::vector<std::string> subcommands_in(const std::string& help) {

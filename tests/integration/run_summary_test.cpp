@@ -20,6 +20,7 @@
 
 using kvmbench::load_run;
 using kvmbench::test_support::run_command;
+using kvmbench::test_support::lines_of;
 using kvmbench::test_support::run_kvmbench;
 using kvmbench::test_support::TempDir;
 namespace fs = std::filesystem;
@@ -30,12 +31,6 @@ const fs::path kCaptures = fs::path(KVMBENCH_TEST_DATA) / "replay";
 
 std::vector<std::string> env() { return {kvmbench::test_support::private_state_dir_env()}; }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
 
 // The lines from "kvmbench: summary" on.
 std::vector<std::string> summary_of(const std::string& err) {

@@ -176,6 +176,14 @@ inline std::string unwrapped(const std::string& text) {
   return out;
 }
 
+// The lines of a command's output, without their newlines.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
 // How many times `what` occurs in `text`, without overlaps.
 inline std::size_t occurrences(const std::string& text, const std::string& what) {
   std::size_t n = 0;
