@@ -28,7 +28,7 @@ std::string html_escape(std::string_view s) {
 
 std::string table_to_html(const Table& t) {
   std::string o = "<section class=\"table\">\n";
-  if (!t.title.empty()) o += "<h3>" + html_escape(t.title) + "</h3>\n";
+  if (!plain_title(t).empty()) o += "<h3>" + html_escape(plain_title(t)) + "</h3>\n";
   if (!t.source.empty()) o += "<p class=\"source\">source: <b>" + html_escape(t.source) + "</b></p>\n";
   o += "<div class=\"scroll\"><table>\n<thead><tr>";
   for (auto& c : t.columns)
@@ -38,7 +38,7 @@ std::string table_to_html(const Table& t) {
     o += "<tr>";
     for (std::size_t i = 0; i < r.size(); ++i)
       o += fmt::format("<td class=\"{}\">{}</td>", t.columns[i].align == Align::left ? "l" : "r",
-                       html_escape(r[i]));
+                       html_escape(r[i].text));
     o += "</tr>\n";
   }
   o += "</tbody>\n</table></div>\n";

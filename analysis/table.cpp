@@ -3,15 +3,40 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace kvmbench {
 
-void Table::add_row(std::vector<std::string> cells) {
+Cell Cell::number(double value, std::string unit, std::string text) {
+  Cell c(std::move(text));
+  c.value = value;
+  c.unit = std::move(unit);
+  return c;
+}
+
+void Table::add_row(std::vector<Cell> cells) {
   if (cells.size() != columns.size())
     throw std::logic_error(fmt::format("table '{}': row has {} cells, {} columns", title, cells.size(),
                                        columns.size()));
   rows.push_back(std::move(cells));
+}
+
+std::vector<std::vector<std::string>> text_rows(const Table& t) {
+  std::vector<std::vector<std::string>> out;
+  out.reserve(t.rows.size());
+  for (auto& r : t.rows) {
+    auto& texts = out.emplace_back();
+    for (auto& c : r) texts.push_back(c.text);
+  }
+  return out;
+}
+
+std::string_view plain_title(const Table& t) {
+  std::string_view s = t.title;
+  while (!s.empty() && s.front() == '#') s.remove_prefix(1);
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  return s;
 }
 
 Format parse_format(std::string_view name) {
@@ -53,6 +78,9 @@ static std::size_t width(std::string_view s) {
   return w;
 }
 
+static const std::string& text_of(const std::string& s) { return s; }
+static const std::string& text_of(const Cell& c) { return c.text; }
+
 static std::string pad(std::string_view s, std::size_t w, Align a) {
   std::size_t sw = width(s);
   std::string fill(w > sw ? w - sw : 0, ' ');
@@ -89,16 +117,16 @@ std::string render_text(const Table& t) {
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
     w[c] = width(t.columns[c].header);
     for (std::size_t r = 0; r < t.rows.size(); ++r)
-      if (is_shown(r)) w[c] = std::max(w[c], width(t.rows[r][c]));
+      if (is_shown(r)) w[c] = std::max(w[c], width(t.rows[r][c].text));
   }
   std::string out;
   if (!t.title.empty()) out += t.title + "\n";
   if (!t.source.empty()) out += "source: " + t.source + "\n";
-  auto line = [&](const std::vector<std::string>& cells) {
+  auto line = [&](const auto& cells) {
     std::string l;
     for (std::size_t c = 0; c < cells.size(); ++c) {
       if (c) l += t.column_gap;
-      l += pad(cells[c], w[c], t.columns[c].align);
+      l += pad(text_of(cells[c]), w[c], t.columns[c].align);
     }
     while (!l.empty() && l.back() == ' ') l.pop_back();
     out += l + "\n";
@@ -133,7 +161,7 @@ static std::string md_escape(std::string_view s) {
 
 std::string render_markdown(const Table& t) {
   std::string out;
-  if (!t.title.empty()) out += "**" + md_escape(t.title) + "**\n\n";
+  if (!plain_title(t).empty()) out += "#### " + md_escape(plain_title(t)) + "\n\n";
   if (!t.source.empty()) out += "source: `" + t.source + "`\n\n";
   out += "|";
   for (auto& c : t.columns) out += " " + md_escape(c.header) + " |";
@@ -149,7 +177,7 @@ std::string render_markdown(const Table& t) {
     }
     if (r >= shown.head && r < t.rows.size() - shown.tail) continue;
     out += "|";
-    for (auto& cell : t.rows[r]) out += " " + md_escape(cell) + " |";
+    for (auto& cell : t.rows[r]) out += " " + md_escape(cell.text) + " |";
     out += "\n";
   }
   if (!t.notes.empty()) {
@@ -169,22 +197,71 @@ static std::string csv_field(std::string_view s) {
   return o + "\"";
 }
 
+// A number as CSV holds it: every digit the double has, no unit.
+static std::string csv_number(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return fmt::format("{}", v);
+}
+
+// The unit every number of column `c` has, or "" when they differ (or
+// there is none).
+static std::string column_unit(const Table& t, std::size_t c) {
+  std::optional<std::string> unit;
+  for (auto& r : t.rows) {
+    if (!r[c].value) continue;
+    if (unit && *unit != r[c].unit) return "";
+    unit = r[c].unit;
+  }
+  return unit.value_or("");
+}
+
+// CSV is built from the data: a number is its value in full, the unit goes
+// into the header when the whole column has one, else beside the value.
 std::string render_csv(const Table& t) {
+  std::vector<std::string> units;
+  for (std::size_t c = 0; c < t.columns.size(); ++c) units.push_back(column_unit(t, c));
   std::string out;
-  for (std::size_t c = 0; c < t.columns.size(); ++c) out += (c ? "," : "") + csv_field(t.columns[c].header);
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    std::string h = t.columns[c].header;
+    if (!units[c].empty()) h += (h.empty() ? "" : " ") + ("(" + units[c] + ")");
+    out += (c ? "," : "") + csv_field(h);
+  }
   out += "\n";
   for (auto& r : t.rows) {
-    for (std::size_t c = 0; c < r.size(); ++c) out += (c ? "," : "") + csv_field(r[c]);
+    for (std::size_t c = 0; c < r.size(); ++c) {
+      std::string cell = r[c].text;
+      if (r[c].value) {
+        cell = csv_number(*r[c].value);
+        if (units[c].empty() && !r[c].unit.empty()) cell += " " + r[c].unit;
+      }
+      out += (c ? "," : "") + csv_field(cell);
+    }
     out += "\n";
   }
   return out;
 }
 
 nlohmann::json render_json(const Table& t) {
-  nlohmann::json j = {{"title", t.title}, {"source", t.source}};
+  nlohmann::json j = {{"title", plain_title(t)}, {"source", t.source}};
   j["columns"] = nlohmann::json::array();
   for (auto& c : t.columns) j["columns"].push_back(c.header);
-  j["rows"] = t.rows;
+  // A number is an object {value, unit, text}: the value in full (null
+  // when not finite: JSON has no NaN), its unit, and the text as printed.
+  j["rows"] = nlohmann::json::array();
+  for (auto& r : t.rows) {
+    nlohmann::json row = nlohmann::json::array();
+    for (auto& cell : r) {
+      if (!cell.value) {
+        row.push_back(cell.text);
+        continue;
+      }
+      nlohmann::json number = {{"value", nullptr}, {"unit", cell.unit}, {"text", cell.text}};
+      if (std::isfinite(*cell.value)) number["value"] = *cell.value;
+      row.push_back(std::move(number));
+    }
+    j["rows"].push_back(std::move(row));
+  }
   j["notes"] = t.notes;
   return j;
 }

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <concepts>
+#include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,11 +20,28 @@ struct Column {
   Align align = Align::right;
 };
 
+// One cell: the text as printed and, for a number, the value it stands for
+// in its own unit (e.g. 1234567 "ns" printed as "1.23 ms"), which is what
+// JSON, CSV and HTML charts use: they never parse the text back.
+struct Cell {
+  std::string text;
+  std::optional<double> value;
+  std::string unit;
+
+  Cell() = default;
+  Cell(std::string t) : text(std::move(t)) {}
+  Cell(const char* t) : text(t) {}
+  static Cell number(double value, std::string unit, std::string text);
+
+  friend bool operator==(const Cell& a, std::string_view b) { return a.text == b; }
+  friend std::ostream& operator<<(std::ostream& o, const Cell& c) { return o << c.text; }
+};
+
 struct Table {
   std::string title;                 // printed first, e.g. "# Average fault-in rate ..."
   std::string source;                // "hardware" | "replay" | "emulated" | "model"
   std::vector<Column> columns;
-  std::vector<std::vector<std::string>> rows;
+  std::vector<std::vector<Cell>> rows;
   std::vector<std::string> notes;    // printed under the table
   // Text layout: separator line of dashes under the header (as in the
   // make_shared document) unless false.
@@ -33,8 +53,22 @@ struct Table {
   // always hold every row.
   std::size_t max_text_rows = 40;
 
-  void add_row(std::vector<std::string> cells);
+  void add_row(std::vector<Cell> cells);
+  // A row of text only (no cell is a number). A template so that a braced
+  // list always means cells.
+  template <class S>
+    requires std::same_as<S, std::string>
+  void add_row(const std::vector<S>& cells) {
+    add_row(std::vector<Cell>(cells.begin(), cells.end()));
+  }
 };
+
+// The rows as printed (what a test or a caller that wants text compares).
+std::vector<std::vector<std::string>> text_rows(const Table& t);
+
+// The title as a heading (Markdown, HTML, JSON, CSV): without the "# " that
+// the text layout of the documents puts in front of it.
+std::string_view plain_title(const Table& t);
 
 enum class Format { text, md, csv, json, html };
 // Throws std::invalid_argument for an unknown name.

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include <cmath>
 
 #include "analysis/table.h"
@@ -32,10 +34,15 @@ void add(std::vector<Sample>& out, const std::string& c, const std::string& vari
     out.push_back(sample(c, variant, metric, unit, values[i], static_cast<int>(i)));
 }
 
-const std::vector<std::string>* row(const Table& t, const std::string& first) {
+// The texts of the row whose first cell is `first` (none: empty).
+std::optional<std::vector<std::string>> row(const Table& t, const std::string& first) {
   for (auto& r : t.rows)
-    if (!r.empty() && r[0] == first) return &r;
-  return nullptr;
+    if (!r.empty() && r[0] == first) {
+      std::vector<std::string> texts;
+      for (auto& c : r) texts.push_back(c.text);
+      return texts;
+    }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -80,16 +87,16 @@ TEST(AsidReport, TablePerMetricWithGuestNativeAndRatio) {
   EXPECT_EQ(t.title, "# tcp_rr transaction_rate (transactions/s): guest vs native");
   EXPECT_EQ(t.notes.at(0), "case: request=1,response=1");
   EXPECT_EQ(t.source, "replay");
-  auto* on = row(t, "npt=on");
-  ASSERT_NE(on, nullptr);
+  auto on = row(t, "npt=on");
+  ASSERT_TRUE(on.has_value());
   EXPECT_EQ(*on, (std::vector<std::string>{"npt=on", "3/3", "10", "20", "0.500", "[0.376, 0.624]"}));
-  auto* off = row(t, "npt=off");
-  ASSERT_NE(off, nullptr);
+  auto off = row(t, "npt=off");
+  ASSERT_TRUE(off.has_value());
   EXPECT_EQ(*off, (std::vector<std::string>{"npt=off", "3/3", "8", "20", "0.400", "[0.400, 0.400]"}));
-  EXPECT_EQ(row(t, "native"), nullptr);  // native is a column, not a row
+  EXPECT_EQ(row(t, "native"), std::nullopt);  // native is a column, not a row
 
-  auto* cpuid = row(tables[1], "npt=on");
-  ASSERT_NE(cpuid, nullptr);
+  auto cpuid = row(tables[1], "npt=on");
+  ASSERT_TRUE(cpuid.has_value());
   EXPECT_EQ((*cpuid)[3], "-");
   EXPECT_EQ((*cpuid)[4], "n/a");
 
@@ -111,8 +118,8 @@ TEST(AsidReport, SmallSamplesAndEmulatedAreLabelled) {
   add(s, "leaf=0", "tcg", "cpuid_rate", "ops/s", {1e5});  // 1e5 / 4e6 = 0.025
   auto tables = asid::report_tables(s, "emulated");
   ASSERT_EQ(tables.size(), 1u);
-  auto* r = row(tables[0], "tcg");
-  ASSERT_NE(r, nullptr);
+  auto r = row(tables[0], "tcg");
+  ASSERT_TRUE(r.has_value());
   EXPECT_EQ((*r)[4], "0.025");
   EXPECT_EQ((*r)[5], "n/a (n < 2)");
   std::string notes;
@@ -130,8 +137,8 @@ TEST(AsidReport, RatioFarBelowOneKeepsItsDigits) {
   add(s, "leaf=0", "npt=on", "cpuid_rate", "ops/s", {1230});
   auto tables = asid::report_tables(s, "emulated");
   ASSERT_EQ(tables.size(), 1u);
-  auto* r = row(tables[0], "npt=on");
-  ASSERT_NE(r, nullptr);
+  auto r = row(tables[0], "npt=on");
+  ASSERT_TRUE(r.has_value());
   EXPECT_EQ((*r)[4], "0.000246");
 }
 

@@ -36,5 +36,5 @@ TEST(MakeSharedConversions, PairsByCaseAndIterationWhereverTheyAre) {
                                                       {"1", "20", "200", "10.0000%"},
                                                       {"1", "5", "50", "10.0000%"},
                                                       {"2", "7", "70", "10.0000%"}};
-  EXPECT_EQ(t.rows, want);
+  EXPECT_EQ(text_rows(t), want);
 }

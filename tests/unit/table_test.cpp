@@ -48,3 +48,56 @@ TEST(Table, CsvJsonAndShortTablesKeepEveryRow) {
   all.max_text_rows = 0;
   EXPECT_EQ(occurrences(render_text(all), "\nrow"), 100u);
 }
+
+namespace {
+
+// A table as the documents print it: a "# " title, times shown in ms,
+// each cell standing for a value in ns.
+Table fault_times() {
+  Table t;
+  t.title = "# Fault-in time";
+  t.source = "hardware";
+  t.columns = {{"backing", Align::left}, {"mean"}, {"sd"}};
+  t.add_row({"anon-4k", Cell::number(1234567.0, "ns", "1.23 ms"), Cell::number(20000.0, "ns", "0.02 ms")});
+  t.add_row({"hugetlb-2m", Cell::number(2.5e5, "ns", "0.250 ms"), Cell::number(NAN, "ns", "n/a")});
+  return t;
+}
+
+}  // namespace
+
+TEST(Table, JsonHoldsNumbersWithTheirUnitsNotTheirText) {
+  const nlohmann::json j = render_json(fault_times());
+  EXPECT_EQ(j["title"], "Fault-in time");
+  const auto& cell = j["rows"][0][1];
+  ASSERT_TRUE(cell["value"].is_number()) << j.dump();
+  EXPECT_DOUBLE_EQ(cell["value"].get<double>(), 1234567.0);
+  EXPECT_EQ(cell["unit"], "ns");
+  EXPECT_EQ(cell["text"], "1.23 ms");
+  EXPECT_EQ(j["rows"][0][0], "anon-4k");
+  // NaN has no JSON number: null, the text says what it was.
+  EXPECT_TRUE(j["rows"][1][2]["value"].is_null());
+  EXPECT_EQ(j["rows"][1][2]["text"], "n/a");
+}
+
+TEST(Table, CsvHoldsFullValuesAndPutsAColumnsOneUnitInItsHeader) {
+  EXPECT_EQ(render_csv(fault_times()),
+            "backing,mean (ns),sd (ns)\n"
+            "anon-4k,1234567,20000\n"
+            "hugetlb-2m,250000,NaN\n");
+  Table mixed = fault_times();
+  mixed.rows[1][1] = Cell::number(2.5, "ms", "2.50 ms");
+  const std::string csv = render_csv(mixed);
+  EXPECT_NE(csv.find("backing,mean,sd (ns)\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("anon-4k,1234567 ns,20000\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("hugetlb-2m,2.5 ms,NaN\n"), std::string::npos) << csv;
+}
+
+TEST(Table, MarkdownAndTextShowTheTextAndMarkdownHasAHeading) {
+  const Table t = fault_times();
+  const std::string md = render_markdown(t);
+  EXPECT_EQ(md.rfind("#### Fault-in time\n", 0), 0u) << md;
+  EXPECT_NE(md.find("| anon-4k | 1.23 ms | 0.02 ms |"), std::string::npos) << md;
+  const std::string text = render_text(t);
+  EXPECT_EQ(text.rfind("# Fault-in time\nsource: hardware\n", 0), 0u) << text;
+  EXPECT_NE(text.find("\nanon-4k      1.23 ms  0.02 ms\n"), std::string::npos) << text;
+}
