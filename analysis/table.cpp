@@ -15,6 +15,14 @@ Cell Cell::number(double value, std::string unit, std::string text) {
   return c;
 }
 
+Cell Cell::interval(double low, double high, std::string unit, std::string text) {
+  Cell c(std::move(text));
+  c.low = low;
+  c.high = high;
+  c.unit = std::move(unit);
+  return c;
+}
+
 void Table::add_row(std::vector<Cell> cells) {
   if (cells.size() != columns.size())
     throw std::logic_error(fmt::format("table '{}': row has {} cells, {} columns", title, cells.size(),
@@ -204,12 +212,18 @@ static std::string csv_number(double v) {
   return fmt::format("{}", v);
 }
 
+static bool is_interval_column(const Table& t, std::size_t c) {
+  for (auto& r : t.rows)
+    if (r[c].low) return true;
+  return false;
+}
+
 // The unit every number of column `c` has, or "" when they differ (or
 // there is none).
 static std::string column_unit(const Table& t, std::size_t c) {
   std::optional<std::string> unit;
   for (auto& r : t.rows) {
-    if (!r[c].value) continue;
+    if (!r[c].value && !r[c].low) continue;
     if (unit && *unit != r[c].unit) return "";
     unit = r[c].unit;
   }
@@ -217,27 +231,49 @@ static std::string column_unit(const Table& t, std::size_t c) {
 }
 
 // CSV is built from the data: a number is its value in full, the unit goes
-// into the header when the whole column has one, else beside the value.
+// into the header when the whole column has one, else beside the value; an
+// interval column is two columns, its low and high ends.
 std::string render_csv(const Table& t) {
   std::vector<std::string> units;
-  for (std::size_t c = 0; c < t.columns.size(); ++c) units.push_back(column_unit(t, c));
-  std::string out;
+  std::vector<bool> split;
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
-    std::string h = t.columns[c].header;
-    if (!units[c].empty()) h += (h.empty() ? "" : " ") + ("(" + units[c] + ")");
-    out += (c ? "," : "") + csv_field(h);
+    units.push_back(column_unit(t, c));
+    split.push_back(is_interval_column(t, c));
   }
-  out += "\n";
+  std::vector<std::string> fields;
+  auto line = [&] {
+    std::string l;
+    for (std::size_t i = 0; i < fields.size(); ++i) l += (i ? "," : "") + csv_field(fields[i]);
+    fields.clear();
+    return l + "\n";
+  };
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    const std::string& h = t.columns[c].header;
+    const std::string unit = units[c].empty() ? "" : " (" + units[c] + ")";
+    if (split[c]) {
+      fields.push_back(h + " low" + unit);
+      fields.push_back(h + " high" + unit);
+    } else {
+      fields.push_back(h + (h.empty() ? unit.empty() ? "" : unit.substr(1) : unit));
+    }
+  }
+  std::string out = line();
+  auto number = [&](double v, const Cell& cell, std::size_t c) {
+    std::string s = csv_number(v);
+    if (units[c].empty() && !cell.unit.empty()) s += " " + cell.unit;
+    return s;
+  };
   for (auto& r : t.rows) {
     for (std::size_t c = 0; c < r.size(); ++c) {
-      std::string cell = r[c].text;
-      if (r[c].value) {
-        cell = csv_number(*r[c].value);
-        if (units[c].empty() && !r[c].unit.empty()) cell += " " + r[c].unit;
+      const Cell& cell = r[c];
+      if (split[c]) {
+        fields.push_back(cell.low ? number(*cell.low, cell, c) : cell.text);
+        fields.push_back(cell.high ? number(*cell.high, cell, c) : cell.text);
+      } else {
+        fields.push_back(cell.value ? number(*cell.value, cell, c) : cell.text);
       }
-      out += (c ? "," : "") + csv_field(cell);
     }
-    out += "\n";
+    out += line();
   }
   return out;
 }
@@ -247,18 +283,21 @@ nlohmann::json render_json(const Table& t) {
   j["columns"] = nlohmann::json::array();
   for (auto& c : t.columns) j["columns"].push_back(c.header);
   // A number is an object {value, unit, text}: the value in full (null
-  // when not finite: JSON has no NaN), its unit, and the text as printed.
+  // when not finite: JSON has no NaN), its unit, and the text as printed;
+  // an interval {low, high, unit, text}.
   j["rows"] = nlohmann::json::array();
   for (auto& r : t.rows) {
     nlohmann::json row = nlohmann::json::array();
+    auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
     for (auto& cell : r) {
-      if (!cell.value) {
+      if (cell.value) {
+        row.push_back({{"value", finite(*cell.value)}, {"unit", cell.unit}, {"text", cell.text}});
+      } else if (cell.low) {
+        row.push_back({{"low", finite(*cell.low)}, {"high", finite(cell.high.value_or(NAN))}, {"unit", cell.unit},
+                       {"text", cell.text}});
+      } else {
         row.push_back(cell.text);
-        continue;
       }
-      nlohmann::json number = {{"value", nullptr}, {"unit", cell.unit}, {"text", cell.text}};
-      if (std::isfinite(*cell.value)) number["value"] = *cell.value;
-      row.push_back(std::move(number));
     }
     j["rows"].push_back(std::move(row));
   }

@@ -26,15 +26,29 @@ struct Column {
 struct Cell {
   std::string text;
   std::optional<double> value;
+  // An interval (a 95% CI): its ends, in `unit`; `value` is then empty.
+  std::optional<double> low, high;
   std::string unit;
 
   Cell() = default;
   Cell(std::string t) : text(std::move(t)) {}
   Cell(const char* t) : text(t) {}
   static Cell number(double value, std::string unit, std::string text);
+  static Cell interval(double low, double high, std::string unit, std::string text);
 
   friend bool operator==(const Cell& a, std::string_view b) { return a.text == b; }
   friend std::ostream& operator<<(std::ostream& o, const Cell& c) { return o << c.text; }
+};
+
+// What a chart of a table shows (HTML): one bar per row, labelled by the
+// text of column `label`, the number of column `value`, and whiskers from
+// the interval of column `interval` when there is one (what it is goes in
+// `interval_name`, e.g. "95% CI of the mean").
+struct TableChart {
+  std::size_t label = 0;
+  std::size_t value = 1;
+  std::optional<std::size_t> interval;
+  std::string interval_name = "95% CI of the mean";
 };
 
 struct Table {
@@ -52,6 +66,8 @@ struct Table {
   // listing of a months-long log still reads as a table. CSV and JSON
   // always hold every row.
   std::size_t max_text_rows = 40;
+  // Set when the table's rows are comparable quantities worth a chart.
+  std::optional<TableChart> chart;
 
   void add_row(std::vector<Cell> cells);
   // A row of text only (no cell is a number). A template so that a braced

@@ -101,3 +101,17 @@ TEST(Table, MarkdownAndTextShowTheTextAndMarkdownHasAHeading) {
   EXPECT_EQ(text.rfind("# Fault-in time\nsource: hardware\n", 0), 0u) << text;
   EXPECT_NE(text.find("\nanon-4k      1.23 ms  0.02 ms\n"), std::string::npos) << text;
 }
+
+TEST(Table, AnIntervalIsTwoNumbersInJsonAndTwoColumnsInCsv) {
+  Table t;
+  t.columns = {{"case", Align::left}, {"95% CI"}};
+  t.add_row({"a", Cell::interval(1.5e6, 2.5e6, "ns", "[1.50, 2.50] ms")});
+  t.add_row({"b", "n/a"});
+  EXPECT_EQ(render_csv(t), "case,95% CI low (ns),95% CI high (ns)\na,1500000,2500000\nb,n/a,n/a\n");
+  const nlohmann::json j = render_json(t);
+  EXPECT_DOUBLE_EQ(j["rows"][0][1]["low"].get<double>(), 1.5e6);
+  EXPECT_DOUBLE_EQ(j["rows"][0][1]["high"].get<double>(), 2.5e6);
+  EXPECT_EQ(j["rows"][0][1]["unit"], "ns");
+  EXPECT_EQ(j["rows"][1][1], "n/a");
+  EXPECT_NE(render_text(t).find("\na     [1.50, 2.50] ms\n"), std::string::npos) << render_text(t);
+}
