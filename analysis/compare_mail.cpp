@@ -82,10 +82,12 @@ std::string verdict_column(const MetricComparison& m) {
 
 // "[-7.1,-3.5]" in the 13 columns it has: whole percents when tenths do
 // not fit, and a word when neither does (the text format has the bounds).
+// A CI computed on the log scale is marked "*" (explained under the table).
 std::string ci_column(const stats::Change& c) {
   if (!std::isfinite(c.ci95_low) || !std::isfinite(c.ci95_high)) return "";
-  std::string ci = fmt::format("[{:+.1f},{:+.1f}]", c.ci95_low, c.ci95_high);
-  if (ci.size() > 13) ci = fmt::format("[{:+.0f},{:+.0f}]", c.ci95_low, c.ci95_high);
+  const std::string mark = c.log_scale ? "*" : "";
+  std::string ci = fmt::format("[{:+.1f},{:+.1f}]", c.ci95_low, c.ci95_high) + mark;
+  if (ci.size() > 13) ci = fmt::format("[{:+.0f},{:+.0f}]", c.ci95_low, c.ci95_high) + mark;
   return ci.size() <= 13 ? ci : "(very wide)";
 }
 
@@ -134,12 +136,18 @@ std::string render_comparison_mail(const Comparison& c, const nlohmann::json& ba
            "\n";
   }
   if (shown == 0) out += "(no metric both runs measured)\n";
+  bool any_log_scale = false;
+  for (const MetricComparison& m : c.metrics)
+    any_log_scale = any_log_scale || (m.status != MetricStatus::not_comparable && m.change.log_scale);
   out += fmt::format("\n~ no significant difference; - too few repetitions for a test; derived: a\n"
                      "transform of a tested metric. alpha {}, Holm over {} tested metric{};\n"
                      "the repetition is the unit ({}, {}).\n",
                      c.alpha, c.tested_count(), c.tested_count() == 1 ? "" : "s",
                      c.base_invocations == 1 ? "base one run" : fmt::format("base {} runs", c.base_invocations),
                      c.cand_invocations == 1 ? "cand one run" : fmt::format("cand {} runs", c.cand_invocations));
+  if (any_log_scale)
+    out += "* CI of the ratio on the log scale: the linear one would let a positive\n"
+           "  quantity fall by 100% or more.\n";
   return out;
 }
 

@@ -61,7 +61,7 @@ std::string format_mean_sd(const stats::Summary& s, bool present) {
 
 std::string format_ci(const stats::Change& c) {
   if (!std::isfinite(c.ci95_low) || !std::isfinite(c.ci95_high)) return "[unbounded]";
-  return fmt::format("[{}, {}]", format_pct(c.ci95_low), format_pct(c.ci95_high));
+  return fmt::format("[{}, {}]{}", format_pct(c.ci95_low), format_pct(c.ci95_high), c.log_scale ? " log" : "");
 }
 
 // Text tables are narrow: "not significant" instead of the full verdict.
@@ -184,6 +184,12 @@ std::vector<std::string> experimental_unit_notes(const Comparison& c) {
   };
   not_measured(c.base_not_measured, "base");
   not_measured(c.cand_not_measured, "cand");
+  for (auto& m : c.metrics)
+    if (m.change.log_scale) {
+      notes.push_back("log: the CI of the change computed on the log scale (delta method): its linear form would let "
+                      "a positive quantity fall by 100% or more.");
+      break;
+    }
   if (c.left_out) notes.push_back(fmt::format("{} series left out by --metrics / --exclude.", c.left_out));
   return notes;
 }
@@ -454,6 +460,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
                         {"change_pct", num_or_null(m.change.pct)},
                         {"change_ci95_low", num_or_null(m.change.ci95_low)},
                         {"change_ci95_high", num_or_null(m.change.ci95_high)},
+                        {"change_ci_scale", m.change.log_scale ? "log" : "linear"},
                         {"p_welch", num_or_null(m.p_welch)},
                         {"p_mann_whitney", num_or_null(m.p_mann_whitney)},
                         {"p_holm", num_or_null(m.p_holm)},

@@ -340,12 +340,21 @@ Change relative_change(const Summary& base, const Summary& cand) {
   const double t2 = t * t;
   const double denom = b * b - t2 * vb;
   const double disc = a * a * vb + b * b * va - t2 * va * vb;
-  if (!(denom > 0) || !(disc >= 0)) {
+  const bool positive = base.min > 0 && cand.min > 0 && a > 0 && b > 0;
+  const bool fieller_bounded = denom > 0 && disc >= 0;
+  const double root = fieller_bounded ? t * std::sqrt(disc) : kNaN;
+  const double lo = (a * b - root) / denom, hi = (a * b + root) / denom;
+  if (positive && (!fieller_bounded || !(lo > 0))) {
+    const double half = t * std::sqrt(va / (a * a) + vb / (b * b));
+    c.ci95_low = (std::exp(std::log(rho) - half) - 1) * 100;
+    c.ci95_high = (std::exp(std::log(rho) + half) - 1) * 100;
+    c.log_scale = true;
+    return c;
+  }
+  if (!fieller_bounded) {
     c.ci95_low = c.ci95_high = kNaN;
     return c;
   }
-  const double root = t * std::sqrt(disc);
-  const double lo = (a * b - root) / denom, hi = (a * b + root) / denom;
   c.ci95_low = (lo - 1) * 100;
   c.ci95_high = (hi - 1) * 100;
   return c;

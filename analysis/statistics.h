@@ -58,8 +58,15 @@ TestResult mann_whitney_u(std::span<const double> a, std::span<const double> b);
 // the Welch-Satterthwaite df of var(cand) + ratio^2 var(base)). pct is NaN
 // when the base mean is 0; NaN bounds when either n < 2 or the CI is
 // unbounded (base mean not distinguishable from 0).
+// When every value on both sides is positive (min > 0: a time, a rate) and
+// Fieller's interval would reach a ratio <= 0 or be unbounded, the CI is
+// the delta method's on the log scale instead, exp(ln(ratio) +- t se), with
+// se^2 = var(cand)/cand^2 + var(base)/base^2 (relative variances of the
+// means) and the same df: a positive quantity cannot fall by 100% or more.
+// `log_scale` says so.
 struct Change {
   double pct = 0, ci95_low = 0, ci95_high = 0;
+  bool log_scale = false;
 };
 Change relative_change(const Summary& base, const Summary& cand);
 

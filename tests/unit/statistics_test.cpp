@@ -431,6 +431,31 @@ TEST(StatisticsChange, UnboundedAndDegenerate) {
   EXPECT_EQ(c.ci95_high, 25);
 }
 
+// Positive data whose Fieller interval is unbounded: the CI comes from the
+// log scale. By hand: base {1, 4, 25}: mean 10, var 171, var of the mean
+// 57, relative 57/100 = 0.57; cand = base / 5: mean 2, var of the mean
+// 2.28, relative 2.28/4 = 0.57. Ratio 0.2. Fieller: t^2 vb = 2.776445^2 x
+// 57 = 439.4 > b^2 = 100, unbounded. Equal relative variances and n = 3
+// make the Satterthwaite df 2(n-1) = 4, t(0.975, 4) = 2.7764451051977987;
+// half = t sqrt(0.57 + 0.57) = 2.9644321650666203; ratio bounds
+// exp(ln 0.2 -+ half): -98.9682048921041 % and +287.6738675527358 %.
+TEST(StatisticsChange, PositiveDataWithAnUnboundedFiellerIntervalUseTheLogScale) {
+  std::vector<double> base{1, 4, 25}, cand{0.2, 0.8, 5};
+  Change c = relative_change(summarize(base), summarize(cand));
+  EXPECT_NEAR(c.pct, -80, 1e-9);
+  EXPECT_TRUE(c.log_scale);
+  EXPECT_NEAR(c.ci95_low, -98.9682048921041, 1e-9);
+  EXPECT_NEAR(c.ci95_high, 287.6738675527358, 1e-9);
+  // The same moments without the samples (no min to say they are positive)
+  // keep Fieller's answer: unbounded.
+  c = relative_change(summary_from_moments(10, std::sqrt(171.0), 3), summary_from_moments(2, std::sqrt(6.84), 3));
+  EXPECT_FALSE(c.log_scale);
+  EXPECT_TRUE(std::isnan(c.ci95_low));
+  // A bounded Fieller interval above a ratio of 0 stays Fieller's.
+  std::vector<double> b8{8, 8, 8}, c9{9, 10, 11};
+  EXPECT_FALSE(relative_change(summarize(b8), summarize(c9)).log_scale);
+}
+
 // --------------------------------------------------------------------- Holm
 
 TEST(StatisticsHolm, HandExample) {
