@@ -70,3 +70,26 @@ TEST(CompareMail, UnknownFormatNamesMail) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("unknown format 'letter' (text, md, csv, json, html, mail)"), std::string::npos) << r.err;
 }
+
+// A positive quantity whose linear CI of the change would reach below
+// -100% (base {5, 20, 125} ns, cand {1, 4, 25} ns: the cand is the base / 5,
+// the Fieller interval unbounded) gets the log-scale CI, marked and
+// explained: [-98.97%, +287.67%] by the hand derivation in
+// statistics_test.cpp (PositiveDataWithAnUnboundedFiellerIntervalUseTheLogScale).
+TEST(CompareMail, ALogScaleCiIsMarkedAndExplained) {
+  TempDir t;
+  auto write = [&](const std::string& name, std::vector<double> values) {
+    auto w = kvmbench::RunWriter::create_at(t.path / name, directmap_meta("6.12.0", "never"));
+    for (int i = 0; i < 3; ++i)
+      w.append({"anon-4k", "", "fault_time", "ns", values[i], i, false, nlohmann::json::object()});
+    w.finish();
+    return (t.path / name).string();
+  };
+  const std::string base = write("base", {5, 20, 125}), cand = write("cand", {1, 4, 25});
+  auto r = run_kvmbench({"compare", base, cand, "--format", "mail"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("[-99,+288]*"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("* CI of the ratio on the log scale"), std::string::npos) << r.out;
+  auto text = run_kvmbench({"compare", base, cand});
+  EXPECT_NE(text.out.find("log: the CI of the change computed on the log scale"), std::string::npos) << text.out;
+}
