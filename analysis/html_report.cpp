@@ -84,8 +84,33 @@ static const char* kGroupColors[] = {"#4c72b0", "#dd8452", "#55a868", "#c44e52",
 
 std::string chart_svg(const std::string& title, const std::string& unit, const std::vector<ChartGroup>& groups,
                       const std::string& caption, const std::string& caption_class) {
-  const double W = 364, H = 262, left = 64, right = 12, top = 62, bottom = 34;
-  const double pw = W - left - right, ph = H - top - bottom;
+  // Wider with more groups (cases side by side), up to the page's width;
+  // labels that do not fit their slot are slanted, the chart taller.
+  const double right = 12, top = 62, ph = 166;
+  const double W = std::clamp(64 + right + 84.0 * groups.size(), 364.0, 1100.0);
+  // "(n=...)" on each label only where the groups' sizes differ; else once
+  // in the caption.
+  auto finite_count = [](const ChartGroup& g) {
+    return static_cast<std::size_t>(std::count_if(g.values.begin(), g.values.end(), [](double v) { return std::isfinite(v); }));
+  };
+  bool same_n = true;
+  for (auto& g : groups) same_n = same_n && finite_count(g) == finite_count(groups.front());
+  auto group_label = [&](const ChartGroup& g) {
+    if (g.label.empty()) return fmt::format("n={}", finite_count(g));
+    return same_n && groups.size() > 2 ? g.label : fmt::format("{} (n={})", g.label, finite_count(g));
+  };
+  std::size_t longest = 0;
+  for (auto& g : groups) longest = std::max(longest, group_label(g).size());
+  const double slot0 = (W - 64 - right) / std::max<std::size_t>(1, groups.size());
+  const bool slanted = 6.5 * longest > slot0 - 6;
+  // Room on the left for the first slanted label.
+  const double first = groups.empty() ? 0 : 5.4 * group_label(groups.front()).size();
+  const double left = slanted ? std::max(64.0, first - slot0 / 2 + 8) : 64;
+  const double pw = W - left - right, slot = pw / std::max<std::size_t>(1, groups.size());
+  const double bottom = slanted ? 20 + std::min(160.0, 6.5 * longest * 0.6) : 34, H = top + ph + bottom;
+  const std::string each_n =
+      same_n && groups.size() > 2 ? fmt::format("n={} each", finite_count(groups.front())) : std::string();
+  const std::string caption_n = each_n.empty() ? caption : caption.empty() ? each_n : caption + ", " + each_n;
 
   struct G {
     std::string label;
@@ -121,7 +146,7 @@ std::string chart_svg(const std::string& title, const std::string& unit, const s
   // Long series keys: keep the end (the metric), the full key is in <title>.
   std::string shown = title.size() > 50 ? "…" + title.substr(title.size() - 49) : title;
   o += fmt::format("<text class=\"ct\" x=\"{}\" y=\"18\">{}</text>\n", 8, html_escape(shown));
-  std::string sub = rs.unit.empty() ? caption : (caption.empty() ? rs.unit : rs.unit + " · " + caption);
+  std::string sub = rs.unit.empty() ? caption_n : (caption_n.empty() ? rs.unit : rs.unit + " · " + caption_n);
   o += fmt::format("<text class=\"cs {}\" x=\"8\" y=\"36\">{}</text>\n", html_escape(caption_class),
                    html_escape(sub));
   if (!std::isfinite(dmin)) {
@@ -155,11 +180,10 @@ std::string chart_svg(const std::string& title, const std::string& unit, const s
     o += fmt::format("<text class=\"zoom\" x=\"{}\" y=\"{}\">axis does not start at 0</text>\n", W - right - 2,
                      top - 8);
 
-  const double slot = pw / std::max<std::size_t>(1, gs.size());
   const double bw = std::min(90.0, slot * 0.55);
   for (std::size_t i = 0; i < gs.size(); ++i) {
     auto& g = gs[i];
-    const char* color = kGroupColors[i % 5];
+    const char* color = kGroupColors[(groups[i].color < 0 ? i : groups[i].color) % 5];
     double cx = left + slot * (i + 0.5);
     o += fmt::format("<g class=\"group\" data-group=\"{}\">\n", html_escape(g.label));
     if (std::isfinite(g.mean)) {
@@ -174,7 +198,7 @@ std::string chart_svg(const std::string& title, const std::string& unit, const s
       for (std::size_t k = 0; k < g.v.size(); ++k) {
         double jitter = std::fmod(0.5 + k * 0.6180339887, 1.0) - 0.5;
         o += fmt::format("<circle class=\"dot\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\"><title>{}</title></circle>\n",
-                         cx + jitter * bw * 0.7, y(g.v[k]), format_reading(g.v[k], 6) + html_escape(unit_shown));
+                         cx + jitter * bw * 0.7, y(g.v[k]), format_reading(g.v[k], 4) + html_escape(unit_shown));
       }
       if (std::isfinite(g.lo)) {
         // A positive quantity's interval stops at 0, without a cap there.
@@ -190,8 +214,12 @@ std::string chart_svg(const std::string& title, const std::string& unit, const s
                          cx + cap, yh);
       }
     }
-    std::string lab = g.label.empty() ? fmt::format("n={}", g.v.size()) : fmt::format("{} (n={})", g.label, g.v.size());
-    o += fmt::format("<text class=\"gl\" x=\"{:.1f}\" y=\"{}\">{}</text>\n", cx, H - 12, html_escape(lab));
+    const std::string lab = group_label(groups[i]);
+    if (slanted)
+      o += fmt::format("<text class=\"gl slant\" transform=\"translate({:.1f},{}) rotate(-35)\">{}</text>\n", cx + 4,
+                       top + ph + 14, html_escape(lab));
+    else
+      o += fmt::format("<text class=\"gl\" x=\"{:.1f}\" y=\"{}\">{}</text>\n", cx, H - 12, html_escape(lab));
     o += "</g>\n";
   }
   o += "</svg>\n";
@@ -359,7 +387,7 @@ svg.chart{border:1px solid #d0d7de;border-radius:6px;background:#fff}
 svg .ct{font-size:13px;font-weight:600;fill:#1f2328} svg .cs{font-size:12px;fill:#57606a}
 svg .cs.slower{fill:#cf222e;font-weight:600} svg .cs.faster{fill:#1a7f37;font-weight:600}
 svg .tick{font-size:11px;fill:#57606a;text-anchor:end} svg .gl{font-size:12px;fill:#1f2328;text-anchor:middle}
-svg .grid{stroke:#eaeef2} svg .frame{stroke:#8c959f}
+svg .gl.slant{text-anchor:end} svg .grid{stroke:#eaeef2} svg .frame{stroke:#8c959f}
 svg .bar{fill-opacity:.55} svg .dot{fill:#1f2328;fill-opacity:.75}
 svg .whisker line{stroke:#1f2328;stroke-width:2}
 svg .zoom{font-size:10px;fill:#9a6700;text-anchor:end}
@@ -382,9 +410,12 @@ std::string html_page(const std::string& title, const std::string& body, const s
          "<footer>Made by kvmbench. " + html_escape(footer) + "</footer>\n</body>\n</html>\n";
 }
 
-static std::string page(const std::string& title, const std::string& body) {
+// `sample_charts`: the page has chart_svg's charts, which the footer explains.
+static std::string page(const std::string& title, const std::string& body, bool sample_charts = true) {
   return html_page(title, body,
-                   "Bars: mean; whiskers: 95% CI of the mean (Student t); dots: individual samples, warm-up excluded.");
+                   sample_charts ? "Bars: mean; whiskers: 95% CI of the mean (Student t); dots: individual samples, "
+                                   "warm-up excluded."
+                                 : "");
 }
 
 static std::string badge(const std::string& source) {
@@ -513,19 +544,29 @@ std::string render_run_html(const Run& run, const std::vector<Table>& tables, co
   // the tables do.
   const bool tables_chart = std::any_of(tables.begin(), tables.end(), [](const Table& t) { return t.chart.has_value(); });
   auto series = tables_chart ? std::vector<Series>{} : group_series(run.samples);
-  if (!series.empty()) b += "<h2>Charts</h2>\n<div class=\"charts\">\n";
+  // One chart per variant/metric with its cases side by side, in first-seen
+  // order: a run of 24 cases and 2 metrics is 2 charts, not 48 of one bar.
+  struct MetricChart {
+    std::string title, unit;
+    std::vector<ChartGroup> groups;
+  };
+  std::vector<MetricChart> charts;
   for (auto& s : series) {
+    const std::string title = s.variant.empty() ? s.metric : s.variant + "/" + s.metric;
+    auto it = std::find_if(charts.begin(), charts.end(),
+                           [&](const MetricChart& c) { return c.title == title && c.unit == s.unit; });
+    if (it == charts.end()) it = charts.insert(charts.end(), MetricChart{title, s.unit, {}});
     // One point per repetition: its sub-units (threads, CPUs) summarised.
-    const std::vector<double> values = experimental_units(s.observations).values;
-    std::string cap;
-    if (values.size() >= 2 && std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); })) {
-      auto sm = stats::summarize(values);
-      cap = fmt::format("mean {} ± {} (n={})", format_number(sm.mean), format_number(sm.stddev, 2), sm.n);
-    }
-    b += chart_svg(s.key, s.unit, {{"", values}}, cap);
+    // One colour: the cases are one quantity's values, not sides.
+    it->groups.push_back({s.case_name, experimental_units(s.observations).values, 0});
   }
-  if (!series.empty()) b += "</div>\n";
-  return page(heading, b);
+  if (!charts.empty()) b += "<h2>Charts</h2>\n<div class=\"charts\">\n";
+  for (auto& c : charts) {
+    std::string cap = c.groups.size() == 1 ? "" : fmt::format("{} cases", c.groups.size());
+    b += chart_svg(c.title, c.unit, c.groups, cap);
+  }
+  if (!charts.empty()) b += "</div>\n";
+  return page(heading, b, !charts.empty());
 }
 
 }  // namespace kvmbench

@@ -39,6 +39,7 @@ std::string table_chart_svg(const Table& t);
 struct ChartGroup {
   std::string label;            // "base", "cand", or empty for a single run
   std::vector<double> values;   // the samples (warm-up excluded)
+  int color = -1;               // index into the palette; -1: by position
 };
 
 // One chart as an inline <svg>: title, unit, the groups side by side.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <fstream>
 #include <regex>
 #include <nlohmann/json.hpp>
@@ -297,4 +298,54 @@ TEST(HtmlReport, CompareVerdictInViewAt1280) {
   const double right = attribute(dom.out, "data-verdict-right");
   EXPECT_GT(right, 0);
   EXPECT_LE(right, 1280) << "the verdict is cut off or scrolled out of its table";
+}
+
+TEST(HtmlReport, SampleChartsPutCasesSideBySide) {
+  if (!chromium_path()) GTEST_SKIP() << "chromium is not installed";
+  TempDir t;
+  // 12 cases x 2 metrics, no table with a chart: 2 charts of 12 groups.
+  auto w = kvmbench::RunWriter::create_at(t.path / "run", {{"suite", "directmap"}, {"source", "hardware"}});
+  const double z[] = {0.3, -1.1, 0.8, -0.2, 1.4};
+  for (int c = 0; c < 12; ++c)
+    for (int i = 0; i < 5; ++i) {
+      const std::string name = "nr_pages=" + std::to_string(4096 << c);
+      w.append({name, "", "total_cycles", "cycles", 5.2e6 * (c + 1) * (1 + 0.03 * z[i]), i, false,
+                nlohmann::json::object()});
+      // Skewed and noisy (all positive): the lower ends of the CIs reach below 0.
+      w.append({name, "", "per_page_ns", "ns", 400 * std::exp(1.5 * z[(i + c) % 5]), i, false,
+                nlohmann::json::object()});
+    }
+  w.finish();
+  auto run = kvmbench::load_run(t.path / "run");
+  std::string html = kvmbench::render_run_html(run, {});
+  auto page = t.path / "run.html";
+  std::ofstream(page) << html;
+  auto dom = chromium(t.path / "profile", {"--dump-dom"}, page);
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  EXPECT_EQ(occurrences(dom.out, "<svg"), 2u);
+  EXPECT_EQ(occurrences(dom.out, "class=\"group\""), 24u);
+  EXPECT_EQ(occurrences(dom.out, "class=\"dot\""), 120u);
+  EXPECT_NE(dom.out.find(">M cycles"), std::string::npos) << "the axis in reading units";
+  EXPECT_NE(dom.out.find("the interval crosses 0"), std::string::npos);
+  // The per_page_ns chart: no whisker below its axis (y of 0, the frame).
+  const std::string svg2 = dom.out.substr(dom.out.rfind("<svg"));
+  std::smatch frame;
+  // (the horizontal frame line: y1 == y2)
+  const std::regex frame_re("<line x1=\"64\" y1=\"([0-9.]+)\" x2=\"[0-9.]+\" y2=\"\\1\" class=\"frame\">");
+  ASSERT_TRUE(std::regex_search(svg2, frame, frame_re)) << svg2.substr(0, 3000);
+  std::string whiskers;
+  const std::regex whisker_re("<g class=\"whisker\">.*?</g>");
+  for (auto it = std::sregex_iterator(svg2.begin(), svg2.end(), whisker_re); it != std::sregex_iterator(); ++it)
+    whiskers += it->str();
+  auto ys = coordinates(whiskers, "y1"), ys2 = coordinates(whiskers, "y2");
+  ys.insert(ys.end(), ys2.begin(), ys2.end());
+  ASSERT_EQ(ys.size() % 2, 0u);
+  ASSERT_FALSE(ys.empty());
+  EXPECT_LE(*std::max_element(ys.begin(), ys.end()), std::stod(frame[1]) + 0.05);
+  EXPECT_TRUE(console_lines(dom.err).empty()) << dom.err;
+  auto png = fs::path(KVMBENCH_BINARY_DIR) / "html_report_cases_test.png";
+  fs::remove(png);
+  auto shot = chromium(t.path / "profile2", {"--screenshot=" + png.string(), "--hide-scrollbars"}, page);
+  ASSERT_EQ(shot.exit_code, 0) << shot.err;
+  EXPECT_GT(fs::file_size(png), 20000u);
 }
