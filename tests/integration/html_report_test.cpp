@@ -283,11 +283,16 @@ TEST(HtmlReport, TableChartOfMixedUnitsIsRefused) {
 TEST(HtmlReport, CompareVerdictInViewAt1280) {
   if (!chromium_path()) GTEST_SKIP() << "chromium is not installed";
   TempDir t;
-  auto a = make_run(t.path / "a", 1.0, "6.8.0");
-  auto b = make_run(t.path / "b", 1.05, "6.9.0");
+  auto a = make_run(t.path / "a", 1.0, "6.8.0", "emulated");
+  auto b = make_run(t.path / "b", 1.05, "6.9.0", "emulated");
   auto r = run_kvmbench({"compare", a, b, "--format", "html"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.find("# A/B"), std::string::npos);
+  // Emulated figures: a banner above the results.
+  const auto banner = r.out.find("<div class=\"banner caveat\"");
+  ASSERT_NE(banner, std::string::npos);
+  EXPECT_LT(banner, r.out.find("<table"));
+  EXPECT_NE(r.out.find("not performance measurements", banner), std::string::npos);
   auto page = t.path / "compare.html";
   std::ofstream(page) << r.out;
   auto dom = chromium(t.path / "profile", {"--dump-dom", "--allow-file-access-from-files"},
@@ -298,6 +303,11 @@ TEST(HtmlReport, CompareVerdictInViewAt1280) {
   const double right = attribute(dom.out, "data-verdict-right");
   EXPECT_GT(right, 0);
   EXPECT_LE(right, 1280) << "the verdict is cut off or scrolled out of its table";
+  auto png = fs::path(KVMBENCH_BINARY_DIR) / "html_report_compare_emulated_test.png";
+  fs::remove(png);
+  auto shot = chromium(t.path / "profile2", {"--screenshot=" + png.string(), "--hide-scrollbars"}, page);
+  ASSERT_EQ(shot.exit_code, 0) << shot.err;
+  EXPECT_GT(fs::file_size(png), 20000u);
 }
 
 TEST(HtmlReport, SampleChartsPutCasesSideBySide) {
