@@ -153,9 +153,11 @@ std::string chart_svg(const std::string& title, const std::string& unit, const s
     o += fmt::format("<text class=\"cs\" x=\"{}\" y=\"{}\">no samples</text>\n</svg>\n", left, top + ph / 2);
     return o;
   }
-  // Axis: from zero when the data sit reasonably far from it, so bar
-  // lengths mean something; otherwise zoomed, and the chart says so.
-  bool from_zero = dmin >= 0 ? dmin <= 0.5 * dmax : dmax <= 0 ? false : true;
+  // Axis: from zero for a positive quantity (or one crossing 0), so that
+  // bar lengths mean something (a zoomed axis made 60 and 60.01 cycles look
+  // like a difference); the caption gives the change. Zoomed, and saying
+  // so, only for a negative quantity.
+  bool from_zero = dmin >= 0 || dmax > 0;
   double lo = from_zero ? std::min(0.0, dmin) : dmin, hi = dmax;
   if (hi == lo) hi = lo + (lo == 0 ? 1 : std::fabs(lo) * 0.01);
   double step = nice_step(hi - lo, 4);
