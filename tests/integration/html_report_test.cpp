@@ -58,7 +58,8 @@ std::vector<std::string> console_lines(const std::string& err) {
   return out;
 }
 
-fs::path make_run(const fs::path& dir, double factor, const std::string& kernel, const std::string& source = "hardware") {
+fs::path make_run(const fs::path& dir, double factor, const std::string& kernel, const std::string& source = "hardware",
+                  const std::string& status = "complete") {
   nlohmann::json meta = {{"suite", "directmap"}, {"source", source}, {"host", {{"kernel", {{"release", kernel}}}}}};
   auto w = kvmbench::RunWriter::create_at(dir, meta);
   const double z[] = {0.3, -1.1, 0.8, -0.2, 1.4, -0.7, 0.1, -1.5, 0.9, 0.0};
@@ -69,7 +70,7 @@ fs::path make_run(const fs::path& dir, double factor, const std::string& kernel,
     w.append({"nr_pages=262144", "all-cpus", "total_cycles", "cycles", 1234567 * (1 + 0.01 * z[(i + 5) % 10]), i,
               false, nlohmann::json::object()});
   }
-  w.finish();
+  w.finish(status);
   return dir;
 }
 
@@ -358,4 +359,22 @@ TEST(HtmlReport, SampleChartsPutCasesSideBySide) {
   auto shot = chromium(t.path / "profile2", {"--screenshot=" + png.string(), "--hide-scrollbars"}, page);
   ASSERT_EQ(shot.exit_code, 0) << shot.err;
   EXPECT_GT(fs::file_size(png), 20000u);
+}
+
+TEST(HtmlReport, ReportOfAnInterruptedRunHasABanner) {
+  TempDir t;
+  auto dir = make_run(t.path / "run", 1.0, "6.8.0", "hardware", "interrupted");
+  auto r = run_kvmbench({"report", dir, "--format", "html"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto banner = r.out.find("<div class=\"banner incomplete\"");
+  ASSERT_NE(banner, std::string::npos) << r.out.substr(0, 3000);
+  EXPECT_NE(r.out.find("INTERRUPTED", banner), std::string::npos);
+  EXPECT_LT(banner, r.out.find("<table"));
+  // Said once, at the top, not in every table's heading.
+  EXPECT_EQ(r.out.find("<h3>[INTERRUPTED"), std::string::npos);
+  EXPECT_EQ(r.out.find("banner caveat"), std::string::npos) << "hardware: no source caveat";
+  // A complete run: no banner at all.
+  auto ok = run_kvmbench({"report", make_run(t.path / "ok", 1.0, "6.8.0"), "--format", "html"});
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(ok.out.find("class=\"banner"), std::string::npos);
 }
