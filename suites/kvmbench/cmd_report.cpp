@@ -137,12 +137,13 @@ void add_report_command(CLI::App& app) {
       usage_error(fmt::format("{}: {}", o->dir, e.what()));
     }
     const std::string note = suites::incomplete_note(run);
-    suites::mark_incomplete(tables, note);
     if (html) {
-      // One self-contained page: the same tables plus a chart per series.
-      fmt::print("{}", render_run_html(run, tables));
+      // One self-contained page: the same tables and their charts; what
+      // the run lacks is a banner at its top rather than in every title.
+      fmt::print("{}", render_run_html(run, tables, "", note));
       return;
     }
+    suites::mark_incomplete(tables, note);
     const std::string source(to_string(run.source()));
     if (f == Format::json) {
       nlohmann::json j = {{"run", o->dir},       {"suite", run.suite()},
