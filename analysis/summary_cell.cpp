@@ -15,6 +15,13 @@ Cell mean_ci_cell(const stats::Summary& s, const ReadingScale& scale, const std:
   return Cell::number(s.mean, unit, std::move(text));
 }
 
+Cell mean_ci_cell(const stats::Summary& s, const std::string& unit) {
+  const ReadingScale scale = reading_scale(s.mean, unit);
+  Cell c = mean_ci_cell(s, scale, unit);
+  if (!scale.unit.empty()) c.text += " " + scale.unit;
+  return c;
+}
+
 ReadingScale scale_for_means(std::span<const double> means, std::string_view unit) {
   std::vector<double> v;
   for (double m : means)

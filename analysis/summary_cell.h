@@ -18,6 +18,11 @@ namespace kvmbench {
 // the mean alone when n < 2 (no CI). `unit`: the samples' unit.
 Cell mean_ci_cell(const stats::Summary& s, const ReadingScale& scale, const std::string& unit);
 
+// The same in the scale of its own mean, with the unit after it ("36.7 ±5.2
+// ms"), for a table whose cells differ by orders of magnitude both across
+// and down (sizes in rows, operations in columns).
+Cell mean_ci_cell(const stats::Summary& s, const std::string& unit);
+
 // The scale for a table of these means: the one of their median, so that
 // most cells read in [1, 1000) of one unit.
 ReadingScale scale_for_means(std::span<const double> means, std::string_view unit);
