@@ -219,12 +219,15 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
     const auto m = stats::summarize(values(ss));
     summaries[v] = m;
     const auto nreg = regions(*ss.front());
-    w.add_row({v.empty() ? "(none)" : v, std::to_string(m.n), fmt::format("{:.1f}", m.mean / 1e6),
-               m.n < 2 ? "n/a" : fmt::format("{:.1f}", m.stddev / 1e6), fmt::format("{:.1f}", m.min / 1e6),
-               fmt::format("{:.1f}", m.max / 1e6), nreg ? fmt::format("{:.1f}", m.mean / 1e3 / *nreg) : "n/a"});
+    // The document's one decimal in ms; each number's value in ns.
+    auto ms = [](double ns) { return Cell::number(ns, "ns", fmt::format("{:.1f}", ns / 1e6)); };
+    w.add_row({v.empty() ? "(none)" : v, Cell::number(static_cast<double>(m.n), "", std::to_string(m.n)), ms(m.mean),
+               m.n < 2 ? Cell("n/a") : ms(m.stddev), ms(m.min), ms(m.max),
+               nreg ? Cell::number(m.mean / *nreg, "ns", fmt::format("{:.1f}", m.mean / 1e3 / *nreg)) : Cell("n/a")});
   }
   if (auto nreg = regions(*sweep_variants.items[sweep_variants.order.front()].front()))
     w.notes.push_back(fmt::format("{:.0f} regions of 1GB; one on_each_cpu_mask() broadcast per region", *nreg));
+  w.chart = TableChart{.label = 0, .value = 2, .interval = std::nullopt};  // the mean per variant
   tables.push_back(std::move(w));
 
   // Each variant against the base.
