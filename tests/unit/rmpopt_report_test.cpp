@@ -94,3 +94,20 @@ TEST(RmpoptReport, EmulatedSweepStrategyByLayoutTable) {
   // Fits mail: 80 columns ("±" is two bytes, one column).
   for (const auto& line : lines_of(render_text(t))) EXPECT_LE(line.size() - occurrences(line, "±"), 80u) << line;
 }
+
+// The kernel's sweep line (document, ingest): the table's text is the
+// document's ms with one decimal; its cells hold the ns (JSON, CSV, chart).
+TEST(RmpoptReport, SweepTimeCellsCarryNanoseconds) {
+  std::vector<Sample> s;
+  for (double ns : {400e6, 420e6})  // mean 410 ms; sd sqrt(200) ms = 14.1 ms
+    s.push_back({"range=2T", "all-cpus", "sweep_time", "ns", ns, 0, false, nlohmann::json::object()});
+  const auto tables = suites::rmpopt::report_tables(s, "replay");
+  ASSERT_EQ(tables.size(), 1u);
+  const Table& w = tables[0];
+  EXPECT_EQ(text_rows(w)[0], (std::vector<std::string>{"all-cpus", "2", "410.0", "14.1", "400.0", "420.0", "n/a"}));
+  ASSERT_TRUE(w.rows[0][2].value);
+  EXPECT_DOUBLE_EQ(*w.rows[0][2].value, 410e6);
+  EXPECT_EQ(w.rows[0][2].unit, "ns");
+  ASSERT_TRUE(w.chart);
+  EXPECT_EQ(w.columns[w.chart->value].header, "mean");
+}
