@@ -9,7 +9,8 @@
 // in): metric "host_alloc_rate" (unit GB/s, case "vcpus=N/bytes=B", variant
 // "unpinned" / "pinned-node<N>", extra.directmap = the run's DirectMap
 // lines). A run without it (smoke, host preset) falls back to the guest's
-// own "faultin_rate", and the table says so. One run is one kernel, so one
+// own "faultin_rate", and the table says so; a run with "write_bandwidth"
+// (the host preset) has it in a second table of the same layout. One run is one kernel, so one
 // directmap setup: its row is named from its DirectMap lines (directmap_setup);
 // `kvmbench report RUN_A RUN_B` puts two runs (a 4K-pre-split kernel and a
 // 2M+split kernel) in one table, as the document does.
@@ -30,6 +31,7 @@ namespace kvmbench::suites::directmap {
 
 inline constexpr std::string_view kHostMetric = "host_alloc_rate";  // the document's figure
 inline constexpr std::string_view kMetric = "faultin_rate";         // the guest's own rate (fallback)
+inline constexpr std::string_view kWriteMetric = "write_bandwidth"; // the faulted-in memory written again
 inline constexpr std::string_view kBase = "DirectMap2M+split";  // today's kernel
 inline constexpr std::string_view kCandidate = "DirectMap4K";   // pre-split
 

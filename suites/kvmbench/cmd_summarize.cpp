@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "analysis/plain_numbers.h"
+#include "analysis/reading_units.h"
 #include "analysis/statistics.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
@@ -65,8 +66,17 @@ nlohmann::json num(double v) {
   return nullptr;
 }
 
-// Shortest text that reads back to the same double; "n/a" for NaN.
+// Shortest text that reads back to the same double (an input: alpha);
+// "n/a" for NaN.
 std::string text(double v) { return std::isfinite(v) ? fmt::format("{}", v) : "n/a"; }
+
+// A statistic for reading: four significant digits (--json has them all).
+std::string reading(double v) { return format_reading(v, 4); }
+std::string percent(double v) { return std::isfinite(v) ? format_reading(v, 3) + "%" : "n/a"; }
+// A p-value: three digits, or the power of ten when it is that small.
+std::string p_value(double p) {
+  return !std::isfinite(p) || p >= 1e-3 ? format_reading(p, 3) : fmt::format("{:.2e}", p);
+}
 
 nlohmann::json summary_json(const stats::Summary& s) {
   return {{"n", s.n},           {"mean", num(s.mean)},
@@ -82,14 +92,14 @@ void print_line(const std::string& key, const std::string& value) {
 
 void print_summary(const stats::Summary& s, const std::string& prefix) {
   print_line(prefix + "n", fmt::format("{}", s.n));
-  print_line(prefix + "mean", text(s.mean));
-  print_line(prefix + "stddev", text(s.stddev));
-  print_line(prefix + "min", text(s.min));
-  print_line(prefix + "median", text(s.median));
-  print_line(prefix + "max", text(s.max));
-  print_line(prefix + "cv", text(s.cv));
-  print_line(prefix + "ci95_low", text(s.ci95_low));
-  print_line(prefix + "ci95_high", text(s.ci95_high));
+  print_line(prefix + "mean", reading(s.mean));
+  print_line(prefix + "stddev", reading(s.stddev));
+  print_line(prefix + "min", reading(s.min));
+  print_line(prefix + "median", reading(s.median));
+  print_line(prefix + "max", reading(s.max));
+  print_line(prefix + "cv", percent(100 * s.cv));
+  print_line(prefix + "ci95_low", reading(s.ci95_low));
+  print_line(prefix + "ci95_high", reading(s.ci95_high));
 }
 
 struct Options {
@@ -140,11 +150,11 @@ void run(const Options& o) {
   print_summary(sa, "a.");
   print_line("b.file", o.files[1]);
   print_summary(sb, "b.");
-  print_line("change_pct", text(change.pct));
-  print_line("change_ci95_low", text(change.ci95_low));
-  print_line("change_ci95_high", text(change.ci95_high));
-  print_line("welch_p", text(welch.p));
-  print_line("mannwhitney_p", text(mw.p));
+  print_line("change_pct", percent(change.pct));
+  print_line("change_ci95_low", percent(change.ci95_low));
+  print_line("change_ci95_high", percent(change.ci95_high));
+  print_line("welch_p", p_value(welch.p));
+  print_line("mannwhitney_p", p_value(mw.p));
   print_line("direction", o.higher_is_better ? "higher is better (--higher-is-better)"
                                              : "lower is better (assumed; --higher-is-better for rates)");
   print_line("alpha", text(o.alpha));

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <unordered_map>
 
 #include "analysis/number_format.h"
 #include "analysis/statistics.h"
+#include "analysis/summary_cell.h"
 
 namespace kvmbench::suites::make_shared {
 
@@ -139,7 +141,96 @@ Table listing_table(const std::vector<Conversion>& convs, std::string_view sourc
   return t;
 }
 
+// The user-space measurements (the host preset; beside the kernel's lines
+// in the document preset): one row per nr_pages (and VM type), one column
+// per measurement, each cell the mean ±95% CI in the unit its own size
+// reads in, since 1 page and 64K pages differ by orders of magnitude.
+struct Measured {
+  std::string case_name, variant;
+  std::map<std::string, std::vector<double>> values;  // metric -> per repetition (or conversion)
+};
+
+struct MeasuredColumn {
+  std::string header, metric;
+};
+
+std::vector<Measured> measured(const std::vector<Sample>& samples, const std::vector<MeasuredColumn>& columns,
+                               std::map<std::string, std::string>& units) {
+  std::vector<Measured> out;
+  for (const auto& s : samples) {
+    if (s.warmup || std::none_of(columns.begin(), columns.end(),
+                                 [&](const MeasuredColumn& c) { return c.metric == s.metric; }))
+      continue;
+    auto it = std::find_if(out.begin(), out.end(),
+                           [&](const Measured& m) { return m.case_name == s.case_name && m.variant == s.variant; });
+    if (it == out.end()) it = out.insert(out.end(), Measured{s.case_name, s.variant, {}});
+    it->values[s.metric].push_back(s.value);
+    units[s.metric] = s.unit;
+  }
+  return out;
+}
+
+// Empty title: no such samples (the table is not made).
+Table measured_table(std::string title, std::string_view source, const std::vector<Sample>& samples,
+                     const std::vector<MeasuredColumn>& columns, bool with_variant, std::string_view n_counts) {
+  std::map<std::string, std::string> units;
+  const auto rows = measured(samples, columns, units);
+  Table t;
+  if (rows.empty()) return t;
+  t.title = std::move(title);
+  t.source = std::string(source);
+  t.columns.push_back({"nr_pages"});
+  if (with_variant) t.columns.push_back({"VM type", Align::left});
+  for (const auto& c : columns) t.columns.push_back({c.header});
+  std::size_t n_low = SIZE_MAX, n_high = 0;
+  for (const auto& r : rows) {
+    std::vector<Cell> row = {nr_pages_of(r.case_name)};
+    if (with_variant) row.push_back(r.variant);
+    for (const auto& c : columns) {
+      auto it = r.values.find(c.metric);
+      if (it == r.values.end()) {
+        row.push_back("-");
+        continue;
+      }
+      const auto m = stats::summarize(it->second);
+      n_low = std::min(n_low, m.n);
+      n_high = std::max(n_high, m.n);
+      row.push_back(mean_ci_cell(m, units[c.metric]));
+    }
+    t.add_row(std::move(row));
+  }
+  t.notes.push_back(fmt::format("mean ±half-width of its 95% CI ({}, counting {})", n_range(n_low, n_high), n_counts));
+  return t;
+}
+
 }  // namespace
+
+std::vector<Table> measured_tables(const std::vector<Sample>& samples, std::string_view source) {
+  std::vector<Table> tables;
+  Table gmem = measured_table("guest_memfd operations per nr_pages", source, samples,
+                              {{"create", "gmem_create_time"},
+                               {"fallocate", "gmem_fallocate_time"},
+                               {"punch hole", "gmem_punch_hole_time"},
+                               {"fallocate rate", "gmem_fallocate_rate"}},
+                              false, "repetitions");
+  if (!gmem.title.empty()) {
+    // Rates of different sizes are comparable; times are not.
+    gmem.chart = TableChart{.label = 0, .value = 4, .interval = std::nullopt};
+    gmem.notes.push_back("a guest_memfd of nr_pages pages created, fallocated and hole-punched whole;");
+    gmem.notes.push_back("  no memory slot, no conversion");
+    tables.push_back(std::move(gmem));
+  }
+  Table conv = measured_table("Conversions per nr_pages, timed in user space", source, samples,
+                              {{"to_shared", "to_shared_cycles"},
+                               {"to_private", "to_private_cycles"},
+                               {"to_shared time", "to_shared_time"}},
+                              true, "conversions");
+  if (!conv.title.empty()) {
+    conv.notes.push_back("cycles (TSC) and wall time around the one conversion ioctl, both ways");
+    tables.push_back(std::move(conv));
+  }
+  return tables;
+}
 
 Table conversion_table(const std::vector<Sample>& samples, std::string_view source) {
   return listing_table(conversions(samples), source);
@@ -147,7 +238,7 @@ Table conversion_table(const std::vector<Sample>& samples, std::string_view sour
 
 std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source) {
   const auto convs = conversions(samples);
-  if (convs.empty()) return {};
+  if (convs.empty()) return measured_tables(samples, source);
   std::vector<Table> tables;
   tables.push_back(listing_table(convs, source));  // moved: a braced list would copy its rows
 
@@ -167,6 +258,7 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
   s.notes.push_back("percentage = 100 * make_shared / total per conversion; sd: sample sd (n-1)");
   tables.push_back(std::move(s));
   tables.push_back(noise_table(convs, source));
+  for (auto& t : measured_tables(samples, source)) tables.push_back(std::move(t));
   return tables;
 }
 

@@ -75,9 +75,11 @@ std::string layout_text(const model::Machine& m, const model::Layout& l) {
       break;
   }
   std::string text = fmt::format("layout {}: {}", model::layout_name(l), where);
-  if (mix.occupied)
-    text += fmt::format(" in {} of {} regions (RMPOPT reads {} entries of each)", mix.occupied,
-                        mix.regions, fixed(mix.entries_to_first_assigned, 0));
+  if (mix.occupied) {
+    const std::string entries = fixed(mix.entries_to_first_assigned, 0);
+    text += fmt::format(" in {} of {} regions (RMPOPT reads {} entr{} of each)", mix.occupied, mix.regions, entries,
+                        entries == "1" ? "y" : "ies");
+  }
   text += fmt::format("; {} regions dirty (bits cleared since the last sweep: {} free, {} "
                       "occupied; the bitmap strategy visits only these), {} clean",
                       mix.free_dirty + mix.occupied_dirty, mix.free_dirty, mix.occupied_dirty,
@@ -116,7 +118,7 @@ Table sweep_table(const model::Calibration& cal, const SweepRequest& req) {
   t.title = fmt::format("# RMPOPT sweep, predicted: {}, layout {}", format_bytes(req.target.memory_bytes),
                         model::layout_name(req.layout));
   t.source = kSource;
-  t.columns = {{"strategy", Align::left}, {"mask"},   {"wall ms"}, {"+-95%"},
+  t.columns = {{"strategy", Align::left}, {"mask"},   {"wall ms"}, {"95% CI ±ms"},
                {"per CPU ms"},            {"CPU s"},  {"scan %"},  {"call %"}};
   for (model::Strategy s : req.strategies) {
     model::Prediction p = model::predict(cal, req.target, req.layout, s);
@@ -135,8 +137,8 @@ Table sweep_table(const model::Calibration& cal, const SweepRequest& req) {
               "(the CPU running the loop is busy for the whole wall time); CPU s: all CPUs "
               "together; scan/call %: share of the wall time scanning RMP entries / in "
               "on_each_cpu_mask, the rest is RMPOPT's fast path");
-  add_note(t, "+-95%: the fit's error on F, c, a, b only, not on B, the CPU count or the TSC "
-              "rate");
+  add_note(t, "95% CI ±ms: half-width of the wall time's 95% CI, in ms (not a percentage), from "
+              "the fit's error on F, c, a, b only, not on B, the CPU count or the TSC rate");
   add_common_assumptions(t, cal);
   if (req.target.memory_bytes > (2ULL << 40))
     add_note(t, "RMPOPT covers at most 2TB of memory: larger sizes are an extrapolation");

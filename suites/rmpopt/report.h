@@ -2,9 +2,13 @@
 // vs after guest shutdown), the sweep wall time per kernel variant (ms, with
 // the time per 1GB region: the loop issues one on_each_cpu_mask() per
 // region), and the change of each variant against the base variant with its
-// 95% CI, Welch p and verdict. Reads samples named as
+// 95% CI, Welch p and verdict; for the host preset's emulated sweep, its
+// wall time per strategy and page layout (mean ±95% CI, in ms or the unit
+// that reads). Reads samples named as
 // analysis/parsers/kernel_log.h names them (metrics "rmpopt_cycles_<stat>",
-// "sweep_time" with extra range_start/range_end).
+// "sweep_time" with extra range_start/range_end) and as
+// suites/rmpopt/measure.h does ("emulated_sweep_wall" with extra layout and
+// regions).
 #pragma once
 
 #include <filesystem>
@@ -18,7 +22,8 @@
 
 namespace kvmbench::suites::rmpopt {
 
-// Empty when the samples hold no RMPOPT cycle stats and no sweep times.
+// Empty when the samples hold no RMPOPT cycle stats, sweep times or emulated
+// sweeps (whose tables come first).
 // `base_variant` is the variant the others are compared against; the first
 // variant seen when it is absent. With `tsc_ghz` (the TSC rate of the
 // machine that printed the cycles, in GHz), a second cycle table gives the

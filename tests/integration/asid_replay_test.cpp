@@ -103,7 +103,7 @@ TEST(AsidReplay, NptOnAndOffBesideNativeWithRatios) {
   EXPECT_NE(on.find("0.817  [0.726, 0.934]"), std::string::npos) << on;
   EXPECT_NE(off.find("0.800  [0.711, 0.916]"), std::string::npos) << off;
   for (const char* t : {"# [PARTIAL: 1 part skipped] tcp_stream throughput (Gbit/s): guest vs native",
-                        "# [PARTIAL: 1 part skipped] cpuid_rate cpuid_rate (ops/s): guest vs native",
+                        "# [PARTIAL: 1 part skipped] cpuid_rate (ops/s): guest vs native",
                         "# [PARTIAL: 1 part skipped] mmap_churn time_per_round (ms): guest vs native",
                         "case: bytes=104857600,rounds=100"})
     EXPECT_NE(out.find(t), std::string::npos) << t << "\n" << out;

@@ -45,6 +45,17 @@ TEST(ModelRmpoptCli, SingleStrategyWithAllOptions) {
   expect_mail_layout(r.out);
 }
 
+// The CI column is a half-width in ms, and says so; one entry is "1 entry".
+TEST(ModelRmpoptCli, CiColumnInMsAndOneEntrySingular) {
+  auto r = run_kvmbench({"model", "rmpopt", "--layout", "first", "--strategy", "all"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("  wall ms  95% CI ±ms  "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("+-95%"), std::string::npos) << r.out;
+  // The first 4K is assigned: the scan stops at the region's first entry.
+  EXPECT_NE(r.out.find("reads 1 entry of each"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("1 entries"), std::string::npos) << r.out;
+}
+
 TEST(ModelRmpoptCli, CalibratePrintsTheFit) {
   auto r = run_kvmbench({"model", "rmpopt", "--calibrate"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

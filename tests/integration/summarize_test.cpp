@@ -47,14 +47,16 @@ TEST(Summarize, OneFileText) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto kv = parse_text(r.out);
   EXPECT_EQ(kv["n"], "5");
-  EXPECT_EQ(kv["mean"], "3");
-  EXPECT_EQ(std::stod(kv["stddev"]), std::sqrt(2.5));
-  EXPECT_EQ(kv["min"], "1");
-  EXPECT_EQ(kv["median"], "3");
-  EXPECT_EQ(kv["max"], "5");
-  for (const char* k : {"cv", "ci95_low", "ci95_high"}) EXPECT_TRUE(kv.count(k)) << k;
-  EXPECT_LT(std::stod(kv["ci95_low"]), 3);
-  EXPECT_GT(std::stod(kv["ci95_high"]), 3);
+  // Four significant digits: sd sqrt(2.5) = 1.5811; cv 1.5811 / 3 = 52.70%;
+  // 95% CI 3 -+ t(0.975, 4) * 1.5811 / sqrt(5) = 3 -+ 2.7764 * 0.70711 = 3 -+ 1.9632.
+  EXPECT_EQ(kv["mean"], "3.000");
+  EXPECT_EQ(kv["stddev"], "1.581");
+  EXPECT_EQ(kv["min"], "1.000");
+  EXPECT_EQ(kv["median"], "3.000");
+  EXPECT_EQ(kv["max"], "5.000");
+  EXPECT_EQ(kv["cv"], "52.7%");
+  EXPECT_EQ(kv["ci95_low"], "1.037");
+  EXPECT_EQ(kv["ci95_high"], "4.963");
   // Lines fit in 80 columns and use no tabs.
   std::istringstream in(r.out);
   for (std::string line; std::getline(in, line);) {
@@ -119,9 +121,14 @@ TEST(Summarize, TwoFilesJsonAndDirection) {
   ASSERT_EQ(t.exit_code, 0) << t.err;
   auto kv = parse_text(t.out);
   EXPECT_EQ(kv["a.n"], "6");
-  EXPECT_EQ(kv["b.mean"], "8");
+  EXPECT_EQ(kv["b.mean"], "8.000");
   EXPECT_EQ(kv["verdict"], "faster");
   EXPECT_NE(kv["direction"].find("lower is better"), std::string::npos);
+  // Percentages with a "%", p in three digits or as a power of ten:
+  // 8 / 10 - 1 = -20%; Mann-Whitney 2 / 924 = 0.0021645; Welch below 1e-6.
+  EXPECT_EQ(kv["change_pct"], "-20.0%");
+  EXPECT_EQ(kv["mannwhitney_p"], "0.00216");
+  EXPECT_NE(kv["welch_p"].find("e-"), std::string::npos) << kv["welch_p"];
   for (const char* k : {"change_pct", "change_ci95_low", "change_ci95_high", "welch_p",
                         "mannwhitney_p", "a.stddev", "b.ci95_high"})
     EXPECT_TRUE(kv.count(k)) << k;

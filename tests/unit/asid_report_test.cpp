@@ -95,6 +95,8 @@ TEST(AsidReport, TablePerMetricWithGuestNativeAndRatio) {
   EXPECT_EQ(*off, (std::vector<std::string>{"npt=off", "3/3", "8", "20", "0.400", "[0.400, 0.400]"}));
   EXPECT_EQ(row(t, "native"), std::nullopt);  // native is a column, not a row
 
+  // Workload and metric share the name: said once.
+  EXPECT_EQ(tables[1].title, "# cpuid_rate (ops/s): guest vs native");
   auto cpuid = row(tables[1], "npt=on");
   ASSERT_TRUE(cpuid.has_value());
   EXPECT_EQ((*cpuid)[3], "-");

@@ -175,3 +175,27 @@ TEST(DirectmapReport, HostPresetRatesAreHostMemoryNotAGuest) {
   EXPECT_TRUE(has_line(text, "(no guest)")) << text;
   EXPECT_FALSE(has_line(text, "guest's own")) << text;
 }
+
+// The host preset's second pass over the faulted-in memory: its own table in
+// the fault-in table's layout (mean and stddev rows, a column per pinning),
+// after the fault-in rate; one run says "1 run".
+TEST(DirectmapReport, HostPresetWriteBandwidthInTheDocumentLayout) {
+  std::vector<Sample> host;
+  for (int i = 0; i < 2; ++i) {
+    host.push_back({"thp/threads=1", "unpinned", "faultin_rate", "GB/s", 5.0, i, false, {{"backing", "thp"}}});
+    // 20 and 24 GB/s: mean 22.0, sample sd sqrt(8) = 2.83 -> "2.8".
+    host.push_back({"thp/threads=1", "unpinned", "write_bandwidth", "GB/s", 20.0 + 4 * i, i, false, {{"backing", "thp"}}});
+  }
+  host.push_back({"thp/threads=1", "pinned", "write_bandwidth", "GB/s", 30.0, 0, false, {{"backing", "thp"}}});
+  auto tables = dm::report_tables(host, "hardware");
+  ASSERT_EQ(tables.size(), 2u);
+  const std::string text = render_text(tables[1]);
+  EXPECT_TRUE(has_line(text, "# Write bandwidth of the faulted-in memory across 2 runs, measured in GB/s\n")) << text;
+  // Right-aligned under "unpinned" (8 columns); one pinned value: no sd.
+  EXPECT_TRUE(has_line(text, "\nthp/threads=1      22.0  |  30.0\n")) << text;
+  EXPECT_TRUE(has_line(text, "\n  stddev            2.8  |   n/a\n")) << text;
+
+  std::vector<Sample> once = {host[0], host[1]};
+  const std::string one = render_text(dm::report_tables(once, "hardware")[1]);
+  EXPECT_TRUE(has_line(one, "across 1 run, measured")) << one;
+}
