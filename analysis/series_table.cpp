@@ -4,12 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <stdexcept>
-#include <tuple>
-#include <unordered_map>
 
-#include "analysis/experimental_unit.h"
+#include "analysis/series_values.h"
 #include "analysis/statistics.h"
 
 namespace kvmbench {
@@ -32,120 +29,6 @@ std::string format_sig(double x, int sig) {
 }
 
 namespace {
-
-struct SeriesValues {
-  std::string variant, metric, unit;
-  std::vector<double> values;
-  std::vector<int> invocation, repetition;  // of each value
-  std::string sub_unit_kind;                // the first sub-unit a sample named
-};
-
-struct CaseSeries {
-  std::string case_name;
-  std::vector<SeriesValues> series;
-};
-
-// The family of a case: its key before '=' ("group=12" -> "group"), or ""
-// for names without one.
-std::string_view case_family(std::string_view name) {
-  const std::size_t eq = name.find('=');
-  return eq == std::string_view::npos ? std::string_view() : name.substr(0, eq);
-}
-
-// The samples' series grouped by case, in first-seen order. When there are
-// more than `max_cases` cases, each family larger than that is pooled into
-// one (a long kernel log makes a "group=N" case per group of prints: a table
-// per case would print tens of thousands of tables of one print each);
-// `pooled` tells which. Keys are views into the samples.
-std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::size_t max_cases,
-                                      std::vector<bool>& pooled) {
-  // 1. The distinct cases, and the case of each sample.
-  std::unordered_map<std::string_view, std::size_t> case_index;
-  std::vector<std::string_view> names;
-  std::vector<std::size_t> case_of(samples.size());
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    if (samples[i].warmup) continue;
-    auto [it, fresh] = case_index.try_emplace(samples[i].case_name, names.size());
-    if (fresh) names.push_back(samples[i].case_name);
-    case_of[i] = it->second;
-  }
-  // 2. The table each case goes to: its own, or its family's pooled one.
-  std::unordered_map<std::string_view, std::size_t> family_size;
-  const bool may_pool = max_cases > 0 && names.size() > max_cases;
-  if (may_pool)
-    for (auto n : names) ++family_size[case_family(n)];
-  std::vector<CaseSeries> out;
-  std::vector<std::size_t> table_of(names.size());
-  std::unordered_map<std::string_view, std::size_t> family_table;
-  std::vector<std::string_view> last_of_family;  // per pooled table
-  pooled.clear();
-  for (std::size_t c = 0; c < names.size(); ++c) {
-    const std::string_view fam = case_family(names[c]);
-    if (!may_pool || family_size[fam] <= max_cases) {
-      table_of[c] = out.size();
-      out.push_back({std::string(names[c]), {}});
-      pooled.push_back(false);
-      last_of_family.emplace_back();
-      continue;
-    }
-    auto [it, fresh] = family_table.try_emplace(fam, out.size());
-    if (fresh) {
-      out.push_back({fmt::format("all {} {} cases pooled (from {}", family_size[fam],
-                                 fam.empty() ? std::string("unkeyed") : std::string(fam) + "=*", names[c]),
-                     {}});
-      pooled.push_back(true);
-      last_of_family.emplace_back();
-    }
-    table_of[c] = it->second;
-    last_of_family[it->second] = names[c];
-  }
-  for (std::size_t t = 0; t < out.size(); ++t)
-    if (pooled[t]) out[t].case_name += fmt::format(" to {})", last_of_family[t]);
-  // 3. The values of each series, in sample order.
-  std::map<std::tuple<std::size_t, std::string_view, std::string_view>, std::size_t> series_index;  // table, variant, metric
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    const Sample& s = samples[i];
-    if (s.warmup) continue;
-    const std::size_t t = table_of[case_of[i]];
-    CaseSeries& c = out[t];
-    const auto [found, fresh] = series_index.try_emplace({t, s.variant, s.metric}, c.series.size());
-    if (fresh) c.series.push_back({s.variant, s.metric, s.unit, {}, {}, {}, {}});
-    SeriesValues& sv = c.series[found->second];
-    if (sv.unit != s.unit)
-      throw std::runtime_error(fmt::format("series {} mixes units '{}' and '{}'", s.series_key(), sv.unit, s.unit));
-    sv.values.push_back(s.value);
-    sv.repetition.push_back(s.iteration);
-    int inv = 0;
-    if (s.extra.is_object()) {
-      if (auto it = s.extra.find("invocation"); it != s.extra.end() && it->is_number_integer()) inv = it->get<int>();
-      if (sv.sub_unit_kind.empty())
-        if (std::string sub = sub_unit_of(s); !sub.empty()) sv.sub_unit_kind = sub.substr(0, sub.find('='));
-    }
-    sv.invocation.push_back(inv);
-  }
-  return out;
-}
-
-// The values a series' statistics are of: one per repetition (its threads,
-// CPUs or vCPUs summarised, experimental_unit.h), or one per invocation
-// when the run holds several. A pooled table mixes cases, whose
-// repetitions are not one another's: there every value stands alone.
-// `summarised` says how many values the largest unit summarised.
-std::vector<double> unit_values(const SeriesValues& sv, bool pooled, std::size_t& summarised) {
-  summarised = 1;
-  // A kernel log's records each have a repetition of their own, in order:
-  // nothing to summarise (and a long log has hundreds of thousands).
-  bool one_per_unit = true;
-  for (std::size_t i = 1; i < sv.values.size() && one_per_unit; ++i)
-    one_per_unit = sv.repetition[i] > sv.repetition[i - 1] && sv.invocation[i] == sv.invocation[i - 1];
-  if (pooled || one_per_unit) return sv.values;
-  std::vector<Observation> obs;
-  obs.reserve(sv.values.size());
-  for (std::size_t i = 0; i < sv.values.size(); ++i) obs.push_back({sv.values[i], sv.invocation[i], sv.repetition[i], ""});
-  ExperimentalUnits u = experimental_units(obs);
-  summarised = u.most_per_repetition;
-  return u.values;
-}
 
 std::vector<std::string> statistic_cells(const std::vector<double>& values, const SeriesValues& sv) {
   const bool finite = std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
@@ -175,11 +58,8 @@ const std::vector<std::string>& statistic_names() {
 std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std::string_view source,
                                          std::size_t max_width, std::size_t max_cases) {
   std::vector<Table> tables;
-  std::vector<bool> is_pooled;
-  const std::vector<CaseSeries> cases = group_by_case(samples, max_cases, is_pooled);
-  for (std::size_t ci = 0; ci < cases.size(); ++ci) {
-    const CaseSeries& c = cases[ci];
-    const bool pooled = is_pooled[ci];
+  for (const CaseSeries& c : group_by_case(samples, max_cases)) {
+    const bool pooled = c.pooled;
     std::vector<std::string> headers;
     std::vector<std::vector<std::string>> columns;
     std::vector<std::string> summarised_notes;  // per column, "" when none

@@ -3,8 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <set>
 
+#include <fmt/ranges.h>
+
+#include "analysis/case_table.h"
+#include "analysis/metric_roles.h"
 #include "analysis/series_table.h"
 #include "suites/suite.h"
 
@@ -62,10 +68,41 @@ static std::vector<Table> gbench_aggregate_tables(const nlohmann::json& meta, st
   return out;
 }
 
-std::vector<Table> report_tables(const Run& run) {
+// The metrics the suite's layout shows in `layout` (none when it printed
+// nothing: the samples were not the ones it reads).
+static std::function<bool(std::string_view)> shown_by_layout(std::string_view suite, const std::vector<Table>& layout) {
+  const Suite* s = find_suite(suite);
+  if (!s || layout.empty()) return [](std::string_view) { return false; };
+  if (s->layout_shows) return s->layout_shows;
+  if (s->owns_metric) return s->owns_metric;
+  return [](std::string_view) { return false; };
+}
+
+std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
   const std::string source(to_string(run.source()));
   std::vector<Table> tables = suite_layout_tables(run.suite(), run.samples, source);
-  for (auto& t : series_summary_tables(run.samples, source)) tables.push_back(std::move(t));
+  const auto in_layout = shown_by_layout(run.suite(), tables);
+  const MetricRoles roles = MetricRoles::from_json(run.meta.value("metric_roles", nlohmann::json::object()));
+  // In brief, the primary metrics only (what a gate decides on): the
+  // derived ones and the measurements beside are a --verbose away.
+  std::set<std::string, std::less<>> left_out;
+  auto wanted = [&](std::string_view metric) {
+    if (in_layout(metric)) return false;
+    if (detail == ReportDetail::full || roles.is_primary(metric)) return true;
+    left_out.emplace(metric);
+    return false;
+  };
+  for (auto& t : case_tables(run.samples, source, wanted)) {
+    // "# rmpopt: emulated_sweep_wall (ms)": `run all` prints several suites'.
+    if (!run.suite().empty()) t.title.insert(2, run.suite() + ": ");
+    tables.push_back(std::move(t));
+  }
+  if (!left_out.empty() && !tables.empty())
+    tables.back().notes.push_back(fmt::format("{} more metric{} ({}): `kvmbench report --verbose DIR`, or --format csv/json",
+                                              left_out.size(), left_out.size() == 1 ? "" : "s",
+                                              fmt::join(left_out, ", ")));
+  if (detail == ReportDetail::full)
+    for (auto& t : series_summary_tables(run.samples, source)) tables.push_back(std::move(t));
   for (auto& t : gbench_aggregate_tables(run.meta, source)) tables.push_back(std::move(t));
   return tables;
 }

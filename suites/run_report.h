@@ -1,8 +1,10 @@
 // The tables of a run, recomputed from its meta.json and samples.jsonl:
 // the suite's own layout when it has one (its Suite::tables), then the
-// generic per-series statistics (analysis/series_table.h). Used by
-// `kvmbench report`, `kvmbench ingest`, and by any renderer (html) that
-// wants the same tables.
+// compact generic tables (analysis/case_table.h) of the primary metrics the
+// layout does not show, and in full detail the other metrics' too and the
+// per-case dumps of every series (analysis/series_table.h). Used by
+// `kvmbench run`, `report`, `ingest`, and by any renderer (html) that wants
+// the same tables.
 #pragma once
 
 #include <string_view>
@@ -14,7 +16,11 @@
 
 namespace kvmbench::suites {
 
-std::vector<Table> report_tables(const Run& run);
+// brief: what a reader of `run` or `report` wants on a terminal (a short
+// table per suite); full: everything (--verbose, CSV, JSON).
+enum class ReportDetail { brief, full };
+
+std::vector<Table> report_tables(const Run& run, ReportDetail detail = ReportDetail::brief);
 
 // The suite-specific tables only (empty for an unknown suite, one without a
 // layout, or when the samples are not the ones the layout reads).

@@ -119,6 +119,10 @@ struct Suite {
   // The suite's own tables of one run (the document's layout); empty when
   // the samples are not the ones it reads. Unset: the generic tables only.
   std::function<std::vector<Table>(const std::vector<Sample>&, std::string_view source)> tables = {};
+  // Whether the layout (`tables`) shows a metric, when it shows anything:
+  // the compact generic tables (analysis/case_table.h) leave those out.
+  // Unset: the metrics it owns (owns_metric).
+  std::function<bool(std::string_view metric)> layout_shows = {};
   // Several runs in one table (`kvmbench report RUN_A RUN_B`); throws
   // std::invalid_argument naming a run it cannot use. Unset: not offered.
   std::function<std::vector<Table>(const std::vector<NamedRun>&)> tables_of_runs = {};

@@ -417,6 +417,7 @@ Suite asid_suite() {
               },
           },
       .tables = asid::report_tables,
+      .layout_shows = [](std::string_view m) { return !asid::workload_of(m).empty(); },
       .reproduce = asid::reproduce_document,
   };
 }

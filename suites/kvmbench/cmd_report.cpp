@@ -117,7 +117,8 @@ void add_report_command(CLI::App& app) {
       ->required();
   cmd->add_option("--format", o->format, "text, md, csv, json or html")->capture_default_str();
   cmd->add_flag("--verbose", o->verbose,
-                "Text: each skipped part's reason in full and every stability warning the run recorded");
+                "Text: each skipped part's reason in full, every stability warning the run recorded, a table "
+                "for every metric and each case's statistics in full (as CSV and JSON always have)");
   cmd->callback([o] {
     const bool html = o->format == "html";
     const Format f = html ? Format::text : parse_table_format(o->format);
@@ -132,7 +133,8 @@ void add_report_command(CLI::App& app) {
     warn_about_stored_files(run);
     std::vector<Table> tables;
     try {
-      tables = suites::report_tables(run);
+      const bool full = o->verbose || f == Format::csv || f == Format::json;
+      tables = suites::report_tables(run, full ? suites::ReportDetail::full : suites::ReportDetail::brief);
     } catch (const std::exception& e) {
       usage_error(fmt::format("{}: {}", o->dir, e.what()));
     }

@@ -32,6 +32,7 @@ struct RunOptions {
   std::vector<std::string> sets;
   std::string vcpus, bytes, backing, pin;
   std::string format = "text";
+  bool verbose = false;
   std::string replay;
   bool dry_run = false;
   std::string host;
@@ -71,12 +72,15 @@ void add_run_command(CLI::App& app) {
                   "With --dry-run: plan for the host whose `kvmbench probe --json` output this file holds");
   cmd->add_option("--format", o.format, "Report format printed after the run: text or md")
       ->check(CLI::IsMember({"text", "md"}));
+  cmd->add_flag("--verbose", o.verbose,
+                "Report: a table for every metric (not only the primary ones) and each case's statistics in full");
   cmd->callback([] {
     RunRequest req;
     req.target = o.target;
     req.preset = o.preset;
     req.out_root = o.out;
     req.format = o.format;
+    req.verbose = o.verbose;
     req.replay_dir = o.replay;
     req.dry_run = o.dry_run;
     req.host_file = o.host;

@@ -272,7 +272,7 @@ void finish_run(const Target& t, const RunRequest& req, RunWriter& writer, const
   const Run run = load_run(writer.dir(), SampleProvenance::drop);
   const std::string note = suites::incomplete_note(run);
   if (writer.samples_written() > 0)
-    print_run_report(run, req.format);
+    print_run_report(run, req.format, req.verbose);
   else if (r.outcome == Outcome::ok)
     fmt::print("{} / {}: no samples (every part was skipped on this host)\n", t.suite->name, preset.name);
   // The tables before the next run's messages and the summary (stdout is

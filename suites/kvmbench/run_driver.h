@@ -13,6 +13,7 @@ struct RunRequest {
   std::string preset;     // empty: document if supported, else host
   std::string out_root = "results/runs";
   std::string format = "text";
+  bool verbose = false;  // every metric's table and the per-case dumps
   int repetitions = 0;    // 0: the preset's default
   bool adaptive = false;  // -r auto
   int warmup = 0;

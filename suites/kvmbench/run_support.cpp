@@ -14,9 +14,10 @@
 
 namespace kvmbench::cli {
 
-void print_run_report(const Run& run, const std::string& format) {
+void print_run_report(const Run& run, const std::string& format, bool verbose) {
   const Format f = parse_table_format(format);
-  std::vector<Table> tables = suites::report_tables(run);
+  std::vector<Table> tables =
+      suites::report_tables(run, verbose ? suites::ReportDetail::full : suites::ReportDetail::brief);
   suites::mark_incomplete(tables, suites::incomplete_note(run));
   fmt::print("{}", render_tables(tables, f));
 }

@@ -10,8 +10,9 @@
 
 namespace kvmbench::cli {
 
-// The run's tables (suite layout + per-series statistics) on stdout.
-void print_run_report(const Run& run, const std::string& format);
+// The run's tables on stdout: the suite's layout and the compact generic
+// tables; `verbose` adds every metric and the per-case dumps.
+void print_run_report(const Run& run, const std::string& format, bool verbose);
 
 // Restores host knobs that a killed kvmbench left changed (journal on disk);
 // true when it restored any (what the host looks like changed).

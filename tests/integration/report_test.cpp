@@ -24,19 +24,33 @@ TEST(ReportCommand, RecomputesTheStatisticsOfARun) {
   auto r = run_kvmbench({"report", dir.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("source: replay"), std::string::npos) << r.out;
-  // real_time 120, 130, 140 ns: mean 130, sd 10, CV 7.69%, median 130
-  EXPECT_NE(r.out.find("7.69%"), std::string::npos) << r.out;
+  // real_time 120, 130, 140 ns: mean 130, sd 10, 95% CI 130 +- t(0.975, 2)
+  // 10 / sqrt(3) = 130 +- 24.84: [105, 155] at 3 significant digits.
+  EXPECT_NE(r.out.find("# real_time (ns)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[105, 155]"), std::string::npos) << r.out;
+  // The per-case dump (CV 7.69%, median 130) is for --verbose.
+  EXPECT_EQ(r.out.find("7.69%"), std::string::npos) << r.out;
+  auto v = run_kvmbench({"report", dir.string(), "--verbose"});
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  EXPECT_NE(v.out.find("7.69%"), std::string::npos) << v.out;
   // Google Benchmark's own aggregates are shown apart, as reported.
   EXPECT_NE(r.out.find("Google Benchmark's aggregates, as reported"), std::string::npos) << r.out;
   auto j = run_kvmbench({"report", dir.string(), "--format", "json"});
   ASSERT_EQ(j.exit_code, 0) << j.err;
   auto doc = nlohmann::json::parse(j.out);
   EXPECT_EQ(doc["source"], "replay");
-  const auto& t = doc["tables"][0];
-  EXPECT_EQ(t["columns"][1], "real_time");
-  EXPECT_EQ(t["rows"][1][1], "3");    // n
-  EXPECT_EQ(t["rows"][2][1], "130");  // mean
-  EXPECT_EQ(t["rows"][3][1], "10");   // sd
+  // JSON holds the compact table's numbers in full, then the dumps.
+  const auto& compact = doc["tables"][0];
+  EXPECT_EQ(compact["title"], "real_time (ns)");
+  EXPECT_EQ(compact["rows"][0][1]["value"], 130);
+  EXPECT_NEAR(compact["rows"][0][4]["low"].get<double>(), 105.16, 0.01);
+  nlohmann::json dump;
+  for (const auto& t : doc["tables"])
+    if (!t["columns"].empty() && t["columns"][1] == "real_time") dump = t;
+  ASSERT_FALSE(dump.is_null()) << j.out;
+  EXPECT_EQ(dump["rows"][1][1], "3");    // n
+  EXPECT_EQ(dump["rows"][2][1], "130");  // mean
+  EXPECT_EQ(dump["rows"][3][1], "10");   // sd
 }
 
 TEST(ReportCommand, SuiteLayoutForMakeShared) {

@@ -11,6 +11,7 @@
 #include "tests/support/run_command.h"
 
 using kvmbench::load_run;
+using kvmbench::test_support::lines_of;
 using kvmbench::test_support::run_kvmbench;
 using kvmbench::test_support::TempDir;
 namespace fs = std::filesystem;
@@ -126,6 +127,12 @@ TEST(RunCli, HostPresetStoresARunAndPrintsItsReport) {
                         120, "", env());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("source: hardware"), std::string::npos) << r.out;
+  // The preset's primary metric in one compact table (no layout of the
+  // document for the host preset); the other metrics with --verbose.
+  EXPECT_NE(r.out.find("# rmpopt: emulated_sweep_wall ("), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("95% CI high"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("kvmbench report --verbose DIR"), std::string::npos) << r.out;
+  for (const auto& l : lines_of(r.out)) EXPECT_LE(l.size(), 80u) << l;
   auto run = load_run(only_run_dir(tmp.path));
   EXPECT_EQ(run.status(), "complete");
   EXPECT_EQ(run.suite(), "rmpopt");

@@ -56,6 +56,9 @@ TEST(RunSummary, RunAllEndsWithOneLinePerPresetWithinEightyColumns) {
                         "", env());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const auto& l : lines_of(r.err)) EXPECT_LE(l.size(), 80u) << l;
+  // The tables too: a short one per suite, each line within 80 columns.
+  for (const auto& l : lines_of(r.out)) EXPECT_LE(l.size(), 80u) << l;
+  EXPECT_LE(lines_of(r.out).size(), 150u) << r.out;
   const auto summary = summary_of(r.err);
   ASSERT_FALSE(summary.empty()) << r.err;
   EXPECT_TRUE(std::regex_search(summary.front(), std::regex(R"(wall time [0-9]+\.[0-9] s\):$)"))) << summary.front();
