@@ -74,11 +74,11 @@ std::vector<Table> case_tables(const std::vector<Sample>& samples, std::string_v
   for (const CaseSeries& c : group_by_case(samples, max_cases)) {
     for (const SeriesValues& sv : c.series) {
       if (include && !include(sv.metric)) continue;
-      auto [it, fresh] = metric_index.try_emplace(sv.metric, metrics.size());
+      // One table per metric and unit: Google Benchmark files give one
+      // benchmark's real_time in ns and another's in us.
+      auto [it, fresh] = metric_index.try_emplace(sv.metric + '\0' + sv.unit, metrics.size());
       if (fresh) metrics.push_back({sv.metric, sv.unit, {}});
       MetricRows& m = metrics[it->second];
-      if (m.unit != sv.unit)
-        throw std::runtime_error(fmt::format("metric {} has units '{}' and '{}'", sv.metric, m.unit, sv.unit));
       Row r;
       r.label = c.case_name.empty() ? "(no case)" : c.case_name;
       if (!sv.variant.empty()) r.label += "/" + sv.variant;

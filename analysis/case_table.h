@@ -17,7 +17,8 @@
 
 namespace kvmbench {
 
-// Tables in first-seen metric order, rows in first-seen case order; only
+// Tables in first-seen metric order (one per unit of a metric that has
+// several), rows in first-seen case order; only
 // metrics for which `include` holds (unset: all). `source` goes into every
 // table. Each table's chart (Table::chart) is its means with their CIs.
 // Throws std::runtime_error when one series mixes units.

@@ -128,7 +128,9 @@ std::string render_text(const Table& t) {
       if (is_shown(r)) w[c] = std::max(w[c], width(t.rows[r][c].text));
   }
   std::string out;
-  if (!t.title.empty()) out += t.title + "\n";
+  // A long title (a suite's, with "[PARTIAL: ...]" in front) is broken
+  // like a note: every line of a text report fits 80 columns.
+  if (!t.title.empty()) out += wrapped_note(t.title);
   if (!t.source.empty()) out += "source: " + t.source + "\n";
   auto line = [&](const auto& cells) {
     std::string l;

@@ -94,13 +94,17 @@ std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
   };
   for (auto& t : case_tables(run.samples, source, wanted)) {
     // "# rmpopt: emulated_sweep_wall (ms)": `run all` prints several suites'.
-    if (!run.suite().empty()) t.title.insert(2, run.suite() + ": ");
+    if (find_suite(run.suite())) t.title.insert(2, run.suite() + ": ");
     tables.push_back(std::move(t));
   }
-  if (!left_out.empty() && !tables.empty())
-    tables.back().notes.push_back(fmt::format("{} more metric{} ({}): `kvmbench report --verbose DIR`, or --format csv/json",
-                                              left_out.size(), left_out.size() == 1 ? "" : "s",
-                                              fmt::join(left_out, ", ")));
+  if (!left_out.empty() && !tables.empty()) {
+    // Their names when they fit the line, else how many: a run of many
+    // metrics should not end with a paragraph of names.
+    const std::string where = "`kvmbench report --verbose DIR` or --format csv/json";
+    const std::string named = fmt::format("also {}: {}", fmt::join(left_out, ", "), where);
+    tables.back().notes.push_back(named.size() <= 80 ? named
+                                                     : fmt::format("{} more metrics: {}", left_out.size(), where));
+  }
   if (detail == ReportDetail::full)
     for (auto& t : series_summary_tables(run.samples, source)) tables.push_back(std::move(t));
   for (auto& t : gbench_aggregate_tables(run.meta, source)) tables.push_back(std::move(t));

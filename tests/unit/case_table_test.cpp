@@ -125,3 +125,14 @@ TEST(CaseTable, FitsEightyColumns) {
     for (std::string line; std::getline(text, line);) EXPECT_LE(line.size(), 80u) << line;
   }
 }
+
+// Google Benchmark files give one benchmark's real_time in ns and
+// another's in us: a table for each unit.
+TEST(CaseTable, AMetricInTwoUnitsGetsATableForEach) {
+  std::vector<Sample> s = series("BM_A", "", "real_time", "ns", {120, 130, 140});
+  append(s, series("BM_B", "", "real_time", "us", {5, 6}));
+  const auto tables = case_tables(s, "replay");
+  ASSERT_EQ(tables.size(), 2u);
+  EXPECT_EQ(tables[0].title, "# real_time (ns)");
+  EXPECT_EQ(tables[1].title, "# real_time (us)");
+}

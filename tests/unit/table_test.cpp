@@ -115,3 +115,15 @@ TEST(Table, AnIntervalIsTwoNumbersInJsonAndTwoColumnsInCsv) {
   EXPECT_EQ(j["rows"][1][1], "n/a");
   EXPECT_NE(render_text(t).find("\na     [1.50, 2.50] ms\n"), std::string::npos) << render_text(t);
 }
+
+// Every line of a text report fits 80 columns: a long title is broken at
+// spaces like a note.
+TEST(Table, TextBreaksALongTitle) {
+  Table t;
+  t.title = "[PARTIAL: 1 part skipped] Is make_shared above the run-to-run noise of the total? per nr_pages";
+  t.columns = {{"a"}};
+  t.add_row({"1"});
+  const std::string text = render_text(t);
+  EXPECT_EQ(text.substr(0, text.find("\n1\n")),
+            "[PARTIAL: 1 part skipped] Is make_shared above the run-to-run noise of the\n  total? per nr_pages\na\n-");
+}
