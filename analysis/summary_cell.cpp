@@ -6,12 +6,21 @@
 #include <cmath>
 #include <vector>
 
+#include "analysis/positive_ci.h"
+
 namespace kvmbench {
+
+bool ci_reaches_zero(const stats::Summary& s, const std::string& unit) {
+  return s.n >= 2 && positive_unit(unit) && s.min > 0 && s.ci95_low <= 0 && std::isfinite(s.ci95_high);
+}
 
 Cell mean_ci_cell(const stats::Summary& s, const ReadingScale& scale, const std::string& unit) {
   std::string text = format_reading(s.mean * scale.factor);
   const double half = (s.ci95_high - s.ci95_low) / 2;
-  if (s.n >= 2 && std::isfinite(half)) text += " ±" + format_reading(half * scale.factor, 2);
+  if (ci_reaches_zero(s, unit))
+    text += " ≤" + format_reading(s.ci95_high * scale.factor, 2);
+  else if (s.n >= 2 && std::isfinite(half))
+    text += " ±" + format_reading(half * scale.factor, 2);
   return Cell::number(s.mean, unit, std::move(text));
 }
 

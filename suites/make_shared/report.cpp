@@ -183,6 +183,7 @@ Table measured_table(std::string title, std::string_view source, const std::vect
   if (with_variant) t.columns.push_back({"VM type", Align::left});
   for (const auto& c : columns) t.columns.push_back({c.header});
   std::size_t n_low = SIZE_MAX, n_high = 0;
+  bool bound = false;
   for (const auto& r : rows) {
     std::vector<Cell> row = {nr_pages_of(r.case_name)};
     if (with_variant) row.push_back(r.variant);
@@ -196,10 +197,12 @@ Table measured_table(std::string title, std::string_view source, const std::vect
       n_low = std::min(n_low, m.n);
       n_high = std::max(n_high, m.n);
       row.push_back(mean_ci_cell(m, units[c.metric]));
+      bound = bound || ci_reaches_zero(m, units[c.metric]);
     }
     t.add_row(std::move(row));
   }
   t.notes.push_back(fmt::format("mean ±half-width of its 95% CI ({}, counting {})", n_range(n_low, n_high), n_counts));
+  if (bound) t.notes.push_back(kCiBoundNote);
   return t;
 }
 

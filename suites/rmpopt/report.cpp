@@ -164,11 +164,13 @@ std::vector<Table> emulated_sweep_tables(const std::vector<Sample>& samples, std
     t.columns.push_back({"strategy", Align::left});
     for (std::size_t k = 0; k < g.layouts.size(); ++k)
       t.columns.push_back({fmt::format("{}, {}", g.layouts[k], scales[k].unit)});
+    bool bound = false;
     for (const auto& st : g.strategies) {
       std::vector<Cell> row = {st};
       for (std::size_t k = 0; k < g.layouts.size(); ++k) {
         auto it = at.find({st, g.layouts[k]});
         row.push_back(it == at.end() ? Cell("-") : mean_ci_cell(it->second, scales[k], g.unit));
+        bound = bound || (it != at.end() && ci_reaches_zero(it->second, g.unit));
       }
       t.add_row(std::move(row));
     }
@@ -177,6 +179,7 @@ std::vector<Table> emulated_sweep_tables(const std::vector<Sample>& samples, std
     t.notes.push_back(fmt::format("mean ±half-width of its 95% CI over the repetitions ({}); columns: the "
                                   "private-page layout of each 1 GiB region",
                                   n_range(n_low, n_high)));
+    if (bound) t.notes.push_back(kCiBoundNote);
     t.notes.push_back("a user-space emulation of the sweep's structure on this host, not RMPOPT");
     tables.push_back(std::move(t));
   }
