@@ -82,6 +82,8 @@ std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
   const std::string source(to_string(run.source()));
   std::vector<Table> tables = suite_layout_tables(run.suite(), run.samples, source);
   const auto in_layout = shown_by_layout(run.suite(), tables);
+  if (const Suite* s = find_suite(run.suite()); detail == ReportDetail::full && s && s->detail_tables)
+    for (auto& t : s->detail_tables(run.samples, source)) tables.push_back(std::move(t));
   const MetricRoles roles = MetricRoles::from_json(run.meta.value("metric_roles", nlohmann::json::object()));
   // In brief, the primary metrics only (what a gate decides on): the
   // derived ones and the measurements beside are a --verbose away.

@@ -119,6 +119,9 @@ struct Suite {
   // The suite's own tables of one run (the document's layout); empty when
   // the samples are not the ones it reads. Unset: the generic tables only.
   std::function<std::vector<Table>(const std::vector<Sample>&, std::string_view source)> tables = {};
+  // Tables in the suite's layout that only `--verbose` prints, after
+  // `tables` (measurements beside the one the document is about).
+  std::function<std::vector<Table>(const std::vector<Sample>&, std::string_view source)> detail_tables = {};
   // Whether the layout (`tables`) shows a metric, when it shows anything:
   // the compact generic tables (analysis/case_table.h) leave those out.
   // Unset: the metrics it owns (owns_metric).

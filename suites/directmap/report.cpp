@@ -252,8 +252,12 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
     tables.front().notes.push_back("DirectMap4K; 2M/1G mappings: DirectMap2M+split); two kernels side by");
     tables.front().notes.push_back("side: kvmbench report RUN_A RUN_B");
   }
-  if (has_metric(samples, kWriteMetric)) tables.push_back(write_bandwidth_table(samples, source, setup));
   return tables;
+}
+
+std::vector<Table> detail_tables(const std::vector<Sample>& samples, std::string_view source) {
+  if (!has_metric(samples, kWriteMetric)) return {};
+  return {write_bandwidth_table(samples, source, run_setup(samples))};
 }
 
 std::vector<Table> document_tables(const std::vector<NamedRun>& runs) {

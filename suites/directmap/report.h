@@ -47,6 +47,8 @@ std::vector<Table> tables_from_cells(const std::vector<Cell>& cells, std::string
 // One run: host_alloc_rate in the document's layout, else faultin_rate
 // (labelled as the guest's rate). Empty when the run has neither.
 std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source);
+// The host preset's write bandwidth in the same layout (--verbose only).
+std::vector<Table> detail_tables(const std::vector<Sample>& samples, std::string_view source);
 
 // Several runs in one document table (`kvmbench report RUN_A RUN_B`): one
 // row pair per run, named after its directmap setup (else the run's name).

@@ -354,6 +354,7 @@ Suite directmap_suite() {
           },
       .owns_metric = [](std::string_view m) { return m == directmap::kMetric || m == directmap::kHostMetric; },
       .tables = directmap::report_tables,
+      .detail_tables = directmap::detail_tables,
       .tables_of_runs = directmap::document_tables,
       .reproduce = directmap::reproduce_document,
   };

@@ -20,6 +20,8 @@ void print_run_report(const Run& run, const std::string& format, bool verbose) {
       suites::report_tables(run, verbose ? suites::ReportDetail::full : suites::ReportDetail::brief);
   suites::mark_incomplete(tables, suites::incomplete_note(run));
   fmt::print("{}", render_tables(tables, f));
+  // A blank line before whatever `run all` prints next.
+  if (f == Format::text || f == Format::md) fmt::print("\n");
 }
 
 bool prepare_host_for_run() {

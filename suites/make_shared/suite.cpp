@@ -264,6 +264,12 @@ Suite make_shared_suite() {
           },
       .owns_metric = [](std::string_view m) { return m == "make_shared_cycles" || m == "total_cycles"; },
       .tables = make_shared::report_tables,
+      // and the host preset's guest_memfd and conversion tables
+      .layout_shows =
+          [](std::string_view m) {
+            return m == "make_shared_cycles" || m == "total_cycles" || m.starts_with("gmem_") ||
+                   m == "to_shared_cycles" || m == "to_private_cycles" || m == "to_shared_time";
+          },
       .reproduce = make_shared::reproduce_document,
   };
 }

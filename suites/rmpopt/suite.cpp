@@ -253,6 +253,11 @@ Suite rmpopt_suite() {
       .owns_metric = [](std::string_view m) { return m == "sweep_time" || m.starts_with("rmpopt_cycles_"); },
       .tables = [](const std::vector<Sample>& samples,
                    std::string_view source) { return rmpopt::report_tables(samples, source); },
+      // and the host preset's strategy x layout table
+      .layout_shows =
+          [](std::string_view m) {
+            return m == "sweep_time" || m.starts_with("rmpopt_cycles_") || m == "emulated_sweep_wall";
+          },
       .reproduce = rmpopt::reproduce_document,
   };
 }

@@ -127,9 +127,10 @@ TEST(RunCli, HostPresetStoresARunAndPrintsItsReport) {
                         120, "", env());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("source: hardware"), std::string::npos) << r.out;
-  // The preset's primary metric in one compact table (no layout of the
-  // document for the host preset); the other metrics with --verbose.
-  EXPECT_NE(r.out.find("# rmpopt: emulated_sweep_wall ("), std::string::npos) << r.out;
+  // The preset's primary metric in its strategy x layout table, not again
+  // in a compact table; the other metrics with --verbose.
+  EXPECT_NE(r.out.find("Emulated sweep wall time over 1 GiB of RAM, per page layout"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("# rmpopt: emulated_sweep_wall ("), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("95% CI high"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("kvmbench report --verbose DIR"), std::string::npos) << r.out;
   for (const auto& l : lines_of(r.out)) EXPECT_LE(l.size(), 80u) << l;
