@@ -118,9 +118,11 @@ host::GuestSpec faultin_spec(RunContext& ctx, host::Accel accel, std::optional<i
   spec.accel = accel;
   spec.vcpus = vcpus;
   spec.memory_mib = mem >> 20;
-  spec.backend = ctx.param("backing") == "hugetlbfs" ? host::MemoryBackend::hugetlbfs
-                 : ctx.param("backing") == "anonymous" ? host::MemoryBackend::anonymous
-                                                       : host::MemoryBackend::memfd;
+  const auto backend = host::find_memory_backend(ctx.param("backing"));
+  if (!backend)
+    usage_error(fmt::format("parameter backing: '{}' is not one of {}", ctx.param("backing"),
+                            fmt::join(host::memory_backend_names(), ", ")));
+  spec.backend = *backend;
   if (is_snp(ctx)) {
     spec.confidential = host::Confidential::sev_snp;
     spec.snp = snp_options(ctx);
@@ -248,7 +250,11 @@ void run_host(RunContext& ctx) {
   directmap::DirectmapHostParams p;
   p.bytes_per_thread = ctx.param_bytes("bytes");
   for (auto& t : split_list(ctx.param("threads"))) p.threads.push_back(std::stoi(t));
-  p.backings = split_list(ctx.param("backings"));
+  try {
+    for (const auto& b : split_list(ctx.param("backings"))) p.backings.push_back(host::parse_backing(b));
+  } catch (const std::invalid_argument& e) {
+    usage_error(fmt::format("parameter backings: {}", e.what()));
+  }
   p.write_bandwidth = ctx.param("write-bandwidth") == "1";
   ctx.progress("fault-in by backing");
   auto outcome = directmap::measure(p, [&](const Sample& s) { ctx.emit(s); });
@@ -265,7 +271,7 @@ std::vector<Param> guest_params(const std::string& mem, const std::string& vcpus
       {"guest-mem", mem, "guest memory"},
       {"vcpus", vcpus, "vCPUs = faultin threads", integer_at_least(1)},
       {"bytes", bytes, "bytes each thread faults in (stress --vm-bytes)", size_at_least(4096)},
-      {"backing", "memfd", "guest RAM backend: memfd, anonymous, hugetlbfs", one_of({"memfd", "anonymous", "hugetlbfs"})},
+      {"backing", "memfd", "guest RAM backend: memfd, anonymous, hugetlbfs", one_of(host::memory_backend_names())},
       {"confidential", "none", "none or snp (private memory in guest_memfd)", one_of({"none", "snp"})},
       {"meminfo-field", "Shmem", "meminfo field that grows with guest memory (non-SNP)"},
       {"snp-meminfo-field", "auto",
@@ -328,7 +334,7 @@ Suite directmap_suite() {
                           {"bytes", "64M", "bytes each thread touches", size_at_least(4096)},
                           {"threads", "", "thread counts, e.g. 1,2 (empty: 1 and all CPUs)", counts_list()},
                           {"backings", "", "anon-4k,thp,hugetlb-2m,hugetlb-1g,memfd,guest_memfd (empty: all)",
-                           list_of(directmap::directmap_backings(), "all")},
+                           list_of(host::backing_names(), "all")},
                           {"write-bandwidth", "1", "also measure write bandwidth of faulted memory (1/0)", one_of({"1", "0"})},
                       },
                   .unsupported_reason = runs_anywhere,
