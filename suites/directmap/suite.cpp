@@ -167,6 +167,13 @@ host::GuestSpec faultin_spec(const GuestFaultinParams& p, host::Accel accel, std
   return spec;
 }
 
+// The node a variant is pinned to, as data beside the name that shows it
+// ("pinned-node0"): the report's column label reads it.
+void key_node(std::vector<Sample>& samples, std::optional<int> node) {
+  if (node)
+    for (auto& s : samples) set_sample_key(s, "numa_node", *node);
+}
+
 void guest_faultin(RunContext& ctx, const GuestFaultinParams& p, host::Accel accel, const std::string& variant,
                    std::optional<int> node) {
   const bool snp = p.snp;
@@ -180,7 +187,9 @@ void guest_faultin(RunContext& ctx, const GuestFaultinParams& p, host::Accel acc
   const FieldChoice choice = allocation_field(ctx, p, variant);
   if (choice.field.empty()) {
     ctx.note_skip(fmt::format("host allocation rate ({})", variant), choice.why);
-    emit_guest_result(ctx, ctx.collector().guest(ctx, spec, label), label, variant);
+    host::GuestRunResult guest = ctx.collector().guest(ctx, spec, label);
+    key_node(guest.samples, node);
+    emit_guest_result(ctx, guest, label, variant);
     return;
   }
   const std::string& field = choice.field;
@@ -193,6 +202,7 @@ void guest_faultin(RunContext& ctx, const GuestFaultinParams& p, host::Accel acc
   const MeminfoSeries m = collect.meminfo_while(
       ctx, "meminfo-" + variant, field, [&] { return p.sample_hz; },
       [&] { guest = collect.guest(ctx, spec, label); });
+  key_node(guest.samples, node);
   emit_guest_result(ctx, guest, label, variant);
   if (!guest.ok()) return;
 
@@ -221,6 +231,7 @@ void guest_faultin(RunContext& ctx, const GuestFaultinParams& p, host::Accel acc
              {"r2", rate.fit.r2},
              {"directmap", directmap}};
   if (m.late_samples) s.extra["late_samples"] = *m.late_samples;
+  if (node) set_sample_key(s, "numa_node", *node);
   collect.stamp(s);
   ctx.emit(s);
 }
