@@ -69,6 +69,20 @@ nlohmann::json to_json(const Sample& s) {
   return j;
 }
 
+void set_sample_key(Sample& s, std::string_view name, nlohmann::json value) {
+  if (!s.extra.is_object()) s.extra = nlohmann::json::object();
+  s.extra["keys"][std::string(name)] = std::move(value);
+}
+
+std::optional<long long> sample_key_int(const Sample& s, std::string_view name) {
+  if (!s.extra.is_object()) return std::nullopt;
+  const auto keys = s.extra.find("keys");
+  if (keys == s.extra.end() || !keys->is_object()) return std::nullopt;
+  const auto v = keys->find(std::string(name));
+  if (v == keys->end() || !v->is_number_integer()) return std::nullopt;
+  return v->get<long long>();
+}
+
 Sample sample_from_json(const nlohmann::json& j) {
   if (!j.is_object()) throw std::runtime_error("sample is not a JSON object");
   auto need_string = [&](const char* key) -> std::string {

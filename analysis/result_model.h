@@ -44,6 +44,15 @@ struct Sample {
   std::string series_key() const;
 };
 
+// A sample's keys: the values its case or variant name shows for display
+// ("nr_pages=262144", "pinned-node0", "group=2"), kept as data in
+// extra.keys ({"keys":{"nr_pages":262144}} in samples.jsonl) so that a
+// report reads them instead of parsing the name back.
+void set_sample_key(Sample& s, std::string_view name, nlohmann::json value);
+// The key `name` when it is an integer; nullopt when the sample has no such
+// key (samples.jsonl written before keys: the reader's legacy name parse).
+std::optional<long long> sample_key_int(const Sample& s, std::string_view name);
+
 // Where measurements go as they are taken (a RunWriter, a vector in a test).
 using SampleSink = std::function<void(const Sample&)>;
 

@@ -25,51 +25,54 @@ namespace {
 
 constexpr std::uint64_t kPage = 4096;
 constexpr std::uint64_t k2M = 2ULL << 20;
-constexpr std::uint64_t k1G = 1ULL << 30;
 
 std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
 
 }  // namespace
 
-std::uint64_t hugetlb_page_size(const std::string& backing) { return backing == "hugetlb-1g" ? k1G : k2M; }
-
-std::uint64_t mapped_bytes(const std::string& backing, std::uint64_t bytes) {
-  if (backing.rfind("hugetlb", 0) == 0) return round_up(bytes, hugetlb_page_size(backing));
-  return round_up(bytes, kPage);
+std::uint64_t mapped_bytes(Backing backing, std::uint64_t bytes) {
+  return round_up(bytes, backing_info(backing).page_size);
 }
 
-FreshMemory::FreshMemory(const std::string& backing, std::uint64_t bytes, GuestMemfdContext* gmem)
-    : map_(MAP_FAILED) {
+FreshMemory::FreshMemory(Backing backing, std::uint64_t bytes, GuestMemfdContext* gmem) : map_(MAP_FAILED) {
   len_ = mapped_bytes(backing, bytes);
   int prot = PROT_READ | PROT_WRITE;
-  if (backing == "anon-4k" || backing == "thp") {
-    // THP needs 2 MiB alignment: over-allocate and start at the boundary.
-    map_len_ = len_ + (backing == "thp" ? k2M : 0);
-    map_ = ::mmap(nullptr, map_len_, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (map_ == MAP_FAILED) fail("mmap(anonymous)");
-    auto base = reinterpret_cast<std::uintptr_t>(map_);
-    addr_ = reinterpret_cast<char*>(backing == "thp" ? round_up(base, k2M) : base);
-    int advice = backing == "thp" ? MADV_HUGEPAGE : MADV_NOHUGEPAGE;
-    if (::madvise(addr_, len_, advice) != 0)
-      fail(backing == "thp" ? "madvise(MADV_HUGEPAGE)" : "madvise(MADV_NOHUGEPAGE)");
-  } else if (backing == "hugetlb-2m" || backing == "hugetlb-1g") {
-    int size_flag = backing == "hugetlb-1g" ? MAP_HUGE_1GB : MAP_HUGE_2MB;
-    map_len_ = len_;
-    map_ = ::mmap(nullptr, map_len_, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | size_flag, -1, 0);
-    if (map_ == MAP_FAILED) fail("mmap(MAP_HUGETLB)");
-    addr_ = static_cast<char*>(map_);
-  } else if (backing == "memfd") {
-    int fd = ::memfd_create("kvmbench-fresh-memory", MFD_CLOEXEC);
-    if (fd < 0) fail("memfd_create");
-    fd_ = UniqueFd(fd);
-    if (::ftruncate(fd, static_cast<off_t>(len_)) != 0) fail("ftruncate(memfd)");
-    map_shared();
-  } else if (backing == "guest_memfd") {
-    if (!gmem) throw std::invalid_argument("guest_memfd memory needs a VM (GuestMemfdContext)");
-    fd_ = gmem->vm.create_guest_memfd(len_, GUEST_MEMFD_FLAG_MMAP | GUEST_MEMFD_FLAG_INIT_SHARED);
-    map_shared();
-  } else {
-    throw std::invalid_argument("unknown memory backing: " + backing);
+  switch (backing) {
+    case Backing::anon_4k:
+    case Backing::thp: {
+      const bool thp = backing == Backing::thp;
+      // THP needs 2 MiB alignment: over-allocate and start at the boundary.
+      map_len_ = len_ + (thp ? k2M : 0);
+      map_ = ::mmap(nullptr, map_len_, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (map_ == MAP_FAILED) fail("mmap(anonymous)");
+      auto base = reinterpret_cast<std::uintptr_t>(map_);
+      addr_ = reinterpret_cast<char*>(thp ? round_up(base, k2M) : base);
+      if (::madvise(addr_, len_, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) != 0)
+        fail(thp ? "madvise(MADV_HUGEPAGE)" : "madvise(MADV_NOHUGEPAGE)");
+      break;
+    }
+    case Backing::hugetlb_2m:
+    case Backing::hugetlb_1g: {
+      int size_flag = backing == Backing::hugetlb_1g ? MAP_HUGE_1GB : MAP_HUGE_2MB;
+      map_len_ = len_;
+      map_ = ::mmap(nullptr, map_len_, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | size_flag, -1, 0);
+      if (map_ == MAP_FAILED) fail("mmap(MAP_HUGETLB)");
+      addr_ = static_cast<char*>(map_);
+      break;
+    }
+    case Backing::memfd: {
+      int fd = ::memfd_create("kvmbench-fresh-memory", MFD_CLOEXEC);
+      if (fd < 0) fail("memfd_create");
+      fd_ = UniqueFd(fd);
+      if (::ftruncate(fd, static_cast<off_t>(len_)) != 0) fail("ftruncate(memfd)");
+      map_shared();
+      break;
+    }
+    case Backing::guest_memfd:
+      if (!gmem) throw std::invalid_argument("guest_memfd memory needs a VM (GuestMemfdContext)");
+      fd_ = gmem->vm.create_guest_memfd(len_, GUEST_MEMFD_FLAG_MMAP | GUEST_MEMFD_FLAG_INIT_SHARED);
+      map_shared();
+      break;
   }
 }
 

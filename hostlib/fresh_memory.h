@@ -3,23 +3,19 @@
 // destroyed, so that each repetition starts from memory the kernel has not
 // populated yet (as KVM selftests' memstress does for its vCPUs).
 //
-// Backings: "anon-4k" (MADV_NOHUGEPAGE), "thp" (MADV_HUGEPAGE, 2 MiB
-// aligned), "hugetlb-2m" / "hugetlb-1g" (MAP_HUGETLB from the pool),
-// "memfd" (shmem, MAP_SHARED), "guest_memfd" (KVM_CREATE_GUEST_MEMFD with
-// GUEST_MEMFD_FLAG_MMAP | GUEST_MEMFD_FLAG_INIT_SHARED, mmap'ed).
+// The backings and how each is mapped: hostlib/backing.h.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "hostlib/backing.h"
 #include "hostlib/kvm_vm.h"
 
 namespace kvmbench::host {
 
 // The bytes a mapping of `bytes` takes for `backing` (whole pages of its size).
-std::uint64_t mapped_bytes(const std::string& backing, std::uint64_t bytes);
-// 2 MiB or 1 GiB: the page size of a hugetlb backing.
-std::uint64_t hugetlb_page_size(const std::string& backing);
+std::uint64_t mapped_bytes(Backing backing, std::uint64_t bytes);
 
 // What guest_memfd memory needs from KVM: a VM whose fd stays open for as
 // long as its guest_memfds are in use.
@@ -30,9 +26,9 @@ struct GuestMemfdContext {
 
 class FreshMemory {
  public:
-  // `gmem` is needed for "guest_memfd" only. Throws std::runtime_error with
-  // the failed call and errno, std::invalid_argument for an unknown backing.
-  FreshMemory(const std::string& backing, std::uint64_t bytes, GuestMemfdContext* gmem);
+  // `gmem` is needed for guest_memfd only. Throws std::runtime_error with
+  // the failed call and errno, std::invalid_argument for guest_memfd without `gmem`.
+  FreshMemory(Backing backing, std::uint64_t bytes, GuestMemfdContext* gmem);
   ~FreshMemory();
   FreshMemory(const FreshMemory&) = delete;
   FreshMemory& operator=(const FreshMemory&) = delete;

@@ -2,6 +2,7 @@
 // and the confidential-guest support check (declared in qemu_launcher.h).
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -18,13 +19,29 @@ std::string_view to_string(Accel a) {
   return "?";
 }
 
+namespace {
+
+constexpr std::pair<MemoryBackend, std::string_view> kMemoryBackends[] = {
+    {MemoryBackend::memfd, "memfd"}, {MemoryBackend::anonymous, "anonymous"}, {MemoryBackend::hugetlbfs, "hugetlbfs"}};
+
+}  // namespace
+
 std::string_view to_string(MemoryBackend b) {
-  switch (b) {
-    case MemoryBackend::anonymous: return "anonymous";
-    case MemoryBackend::hugetlbfs: return "hugetlbfs";
-    case MemoryBackend::memfd: return "memfd";
-  }
+  for (const auto& [backend, name] : kMemoryBackends)
+    if (backend == b) return name;
   return "?";
+}
+
+std::vector<std::string> memory_backend_names() {
+  std::vector<std::string> out;
+  for (const auto& [backend, name] : kMemoryBackends) out.emplace_back(name);
+  return out;
+}
+
+std::optional<MemoryBackend> find_memory_backend(std::string_view name) {
+  for (const auto& [backend, n] : kMemoryBackends)
+    if (n == name) return backend;
+  return std::nullopt;
 }
 
 std::string_view to_string(Confidential c) {

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -32,6 +33,10 @@ enum class Confidential { none, sev_snp, tdx };
 std::string_view to_string(Accel a);
 std::string_view to_string(MemoryBackend b);
 std::string_view to_string(Confidential c);
+// The guest RAM backends by name ("memfd", "anonymous", "hugetlbfs"), in
+// the order a parameter's help lists them; nullopt for any other text.
+std::vector<std::string> memory_backend_names();
+std::optional<MemoryBackend> find_memory_backend(std::string_view name);
 
 struct SevSnpOptions {
   // C-bit position. 0: the host's (CPUID 0x8000001F EBX[5:0]), resolved by

@@ -31,7 +31,7 @@ ParamCheck size_at_least(unsigned long long min) {
   return [min](const std::string& v, const HostCaps&) {
     const std::string what = fmt::format("a size such as 4K, 1G or 2T, at least {}", format_bytes(min));
     auto b = parse_bytes(v);
-    // "is not a size": the wording RunContext::param_bytes uses too.
+    // "is not a size": the wording ParamText::bytes uses too.
     if (!b) throw std::invalid_argument(fmt::format("{}; '{}' is not a size", what, v));
     if (*b < min) throw std::invalid_argument(fmt::format("{}; {} is less", what, v));
   };
@@ -121,6 +121,18 @@ void check_overrides(const Preset& preset, const std::map<std::string, std::stri
       usage_error(fmt::format("--set {}={}: {} is {}", d.name, it->second, d.name, e.what()));
     }
   }
+}
+
+ResolvedParams resolve_params(const Preset& preset, const std::map<std::string, std::string>& overrides,
+                              const HostCaps& caps) {
+  check_overrides(preset, overrides, caps);
+  ResolvedParams out;
+  for (const auto& d : preset.params) {
+    auto it = overrides.find(d.name);
+    out.text[d.name] = it == overrides.end() ? d.default_value : it->second;
+  }
+  if (preset.parse) out.parsed = preset.parse(ParamText(out.text));
+  return out;
 }
 
 }  // namespace kvmbench::suites

@@ -1,11 +1,12 @@
 // Checks of a preset's parameters before anything runs (issue #16): each
 // Param may carry a `check`, built from the helpers here, that says whether
 // a value given with --set can be used on this host. The run driver and the
-// dry run call check_overrides() on every preset they are about to run,
+// dry run call resolve_params() on every preset they are about to run,
 // before the run lock, any knob, the run directory or any output, so that a
 // bad value is exit 2 with the valid values named, and nothing is left behind.
 #pragma once
 
+#include <any>
 #include <map>
 #include <string>
 #include <vector>
@@ -35,5 +36,18 @@ ParamCheck cpu_list_on_host();
 // Keys the preset does not declare are the caller's to refuse.
 void check_overrides(const Preset& preset, const std::map<std::string, std::string>& overrides,
                      const HostCaps& caps);
+
+// A preset's parameters as it runs with them: the text (defaults, with the
+// overrides it declares), as meta.json and the dry run's header record it,
+// and what its `parse` made of that text (empty without a `parse`).
+struct ResolvedParams {
+  std::map<std::string, std::string> text;
+  std::any parsed;
+};
+
+// check_overrides(), then the preset's `parse` over the resolved text: both
+// throw ExitError(2) naming the value.
+ResolvedParams resolve_params(const Preset& preset, const std::map<std::string, std::string>& overrides,
+                              const HostCaps& caps);
 
 }  // namespace kvmbench::suites

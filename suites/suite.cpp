@@ -51,8 +51,8 @@ std::string suite_names(const std::function<bool(const Suite&)>& has) {
   return out;
 }
 
-RunContext::RunContext(const HostCaps& caps, std::map<std::string, std::string> params, int repetitions,
-                       std::filesystem::path run_dir, SampleSink sink)
+RunContext::RunContext(const HostCaps& caps, std::any params, int repetitions, std::filesystem::path run_dir,
+                       SampleSink sink)
     : caps_(caps), params_(std::move(params)), repetitions_(repetitions), run_dir_(std::move(run_dir)),
       sink_(std::move(sink)) {
   save_raw = [](const std::string&, const std::string&) {};
@@ -62,39 +62,6 @@ RunContext::RunContext(const HostCaps& caps, std::map<std::string, std::string> 
 Collector& RunContext::collector() const {
   if (!collector_) throw std::logic_error("a preset collected outside a run (no collector set)");
   return *collector_;
-}
-
-std::string RunContext::param(const std::string& name) const {
-  auto it = params_.find(name);
-  if (it == params_.end()) throw std::logic_error("suite asked for undeclared parameter '" + name + "'");
-  return it->second;
-}
-
-long long RunContext::param_int(const std::string& name) const {
-  std::string v = param(name);
-  long long out = 0;
-  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-  if (ec != std::errc() || p != v.data() + v.size())
-    usage_error(fmt::format("parameter {}: '{}' is not an integer", name, v));
-  return out;
-}
-
-double RunContext::param_double(const std::string& name) const {
-  std::string v = param(name);
-  try {
-    std::size_t used = 0;
-    double d = std::stod(v, &used);
-    if (used == v.size() && std::isfinite(d)) return d;
-  } catch (const std::exception&) {
-  }
-  usage_error(fmt::format("parameter {}: '{}' is not a number", name, v));
-}
-
-unsigned long long RunContext::param_bytes(const std::string& name) const {
-  std::string v = param(name);
-  auto b = parse_bytes(v);
-  if (!b) usage_error(fmt::format("parameter {}: '{}' is not a size (e.g. 4K, 1G, 2T)", name, v));
-  return *b;
 }
 
 void RunContext::emit(Sample s) {

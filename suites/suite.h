@@ -6,10 +6,12 @@
 // none names a suite.
 #pragma once
 
+#include <any>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +24,7 @@
 #include "hostlib/confidential_host.h"
 #include "hostlib/kvm_probe.h"
 #include "suites/named_run.h"
+#include "suites/param_text.h"
 #include "suites/reproduce.h"
 
 namespace kvmbench::suites {
@@ -71,7 +74,7 @@ using ParamCheck = std::function<void(const std::string& value, const HostCaps& 
 
 struct Param {
   std::string name;           // "guest-mem", "vcpus", ...
-  std::string default_value;  // as text; parsed by the preset
+  std::string default_value;  // as text; parsed by the preset's `parse`
   std::string help;
   ParamCheck check = {};      // unset: the preset reads any text
 };
@@ -87,6 +90,11 @@ struct Preset {
   std::string description = {};
   Source source = Source::hardware;   // what its numbers are
   std::vector<Param> params = {};
+  // The parameters' text (defaults with --set, each checked) made into the
+  // preset's own struct, once, before anything runs: what `run` and `plan`
+  // read (RunContext::params<P>(), built with parse_as/run_with/plan_with
+  // below). Throws ExitError(2) naming a malformed value.
+  std::function<std::any(const ParamText&)> parse = {};
   // Empty when it can run here; otherwise the reason it cannot.
   std::function<std::string(const HostCaps&)> unsupported_reason = {};
   // Collects samples into ctx; throws on failure; checks ctx.interrupted().
@@ -145,19 +153,22 @@ std::string suite_names(const std::function<bool(const Suite&)>& has);
 // Handed to a preset's run function.
 class RunContext {
  public:
-  RunContext(const HostCaps& caps, std::map<std::string, std::string> params, int repetitions,
-             std::filesystem::path run_dir, SampleSink sink);
+  // `params`: what the preset's `parse` made of its parameters.
+  RunContext(const HostCaps& caps, std::any params, int repetitions, std::filesystem::path run_dir,
+             SampleSink sink);
 
   const HostCaps& host() const { return caps_; }
   int repetitions() const { return repetitions_; }
   const std::filesystem::path& run_dir() const { return run_dir_; }
-  const std::map<std::string, std::string>& params() const { return params_; }
 
-  // Parameter accessors; a malformed value throws ExitError(2) naming it.
-  std::string param(const std::string& name) const;
-  long long param_int(const std::string& name) const;
-  double param_double(const std::string& name) const;
-  unsigned long long param_bytes(const std::string& name) const;  // "4K", "1G", "100M", "2T"
+  // The preset's parsed parameters; std::logic_error when the preset's
+  // `parse` made something else (a preset wired to another's run).
+  template <class P>
+  const P& params() const {
+    const P* p = std::any_cast<P>(&params_);
+    if (!p) throw std::logic_error("a preset read parameters its parse did not make");
+    return *p;
+  }
 
   // The repetition being run (0-based) and whether it is a warm-up; set by
   // the runner. emit() stamps both onto each sample.
@@ -185,7 +196,7 @@ class RunContext {
 
  private:
   const HostCaps& caps_;
-  std::map<std::string, std::string> params_;
+  std::any params_;
   int repetitions_;
   std::filesystem::path run_dir_;
   SampleSink sink_;
@@ -194,5 +205,21 @@ class RunContext {
   nlohmann::json skips_ = nlohmann::json::array();
   Collector* collector_ = nullptr;
 };
+
+// A preset's hooks over its own parameter struct P: `parse` from a
+// function P(const ParamText&), `run` and `plan` from functions that take
+// the parsed P next to the context.
+template <class P>
+std::function<std::any(const ParamText&)> parse_as(P (*parse)(const ParamText&)) {
+  return [parse](const ParamText& t) { return std::any(parse(t)); };
+}
+template <class P>
+std::function<void(RunContext&)> run_with(void (*run)(RunContext&, const P&)) {
+  return [run](RunContext& ctx) { run(ctx, ctx.params<P>()); };
+}
+template <class P>
+std::function<void(RunContext&, Plan&)> plan_with(void (*plan)(RunContext&, Plan&, const P&)) {
+  return [plan](RunContext& ctx, Plan& p) { plan(ctx, p, ctx.params<P>()); };
+}
 
 }  // namespace kvmbench::suites

@@ -355,8 +355,9 @@ void build_samples(const std::vector<KernelRecord>& records, std::vector<Sample>
       case KernelRecordKind::rmpopt_cycles:
         // Iteration 0 always: a group holds each stat at most once (a
         // repeated stat starts the next group).
-        add("group=" + std::to_string(r.group), "rmpopt_cycles_" + std::string(name_of(r.stat)), "cycles", r.cycles,
-            0);
+        set_sample_key(add("group=" + std::to_string(r.group), "rmpopt_cycles_" + std::string(name_of(r.stat)),
+                           "cycles", r.cycles, 0),
+                       "group", r.group);
         break;
       case KernelRecordKind::rmpopt_sweep: {
         const std::uint64_t size = r.range_end >= r.range_start ? r.range_end - r.range_start : 0;
@@ -371,9 +372,11 @@ void build_samples(const std::vector<KernelRecord>& records, std::vector<Sample>
       case KernelRecordKind::to_shared: {
         const std::string case_name = "nr_pages=" + std::to_string(r.nr_pages);
         const int it = conversions_seen[r.nr_pages]++;
-        add(case_name, "make_shared_cycles", "cycles", r.make_shared, it);
-        add(case_name, "total_cycles", "cycles", r.total, it);
-        if (r.total > 0) add(case_name, "make_shared_pct", "%", 100.0 * r.make_shared / r.total, it);
+        set_sample_key(add(case_name, "make_shared_cycles", "cycles", r.make_shared, it), "nr_pages", r.nr_pages);
+        set_sample_key(add(case_name, "total_cycles", "cycles", r.total, it), "nr_pages", r.nr_pages);
+        if (r.total > 0)
+          set_sample_key(add(case_name, "make_shared_pct", "%", 100.0 * r.make_shared / r.total, it), "nr_pages",
+                         r.nr_pages);
         break;
       }
     }

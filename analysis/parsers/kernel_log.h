@@ -23,10 +23,11 @@
 // (the 1G conversions of one VM build are 7 s apart).
 //
 // Samples:
-//   cycle stats  case "group=G", metric "rmpopt_cycles_<stat>", unit "cycles"
+//   cycle stats  case "group=G" (extra keys.group: G), metric
+//                "rmpopt_cycles_<stat>", unit "cycles"
 //   sweep        case "range=<size>" (e.g. "range=2T"), metric "sweep_time",
 //                unit "ns", extra range_start/range_end (hex, as printed), cpus
-//   to_shared    case "nr_pages=N", metrics "make_shared_cycles",
+//   to_shared    case "nr_pages=N" (extra keys.nr_pages: N), metrics "make_shared_cycles",
 //                "total_cycles" (unit "cycles") and "make_shared_pct" (unit "%")
 // Every sample has extra "line" (first source line), "group", and "uptime_s"
 // or "wallclock" when the capture had one; iteration counts records of the

@@ -57,18 +57,24 @@ struct WorkloadArgs {
   std::vector<std::string> args;
 };
 
-std::vector<WorkloadArgs> workloads(RunContext& ctx, bool native) {
-  const std::string secs = ctx.param("seconds");
+// The chosen workloads with their arguments, as the guest runs them or
+// natively (the TCP ones then their own peer). The arguments are the
+// parameters' text, checked as numbers and sizes first.
+std::vector<WorkloadArgs> workloads(const ParamText& t, bool native) {
+  (void)t.number("seconds");
+  (void)t.bytes("mmap-bytes");
+  (void)t.integer("mmap-rounds");
+  const std::string& secs = t.text("seconds");
   std::vector<WorkloadArgs> all = {
       {"tcp_rr", {"--seconds=" + secs}},
       {"tcp_stream", {"--seconds=" + secs}},
       {"cpuid_rate", {"--seconds=" + secs}},
-      {"mmap_churn", {"--bytes=" + ctx.param("mmap-bytes"), "--rounds=" + ctx.param("mmap-rounds")}},
+      {"mmap_churn", {"--bytes=" + t.text("mmap-bytes"), "--rounds=" + t.text("mmap-rounds")}},
   };
   if (native)
     for (auto& w : all)
       if (w.name.rfind("tcp_", 0) == 0) w.args.push_back("--self-peer");
-  std::vector<std::string> wanted = split_list(ctx.param("workloads"));
+  std::vector<std::string> wanted = t.list("workloads");
   std::vector<WorkloadArgs> out;
   for (auto& w : all)
     if (wanted.empty() || std::find(wanted.begin(), wanted.end(), w.name) != wanted.end()) out.push_back(w);
@@ -143,30 +149,57 @@ std::vector<std::string> parse_npt(const std::string& text) {
   return out;
 }
 
-std::vector<std::string> npt_settings(const RunContext& ctx) {
+// Every preset's parameters; npt and flushbyasid are the document's (and
+// lab's) only.
+struct AsidParams {
+  std::vector<WorkloadArgs> in_guest;
+  std::vector<WorkloadArgs> native;
+  int vcpus = 1;
+  std::uint64_t guest_mem = 0;
+  double timeout_s = 0;
+  std::vector<std::string> npt;  // the NPT settings (parse_npt), in order
+  std::string flushbyasid;       // as-booted, on or off
+};
+
+AsidParams parse_params(const ParamText& t) {
+  AsidParams p;
+  p.in_guest = workloads(t, false);
+  p.native = workloads(t, true);
+  p.vcpus = static_cast<int>(t.integer("vcpus"));
+  p.guest_mem = t.bytes("guest-mem");
+  p.timeout_s = t.number("timeout");
+  return p;
+}
+
+AsidParams parse_document_params(const ParamText& t) {
+  AsidParams p = parse_params(t);
   try {
-    return parse_npt(ctx.param("npt"));
+    p.npt = parse_npt(t.text("npt"));
   } catch (const std::invalid_argument& e) {
     usage_error(std::string("parameter npt is ") + e.what());
   }
+  p.flushbyasid = t.text("flushbyasid");
+  if (p.flushbyasid != "as-booted" && p.flushbyasid != "on" && p.flushbyasid != "off")
+    usage_error(fmt::format("parameter flushbyasid: '{}' is not as-booted, on or off", p.flushbyasid));
+  return p;
 }
 
-host::GuestSpec workload_guest_spec(const RunContext& ctx, const WorkloadArgs& w, host::Accel accel) {
+host::GuestSpec workload_guest_spec(const AsidParams& p, const WorkloadArgs& w, host::Accel accel) {
   host::GuestSpec spec;
   spec.workload = w.name;
   spec.args = w.args;
   spec.accel = accel;
-  spec.vcpus = static_cast<int>(ctx.param_int("vcpus"));
-  spec.memory_mib = ctx.param_bytes("guest-mem") >> 20;
-  spec.timeout_s = ctx.param_double("timeout");
+  spec.vcpus = p.vcpus;
+  spec.memory_mib = p.guest_mem >> 20;
+  spec.timeout_s = p.timeout_s;
   return spec;
 }
 
-void run_in_guests(RunContext& ctx, host::Accel accel, const std::string& variant, const std::string& label_suffix,
-                   const std::string& flushbyasid) {
-  for (auto& w : workloads(ctx, false)) {
+void run_in_guests(RunContext& ctx, const AsidParams& p, host::Accel accel, const std::string& variant,
+                   const std::string& label_suffix, const std::string& flushbyasid) {
+  for (auto& w : p.in_guest) {
     if (ctx.interrupted()) return;
-    const host::GuestSpec spec = workload_guest_spec(ctx, w, accel);
+    const host::GuestSpec spec = workload_guest_spec(p, w, accel);
     host::GuestRunResult r = ctx.collector().guest(ctx, spec, w.name + label_suffix);
     if (!flushbyasid.empty())
       for (auto& s : r.samples) s.extra["flushbyasid"] = flushbyasid;
@@ -174,8 +207,8 @@ void run_in_guests(RunContext& ctx, host::Accel accel, const std::string& varian
   }
 }
 
-void run_natively(RunContext& ctx) {
-  for (auto& w : workloads(ctx, true)) {
+void run_natively(RunContext& ctx, const AsidParams& p) {
+  for (auto& w : p.native) {
     if (ctx.interrupted()) return;
     for (Sample& s : ctx.collector().native_run(ctx, w.name, w.args, w.name, 120)) ctx.emit(std::move(s));
   }
@@ -185,10 +218,10 @@ void run_natively(RunContext& ctx) {
 // npt differs (back to `as_left`, the operator's setting, read before the
 // first reload, by undoing the earlier reload); a refusal skips the
 // setting with the reason. A replay takes the capture's npt-<setting>.txt.
-void run_npt_setting(RunContext& ctx, host::KnobSet& knobs, const std::string& setting,
+void run_npt_setting(RunContext& ctx, const AsidParams& p, host::KnobSet& knobs, const std::string& setting,
                      std::optional<std::string>& as_left, const std::string& flushbyasid) {
   if (setting == "as-loaded") {
-    run_in_guests(ctx, host::Accel::kvm, "npt=" + npt_fact(ctx, "npt"), "", flushbyasid);
+    run_in_guests(ctx, p, host::Accel::kvm, "npt=" + npt_fact(ctx, "npt"), "", flushbyasid);
     return;
   }
   const std::string variant = "npt=" + setting;
@@ -218,7 +251,7 @@ void run_npt_setting(RunContext& ctx, host::KnobSet& knobs, const std::string& s
     note_skip_once(ctx, variant, refused);
     return;
   }
-  run_in_guests(ctx, host::Accel::kvm, variant, ".npt-" + setting, flushbyasid);
+  run_in_guests(ctx, p, host::Accel::kvm, variant, ".npt-" + setting, flushbyasid);
 }
 
 // FLUSHBYASID as this boot (or the capture) has it, checked against the
@@ -227,7 +260,7 @@ void run_npt_setting(RunContext& ctx, host::KnobSet& knobs, const std::string& s
 // tests static_cpu_has(X86_FEATURE_FLUSHBYASID) (svm.c svm_flush_tlb_asid),
 // which a boot with clearcpuid=flushbyasid clears while raw CPUID still
 // shows the bit; replayed, from flushbyasid.txt (Y/N, else unknown).
-std::string checked_flushbyasid(RunContext& ctx) {
+std::string checked_flushbyasid(RunContext& ctx, const AsidParams& p) {
   const HostText fact = ctx.collector().host_text(ctx, "flushbyasid", [&] {
     const std::string& f = ctx.host().confidential.flushbyasid;
     return f == "yes" ? "Y" : f == "no" ? "N" : "";
@@ -236,7 +269,7 @@ std::string checked_flushbyasid(RunContext& ctx) {
   const std::string state = yes(v) ? "yes" : no(v) ? "no" : "unknown";
   asid::FlushByAsidCheck c;
   try {
-    c = asid::check_flushbyasid(ctx.param("flushbyasid"), state,
+    c = asid::check_flushbyasid(p.flushbyasid, state,
                                 !fact.captured && ctx.host().confidential.clearcpuid_flushbyasid, fact.captured);
   } catch (const std::invalid_argument& e) {
     usage_error(std::string("parameter flushbyasid: ") + e.what());
@@ -246,10 +279,10 @@ std::string checked_flushbyasid(RunContext& ctx) {
   return state;
 }
 
-void run_document(RunContext& ctx) {
-  const auto settings = npt_settings(ctx);
-  const std::string flushbyasid = checked_flushbyasid(ctx);
-  run_natively(ctx);
+void run_document(RunContext& ctx, const AsidParams& p) {
+  const auto& settings = p.npt;
+  const std::string flushbyasid = checked_flushbyasid(ctx, p);
+  run_natively(ctx, p);
   // Put back at the end of each repetition (and on Ctrl-C, by unwinding):
   // between repetitions the host is as the operator left it.
   host::KnobSet knobs;
@@ -260,25 +293,25 @@ void run_document(RunContext& ctx) {
   if (ctx.iteration() % 2 != 0) std::reverse(order.begin(), order.end());
   for (const auto& setting : order) {
     if (ctx.interrupted()) return;
-    run_npt_setting(ctx, knobs, setting, as_left, flushbyasid);
+    run_npt_setting(ctx, p, knobs, setting, as_left, flushbyasid);
   }
 }
 
 // `run --dry-run`: the FLUSHBYASID check, the native runs, the kvm_amd
 // reloads and every guest, in the order of the first repetition.
-void plan_document(RunContext& ctx, Plan& plan) {
-  const auto settings = npt_settings(ctx);
+void plan_document(RunContext& ctx, Plan& plan, const AsidParams& p) {
+  const auto& settings = p.npt;
   const HostCaps& caps = ctx.host();
   asid::FlushByAsidCheck fb;
   try {
-    fb = asid::check_flushbyasid(ctx.param("flushbyasid"), caps.confidential.flushbyasid,
+    fb = asid::check_flushbyasid(p.flushbyasid, caps.confidential.flushbyasid,
                                  caps.confidential.clearcpuid_flushbyasid, false);
   } catch (const std::invalid_argument& e) {
     usage_error(std::string("parameter flushbyasid: ") + e.what());
   }
   if (!fb.refusal.empty()) plan.cannot_run(fb.refusal);
   if (!fb.note_part.empty()) plan.skip(fb.note_part, fb.note);
-  for (auto& w : workloads(ctx, true)) {
+  for (auto& w : p.native) {
     std::string argv = (host::guest_bin_dir() / ("kvmbench-" + w.name)).string();
     for (auto& a : w.args) argv += " " + a;
     plan.note(fmt::format("natively first (variant native): {}", argv));
@@ -303,20 +336,20 @@ void plan_document(RunContext& ctx, Plan& plan) {
           "and put back at the end of each repetition, on Ctrl-C, or by the next kvmbench start / `kvmbench "
           "restore`; the value is read back from /sys/module/kvm_amd/parameters/npt before the guests run",
           setting, setting == "on" ? 1 : 0, loaded));
-    for (auto& w : workloads(ctx, false))
-      plan_guest(plan, ctx, workload_guest_spec(ctx, w, host::Accel::kvm), w.name + suffix);
+    for (auto& w : p.in_guest)
+      plan_guest(plan, ctx, workload_guest_spec(p, w, host::Accel::kvm), w.name + suffix);
   }
   plan.capture("each workload's KVMBENCH-RESULT lines from its native output and guest consoles "
                "(RUN_DIR/raw/<workload>[.npt-S].it<N>.console.log); the report divides every guest figure by native "
                "(95% CI by Fieller)");
 }
 
-void run_smoke(RunContext& ctx) {
-  run_natively(ctx);
-  run_in_guests(ctx, host::Accel::tcg, "tcg", "", "");
+void run_smoke(RunContext& ctx, const AsidParams& p) {
+  run_natively(ctx, p);
+  run_in_guests(ctx, p, host::Accel::tcg, "tcg", "", "");
 }
 
-void run_host(RunContext& ctx) { run_natively(ctx); }
+void run_host(RunContext& ctx, const AsidParams& p) { run_natively(ctx, p); }
 
 std::vector<Param> params(const std::string& seconds, const std::string& bytes, const std::string& rounds,
                           const std::string& mem, const std::string& timeout) {
@@ -367,12 +400,13 @@ Suite asid_suite() {
                      "5 iterations; guest/native ratios",
       .source = Source::hardware,
       .params = document_params(),
+      .parse = parse_as(parse_document_params),
       .unsupported_reason = document_unsupported,
-      .run = run_document,
+      .run = run_with(run_document),
       .default_repetitions = 5,
       .primary_metrics = {"transaction_rate", "throughput", "cpuid_rate", "time_per_round"},
       .derived_metrics = workload_derived(),
-      .plan = plan_document,
+      .plan = plan_with(plan_document),
   };
   // What `kvmbench lab` runs: the document's pipeline (native, kvm_amd
   // reloaded per NPT setting, KVM guests) with workloads small enough for
@@ -400,8 +434,9 @@ Suite asid_suite() {
                   .description = "the same workloads natively on this host (baseline)",
                   .source = Source::hardware,
                   .params = params("2", "100M", "100", "1G", "120"),
+                  .parse = parse_as(parse_params),
                   .unsupported_reason = runs_anywhere,
-                  .run = run_host,
+                  .run = run_with(run_host),
                   .default_repetitions = 5,
                   .derived_metrics = workload_derived(),
               },
@@ -410,8 +445,9 @@ Suite asid_suite() {
                   .description = "the four workloads natively and in a tiny TCG guest (functional only)",
                   .source = Source::emulated,
                   .params = params("1", "4M", "4", "256M", "120"),
+                  .parse = parse_as(parse_params),
                   .unsupported_reason = require_tcg_guest,
-                  .run = run_smoke,
+                  .run = run_with(run_smoke),
                   .default_repetitions = 1,
                   .derived_metrics = workload_derived(),
               },

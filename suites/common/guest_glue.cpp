@@ -19,13 +19,10 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
-host::SevSnpOptions snp_options(const RunContext& ctx) {
+host::SevSnpOptions parse_snp_options(const ParamText& params) {
   host::SevSnpOptions o;
-  o.firmware = ctx.param("firmware");
-  const std::string hashes = ctx.param("kernel-hashes");
-  if (hashes != "on" && hashes != "off")
-    usage_error(fmt::format("parameter kernel-hashes: '{}' is not on or off", hashes));
-  o.kernel_hashes = hashes == "on";
+  o.firmware = params.text("firmware");
+  o.kernel_hashes = params.either("kernel-hashes", "on", "off");
   return o;
 }
 

@@ -17,9 +17,10 @@ void emit_guest_result(RunContext& ctx, const host::GuestRunResult& r, const std
                        const std::string& variant);
 
 // An SEV-SNP guest's options from the preset parameters "firmware" and
-// "kernel-hashes" (on/off; ExitError(2) otherwise). The C-bit position is
-// left to the launcher, which takes the host's (hostlib/qemu_launcher.h).
-host::SevSnpOptions snp_options(const RunContext& ctx);
+// "kernel-hashes" (on/off; ExitError(2) otherwise), for a preset's parse.
+// The C-bit position is left to the launcher, which takes the host's
+// (hostlib/qemu_launcher.h).
+host::SevSnpOptions parse_snp_options(const ParamText& params);
 
 // The two parameters snp_options() reads, for a preset's parameter list.
 std::vector<Param> snp_params(const std::string& firmware_help);

@@ -44,8 +44,8 @@ std::uint64_t read_u64(const std::string& path) {
 // knob that puts the old size back when `knobs` goes away. Returns "" when
 // the pool is now big enough, else why not.
 template <typename Knobs>
-std::string grow_hugetlb_pool(Knobs& knobs, const std::string& backing, std::uint64_t bytes) {
-  std::uint64_t page = hugetlb_page_size(backing);
+std::string grow_hugetlb_pool(Knobs& knobs, Backing backing, std::uint64_t bytes) {
+  std::uint64_t page = backing_info(backing).page_size;
   std::string dir = fmt::format("/sys/kernel/mm/hugepages/hugepages-{}kB", page / 1024);
   std::uint64_t need = mapped_bytes(backing, bytes) / page;
   std::uint64_t free_pages = read_u64(dir + "/free_hugepages");
@@ -68,56 +68,48 @@ std::string grow_hugetlb_pool(Knobs& knobs, const std::string& backing, std::uin
 
 }  // namespace
 
-const std::vector<std::string>& directmap_backings() {
-  static const std::vector<std::string> names = {"anon-4k", "thp",   "hugetlb-2m",
-                                                 "hugetlb-1g", "memfd", "guest_memfd"};
-  return names;
-}
-
-std::string directmap_backing_unavailable(const std::string& backing, std::uint64_t bytes) {
-  if (backing == "thp") {
-    std::string mode = bracketed_mode("/sys/kernel/mm/transparent_hugepage/enabled");
-    // With enabled = never, MADV_HUGEPAGE memory gets 4 KiB pages: that is
-    // measured (and its samples say the mode), since a kernel or a setting
-    // that loses THP is the regression this case exists to show.
-    if (mode.empty()) return "THP is not available (no /sys/kernel/mm/transparent_hugepage)";
-    return "";
-  }
-  if (backing == "hugetlb-2m" || backing == "hugetlb-1g") {
-    std::uint64_t page = hugetlb_page_size(backing);
-    std::string dir = fmt::format("/sys/kernel/mm/hugepages/hugepages-{}kB", page / 1024);
-    const std::string free_text = read_kernel_value(dir + "/free_hugepages").value_or("");
-    if (free_text.empty()) return fmt::format("this kernel has no {} KiB hugetlb pages", page / 1024);
-    std::uint64_t free_pages = std::stoull(free_text);
-    std::uint64_t need = mapped_bytes(backing, bytes) / page;
-    if (free_pages < need)
-      return fmt::format(
-          "no hugepage pool configured: {} free of {} KiB, {} needed (set "
-          "{}/nr_hugepages, or reserve at boot for 1 GiB pages)",
-          free_pages, page / 1024, need, dir);
-    return "";
-  }
-  if (backing == "guest_memfd") {
-    try {
-      Kvm kvm = Kvm::open();
-      if (kvm.check_extension(KVM_CAP_GUEST_MEMFD) <= 0)
-        return "KVM has no guest_memfd (KVM_CAP_GUEST_MEMFD = 0)";
-      auto flags = static_cast<std::uint64_t>(kvm.check_extension(KVM_CAP_GUEST_MEMFD_FLAGS));
-      std::uint64_t want = GUEST_MEMFD_FLAG_MMAP | GUEST_MEMFD_FLAG_INIT_SHARED;
-      if ((flags & want) != want)
-        return fmt::format("guest_memfd cannot be mmap'ed here: KVM_CAP_GUEST_MEMFD_FLAGS = {:#x}, "
-                           "MMAP|INIT_SHARED (0x3) needed",
-                           flags);
-    } catch (const KvmError& e) {
-      return e.what();
+std::string directmap_backing_unavailable(Backing backing, std::uint64_t bytes) {
+  const BackingInfo& info = backing_info(backing);
+  switch (info.needs) {
+    case BackingNeeds::nothing:
+      return "";
+    case BackingNeeds::thp:
+      // With enabled = never, MADV_HUGEPAGE memory gets 4 KiB pages: that is
+      // measured (and its samples say the mode), since a kernel or a setting
+      // that loses THP is the regression this case exists to show.
+      if (bracketed_mode("/sys/kernel/mm/transparent_hugepage/enabled").empty())
+        return "THP is not available (no /sys/kernel/mm/transparent_hugepage)";
+      return "";
+    case BackingNeeds::hugetlb_pool: {
+      std::uint64_t page = info.page_size;
+      std::string dir = fmt::format("/sys/kernel/mm/hugepages/hugepages-{}kB", page / 1024);
+      const std::string free_text = read_kernel_value(dir + "/free_hugepages").value_or("");
+      if (free_text.empty()) return fmt::format("this kernel has no {} KiB hugetlb pages", page / 1024);
+      std::uint64_t free_pages = std::stoull(free_text);
+      std::uint64_t need = mapped_bytes(backing, bytes) / page;
+      if (free_pages < need)
+        return fmt::format(
+            "no hugepage pool configured: {} free of {} KiB, {} needed (set "
+            "{}/nr_hugepages, or reserve at boot for 1 GiB pages)",
+            free_pages, page / 1024, need, dir);
+      return "";
     }
-    return "";
+    case BackingNeeds::guest_memfd:
+      try {
+        Kvm kvm = Kvm::open();
+        if (kvm.check_extension(KVM_CAP_GUEST_MEMFD) <= 0) return "KVM has no guest_memfd (KVM_CAP_GUEST_MEMFD = 0)";
+        auto flags = static_cast<std::uint64_t>(kvm.check_extension(KVM_CAP_GUEST_MEMFD_FLAGS));
+        std::uint64_t want = GUEST_MEMFD_FLAG_MMAP | GUEST_MEMFD_FLAG_INIT_SHARED;
+        if ((flags & want) != want)
+          return fmt::format("guest_memfd cannot be mmap'ed here: KVM_CAP_GUEST_MEMFD_FLAGS = {:#x}, "
+                             "MMAP|INIT_SHARED (0x3) needed",
+                             flags);
+      } catch (const KvmError& e) {
+        return e.what();
+      }
+      return "";
   }
-  if (backing == "anon-4k" || backing == "memfd") return "";
-  throw std::invalid_argument(fmt::format(
-      "unknown directmap backing '{}' (known: anon-4k, thp, hugetlb-2m, hugetlb-1g, memfd, "
-      "guest_memfd)",
-      backing));
+  return "";
 }
 
 BenchOutcome measure(const DirectmapHostParams& params, const SampleSink& sink) {
@@ -130,17 +122,16 @@ BenchOutcome measure(const DirectmapHostParams& params, const SampleSink& sink) 
   }
   for (int t : threads)
     if (t < 1) throw std::invalid_argument(fmt::format("thread count must be >= 1, got {}", t));
-  std::vector<std::string> backings =
-      params.backings.empty() ? directmap_backings() : params.backings;
+  const std::vector<Backing> backings = params.backings.empty() ? all_backings() : params.backings;
 
   BenchOutcome outcome;
   // Pool changes live as long as the cases run; the destructor (or the
   // signal / crash paths of knobs.h) puts the old sizes back.
   std::unique_ptr<KnobSet> pool_knobs;
-  std::map<std::string, std::string> pool_problem;  // backing -> why the pool could not be set up
+  std::map<Backing, std::string> pool_problem;  // why the pool could not be set up
   if (params.setup_hugetlb_pools) {
-    for (const std::string& backing : backings) {
-      if (backing.rfind("hugetlb", 0) != 0) continue;
+    for (Backing backing : backings) {
+      if (backing_info(backing).needs != BackingNeeds::hugetlb_pool) continue;
       int most = *std::max_element(threads.begin(), threads.end());
       std::uint64_t bytes = mapped_bytes(backing, params.bytes_per_thread) * most;
       if (directmap_backing_unavailable(backing, bytes).empty()) continue;
@@ -152,9 +143,10 @@ BenchOutcome measure(const DirectmapHostParams& params, const SampleSink& sink) 
   if (params.unpinned) variants.push_back({"unpinned", false});
   if (params.pinned) variants.push_back({"pinned", true});
 
-  for (const std::string& backing : backings) {
+  for (Backing backing : backings) {
+    const std::string_view name = backing_name(backing);
     for (int n : threads) {
-      std::string case_name = fmt::format("{}/threads={}", backing, n);
+      std::string case_name = fmt::format("{}/threads={}", name, n);
       std::uint64_t per_thread = mapped_bytes(backing, params.bytes_per_thread);
       std::string why = directmap_backing_unavailable(backing, per_thread * n);
       if (!why.empty() && pool_problem.count(backing) && !pool_problem[backing].empty())
@@ -171,17 +163,17 @@ BenchOutcome measure(const DirectmapHostParams& params, const SampleSink& sink) 
                    {"faultin_rate_per_thread", "GB/s"},
                    {"faultin_time", "ns"},
                    {"write_bandwidth", "GB/s"}};
-        c.extra = {{"backing", backing},
+        c.extra = {{"backing", name},
                    {"threads", n},
                    {"bytes_per_thread", per_thread},
                    {"pinned", pinned},
                    {"touch", "one write per 4 KiB page"}};
-        if (backing == "thp")
+        if (backing_info(backing).needs == BackingNeeds::thp)
           c.extra["thp_enabled"] = bracketed_mode("/sys/kernel/mm/transparent_hugepage/enabled");
         const std::vector<int> pin_cpus = pinned ? cpus : std::vector<int>{};
         measure_case(c, [&](CaseValues& values) {
           std::unique_ptr<GuestMemfdContext> gmem;
-          if (backing == "guest_memfd") {
+          if (backing_info(backing).needs == BackingNeeds::guest_memfd) {
             Kvm kvm = Kvm::open();
             Vm vm = Vm::create(kvm, KVM_X86_DEFAULT_VM);
             gmem.reset(new GuestMemfdContext{std::move(kvm), std::move(vm)});

@@ -9,9 +9,8 @@
 //   faultin_rate_per_thread  GB/s  B / that thread's time, one per thread (extra.thread)
 //   faultin_time             ns    wall time, release of the threads -> last done
 //   write_bandwidth          GB/s  memset of the already-faulted memory, N threads
-// Backings: anon-4k (MADV_NOHUGEPAGE), thp (MADV_HUGEPAGE), hugetlb-2m,
-// hugetlb-1g (only with a big enough free pool; see below), memfd (shmem),
-// guest_memfd (GUEST_MEMFD_FLAG_MMAP | GUEST_MEMFD_FLAG_INIT_SHARED, mmap'ed).
+// Backings: hostlib/backing.h (hugetlb only with a big enough free pool; see
+// below).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "analysis/result_model.h"
+#include "hostlib/backing.h"
 #include "hostlib/case_samples.h"
 
 namespace kvmbench::suites::directmap {
@@ -26,7 +26,7 @@ namespace kvmbench::suites::directmap {
 struct DirectmapHostParams {
   std::uint64_t bytes_per_thread = 64ULL << 20;
   std::vector<int> threads;             // empty: {1, all allowed CPUs}
-  std::vector<std::string> backings;    // empty: all of directmap_backings()
+  std::vector<host::Backing> backings;  // empty: all of host::all_backings()
   bool unpinned = true;
   bool pinned = true;                   // thread i on allowed CPU i (mod count)
   bool write_bandwidth = true;          // also measure the bound
@@ -35,19 +35,15 @@ struct DirectmapHostParams {
   bool setup_hugetlb_pools = true;
 };
 
-// "anon-4k", "thp", "hugetlb-2m", "hugetlb-1g", "memfd", "guest_memfd".
-const std::vector<std::string>& directmap_backings();
-
 // Why `backing` cannot run here for `bytes` in total ("" when it can).
 // hugetlb needs that many free pages in the pool (measure
 // grows the pool first when allowed, and restores it afterwards); THP needs
 // /sys/kernel/mm/transparent_hugepage (with enabled = never it runs, on the
 // 4 KiB pages that mode gives, and its samples' extra thp_enabled says so);
 // guest_memfd needs KVM with the MMAP and INIT_SHARED guest_memfd flags.
-std::string directmap_backing_unavailable(const std::string& backing, std::uint64_t bytes);
+std::string directmap_backing_unavailable(host::Backing backing, std::uint64_t bytes);
 
-// One repetition of every case, each on fresh memory; unknown backing names
-// throw std::invalid_argument.
+// One repetition of every case, each on fresh memory.
 host::BenchOutcome measure(const DirectmapHostParams& params, const SampleSink& sink);
 
 }  // namespace kvmbench::suites::directmap

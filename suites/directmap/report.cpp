@@ -13,8 +13,9 @@
 
 namespace kvmbench::suites::directmap {
 
-std::string variant_label(const std::string& variant) {
-  constexpr std::string_view p = "pinned-node";
+std::string variant_label(const std::string& variant, std::optional<long long> numa_node) {
+  if (numa_node) return fmt::format("pinned to NUMA node {}", *numa_node);
+  constexpr std::string_view p = "pinned-node";  // LEGACY: the node only in the name
   if (variant.starts_with(p)) return "pinned to NUMA node " + variant.substr(p.size());
   return variant.empty() ? "(all)" : variant;
 }
@@ -46,9 +47,11 @@ std::vector<Table> tables_from_cells(const std::vector<Cell>& cells, std::string
                                      std::string_view source, std::string_view title) {
   std::vector<std::string> cases, variants;
   std::map<std::pair<std::string, std::string>, stats::Summary> at;
+  std::map<std::string, std::optional<long long>> node_of;  // per variant
   for (const auto& c : cells) {
     add_once(cases, c.case_name);
     add_once(variants, c.variant);
+    if (c.numa_node) node_of[c.variant] = c.numa_node;
     at[{c.case_name, c.variant}] = c.summary;
   }
   // The document's layout: a " | " between the pinning columns.
@@ -59,7 +62,7 @@ std::vector<Table> tables_from_cells(const std::vector<Cell>& cells, std::string
   t.columns.push_back({"", Align::left});
   for (std::size_t k = 0; k < variants.size(); ++k) {
     if (k) t.columns.push_back({"|", Align::left});
-    t.columns.push_back({variant_label(variants[k]), k ? Align::left : Align::right});
+    t.columns.push_back({variant_label(variants[k], node_of[variants[k]]), k ? Align::left : Align::right});
   }
   const int decimals = decimals_for(cells);
   for (const auto& c : cases) {
@@ -172,11 +175,13 @@ MetricCells cells_of(const std::vector<Sample>& samples, std::string_view metric
   m.metric = std::string(metric);
   std::vector<std::pair<std::string, std::string>> order;
   std::map<std::pair<std::string, std::string>, std::vector<double>> values;
+  std::map<std::pair<std::string, std::string>, std::optional<long long>> nodes;
   std::vector<std::string> cases;
   for (const auto& s : samples) {
     if (s.warmup || s.metric != metric) continue;
     auto key = std::make_pair(s.case_name, s.variant);
     if (!values.count(key)) order.push_back(key);
+    if (auto node = sample_key_int(s, "numa_node")) nodes[key] = node;
     values[key].push_back(s.value);
     add_once(cases, s.case_name);
     m.unit = s.unit;
@@ -187,7 +192,7 @@ MetricCells cells_of(const std::vector<Sample>& samples, std::string_view metric
   }
   const bool rename = !row.empty() && cases.size() == 1;
   for (auto& k : order) {
-    m.cells.push_back({rename ? row : k.first, k.second, stats::summarize(values[k])});
+    m.cells.push_back({rename ? row : k.first, k.second, stats::summarize(values[k]), nodes[k]});
     m.n_max = std::max(m.n_max, values[k].size());
   }
   return m;

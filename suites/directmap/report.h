@@ -17,6 +17,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,7 @@ struct Cell {
   std::string case_name;  // directmap setup
   std::string variant;    // pinning
   stats::Summary summary;
+  std::optional<long long> numa_node = {};  // the samples' keys.numa_node: pinned to that node
 };
 
 // From published summaries (reproduce) or from samples (a run).
@@ -67,7 +69,10 @@ Reproduction reproduce_document(const std::filesystem::path& reference_dir, cons
 // or 1G mappings, "" when there are no DirectMap4k/2M lines to judge by.
 std::string directmap_setup(std::string_view meminfo_lines);
 
-// "pinned-node0" -> "pinned to NUMA node 0"; others unchanged.
-std::string variant_label(const std::string& variant);
+// A column's label: "pinned to NUMA node N" for a variant pinned to node N
+// (`numa_node`, the samples' keys.numa_node); without it (published
+// summaries, samples.jsonl written before keys) the same from the variant
+// name "pinned-nodeN", the legacy path; others unchanged.
+std::string variant_label(const std::string& variant, std::optional<long long> numa_node = std::nullopt);
 
 }  // namespace kvmbench::suites::directmap

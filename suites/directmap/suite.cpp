@@ -44,12 +44,57 @@ std::string read_directmap_lines() {
   return out;
 }
 
-// confidential=snp (ExitError(2) for anything but none and snp).
-bool is_snp(const RunContext& ctx) {
-  const std::string confidential = ctx.param("confidential");
-  if (confidential != "none" && confidential != "snp")
-    usage_error(fmt::format("parameter confidential: '{}' is not none or snp", confidential));
-  return confidential == "snp";
+// The guest presets' parameters (document, lab, smoke), parsed and checked
+// before anything runs.
+struct GuestFaultinParams {
+  int vcpus = 1;
+  std::uint64_t bytes = 0;      // each thread faults in
+  std::uint64_t guest_mem = 0;
+  host::MemoryBackend backend = host::MemoryBackend::memfd;
+  bool snp = false;             // confidential=snp
+  host::SevSnpOptions snp_options;
+  std::string meminfo_field;    // not SNP: the field that grows with guest memory
+  std::string snp_meminfo_field;  // SNP: that field, or "auto" (ask the running kernel)
+  double sample_hz = 10;
+  double timeout_s = 0;
+};
+
+// ExitError(2) for a value the guest cannot take: vcpus below 1, or the
+// threads' bytes more than guest-mem less what the guest kernel keeps.
+GuestFaultinParams parse_guest_params(const ParamText& t) {
+  GuestFaultinParams p;
+  p.vcpus = static_cast<int>(t.integer("vcpus"));
+  p.bytes = t.bytes("bytes");
+  p.guest_mem = t.bytes("guest-mem");
+  if (p.vcpus < 1) usage_error("parameter vcpus: at least 1");
+  if (static_cast<unsigned long long>(p.vcpus) * p.bytes > p.guest_mem - std::min<std::uint64_t>(p.guest_mem, 192ULL << 20))
+    usage_error(fmt::format("vcpus x bytes ({} x {}) does not fit in guest-mem {} (192M kept for the guest kernel)",
+                            p.vcpus, format_bytes(p.bytes), format_bytes(p.guest_mem)));
+  const auto backend = host::find_memory_backend(t.text("backing"));
+  if (!backend)
+    usage_error(fmt::format("parameter backing: '{}' is not one of {}", t.text("backing"),
+                            fmt::join(host::memory_backend_names(), ", ")));
+  p.backend = *backend;
+  p.snp = t.either("confidential", "snp", "none");
+  if (p.snp) p.snp_options = parse_snp_options(t);
+  p.meminfo_field = t.text("meminfo-field");
+  p.snp_meminfo_field = t.text("snp-meminfo-field");
+  p.sample_hz = t.number("sample-hz");
+  p.timeout_s = t.number("timeout");
+  return p;
+}
+
+directmap::DirectmapHostParams parse_host_params(const ParamText& t) {
+  directmap::DirectmapHostParams p;
+  p.bytes_per_thread = t.bytes("bytes");
+  for (auto& n : t.list("threads")) p.threads.push_back(std::stoi(n));  // counts_list() checked them
+  try {
+    for (const auto& b : t.list("backings")) p.backings.push_back(host::parse_backing(b));
+  } catch (const std::invalid_argument& e) {
+    usage_error(fmt::format("parameter backings: {}", e.what()));
+  }
+  p.write_bandwidth = t.either("write-bandwidth", "1", "0");
+  return p;
 }
 
 // The meminfo field whose ramp is the host allocation rate, and how it was
@@ -65,9 +110,9 @@ struct FieldChoice {
 
 constexpr std::uint64_t kCalibrationBytes = 256ULL << 20;
 
-FieldChoice allocation_field(RunContext& ctx, bool snp, const std::string& variant) {
-  if (!snp) return {ctx.param("meminfo-field"), "parameter meminfo-field"};
-  const std::string set = ctx.param("snp-meminfo-field");
+FieldChoice allocation_field(RunContext& ctx, const GuestFaultinParams& p, const std::string& variant) {
+  if (!p.snp) return {p.meminfo_field, "parameter meminfo-field"};
+  const std::string& set = p.snp_meminfo_field;
   if (set != "auto") return {set, "parameter snp-meminfo-field"};
   const Finding f = ctx.collector().meminfo_field(ctx, "meminfo-" + variant, [&]() -> Finding {
     const auto& types = ctx.host().kvm.vm_types;
@@ -103,47 +148,48 @@ std::string shared_half_only(const host::GuestSpec& spec) {
 
 // One guest fault-in measured from both sides: the guest's own rate, and the
 // host allocation rate fitted over the ramp of the meminfo field.
-// The fault-in guest of a variant (its parameters checked: ExitError(2)).
-host::GuestSpec faultin_spec(RunContext& ctx, host::Accel accel, std::optional<int> node) {
-  const int vcpus = static_cast<int>(ctx.param_int("vcpus"));
-  const auto bytes = ctx.param_bytes("bytes");
-  const auto mem = ctx.param_bytes("guest-mem");
-  if (vcpus < 1) usage_error("parameter vcpus: at least 1");
-  if (static_cast<unsigned long long>(vcpus) * bytes > mem - std::min(mem, 192ULL << 20))
-    usage_error(fmt::format("vcpus x bytes ({} x {}) does not fit in guest-mem {} (192M kept for the guest kernel)",
-                            vcpus, format_bytes(bytes), format_bytes(mem)));
+// The fault-in guest of a variant.
+host::GuestSpec faultin_spec(const GuestFaultinParams& p, host::Accel accel, std::optional<int> node) {
   host::GuestSpec spec;
   spec.workload = "faultin";
-  spec.args = {fmt::format("--threads={}", vcpus), fmt::format("--bytes={}", bytes), "--hold=1"};
+  spec.args = {fmt::format("--threads={}", p.vcpus), fmt::format("--bytes={}", p.bytes), "--hold=1"};
   spec.accel = accel;
-  spec.vcpus = vcpus;
-  spec.memory_mib = mem >> 20;
-  spec.backend = ctx.param("backing") == "hugetlbfs" ? host::MemoryBackend::hugetlbfs
-                 : ctx.param("backing") == "anonymous" ? host::MemoryBackend::anonymous
-                                                       : host::MemoryBackend::memfd;
-  if (is_snp(ctx)) {
+  spec.vcpus = p.vcpus;
+  spec.memory_mib = p.guest_mem >> 20;
+  spec.backend = p.backend;
+  if (p.snp) {
     spec.confidential = host::Confidential::sev_snp;
-    spec.snp = snp_options(ctx);
+    spec.snp = p.snp_options;
   }
   spec.pin_numa_node = node;
   spec.host_numa_node = node;
-  spec.timeout_s = ctx.param_double("timeout");
+  spec.timeout_s = p.timeout_s;
   return spec;
 }
 
-void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& variant, std::optional<int> node) {
-  const bool snp = is_snp(ctx);
-  const host::GuestSpec spec = faultin_spec(ctx, accel, node);
+// The node a variant is pinned to, as data beside the name that shows it
+// ("pinned-node0"): the report's column label reads it.
+void key_node(std::vector<Sample>& samples, std::optional<int> node) {
+  if (node)
+    for (auto& s : samples) set_sample_key(s, "numa_node", *node);
+}
+
+void guest_faultin(RunContext& ctx, const GuestFaultinParams& p, host::Accel accel, const std::string& variant,
+                   std::optional<int> node) {
+  const bool snp = p.snp;
+  const host::GuestSpec spec = faultin_spec(p, accel, node);
   const int vcpus = spec.vcpus;
-  const auto bytes = ctx.param_bytes("bytes");
+  const auto bytes = p.bytes;
   const std::string label = "faultin-" + variant;
   if (snp)
     if (const std::string note = shared_half_only(spec); !note.empty())
       ctx.note_skip(fmt::format("private memory placement ({})", variant), note);
-  const FieldChoice choice = allocation_field(ctx, snp, variant);
+  const FieldChoice choice = allocation_field(ctx, p, variant);
   if (choice.field.empty()) {
     ctx.note_skip(fmt::format("host allocation rate ({})", variant), choice.why);
-    emit_guest_result(ctx, ctx.collector().guest(ctx, spec, label), label, variant);
+    host::GuestRunResult guest = ctx.collector().guest(ctx, spec, label);
+    key_node(guest.samples, node);
+    emit_guest_result(ctx, guest, label, variant);
     return;
   }
   const std::string& field = choice.field;
@@ -154,8 +200,9 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
   const std::string directmap = collect.host_text(ctx, "directmap", read_directmap_lines).text;
   host::GuestRunResult guest;
   const MeminfoSeries m = collect.meminfo_while(
-      ctx, "meminfo-" + variant, field, [&] { return ctx.param_double("sample-hz"); },
+      ctx, "meminfo-" + variant, field, [&] { return p.sample_hz; },
       [&] { guest = collect.guest(ctx, spec, label); });
+  key_node(guest.samples, node);
   emit_guest_result(ctx, guest, label, variant);
   if (!guest.ok()) return;
 
@@ -184,6 +231,7 @@ void guest_faultin(RunContext& ctx, host::Accel accel, const std::string& varian
              {"r2", rate.fit.r2},
              {"directmap", directmap}};
   if (m.late_samples) s.extra["late_samples"] = *m.late_samples;
+  if (node) set_sample_key(s, "numa_node", *node);
   collect.stamp(s);
   ctx.emit(s);
 }
@@ -194,18 +242,18 @@ std::string document_unsupported(const HostCaps& caps) {
 
 // `run --dry-run`: both variants' guests, what is sampled, and (SNP) how
 // the meminfo field would be found.
-void plan_document(RunContext& ctx, Plan& plan) {
-  const bool snp = is_snp(ctx);
-  const std::string hz = ctx.param("sample-hz");
+void plan_document(RunContext& ctx, Plan& plan, const GuestFaultinParams& p) {
+  const bool snp = p.snp;
+  const double hz = p.sample_hz;
   if (!snp) {
     plan.capture(fmt::format("/proc/meminfo {} and MemFree at {} Hz while each guest runs -> host_alloc_rate (GB/s, "
                              "the slope of a linear fit over the ramp; primary), kept in "
                              "RUN_DIR/raw/meminfo-<variant>.it<N>.csv (field: parameter meminfo-field)",
-                             ctx.param("meminfo-field"), hz));
-  } else if (ctx.param("snp-meminfo-field") != "auto") {
+                             p.meminfo_field, hz));
+  } else if (p.snp_meminfo_field != "auto") {
     plan.capture(fmt::format("/proc/meminfo {} (parameter snp-meminfo-field) and MemFree at {} Hz while each guest "
                              "runs -> host_alloc_rate (GB/s; primary)",
-                             ctx.param("snp-meminfo-field"), hz));
+                             p.snp_meminfo_field, hz));
   } else {
     const auto& types = ctx.host().kvm.vm_types;
     const bool snp_type = std::find(types.begin(), types.end(), "snp") != types.end();
@@ -227,7 +275,7 @@ void plan_document(RunContext& ctx, Plan& plan) {
                "KVMBENCH-RESULT lines (faultin_rate) from its console, RUN_DIR/raw/faultin-<variant>.it<N>.console.log");
   for (const auto& [variant, node] : {std::pair<std::string, std::optional<int>>{"unpinned", std::nullopt},
                                       {"pinned-node0", 0}}) {
-    const host::GuestSpec spec = faultin_spec(ctx, host::Accel::kvm, node);
+    const host::GuestSpec spec = faultin_spec(p, host::Accel::kvm, node);
     plan_guest(plan, ctx, spec, "faultin-" + variant);
     if (snp)
       if (const std::string note = shared_half_only(spec); !note.empty())
@@ -237,19 +285,16 @@ void plan_document(RunContext& ctx, Plan& plan) {
             "kernels, compared with `kvmbench report RUN_4K RUN_2M`)");
 }
 
-void run_document(RunContext& ctx) {
-  guest_faultin(ctx, host::Accel::kvm, "unpinned", std::nullopt);
-  if (!ctx.interrupted()) guest_faultin(ctx, host::Accel::kvm, "pinned-node0", 0);
+void run_document(RunContext& ctx, const GuestFaultinParams& p) {
+  guest_faultin(ctx, p, host::Accel::kvm, "unpinned", std::nullopt);
+  if (!ctx.interrupted()) guest_faultin(ctx, p, host::Accel::kvm, "pinned-node0", 0);
 }
 
-void run_smoke(RunContext& ctx) { guest_faultin(ctx, host::Accel::tcg, "unpinned", std::nullopt); }
+void run_smoke(RunContext& ctx, const GuestFaultinParams& p) {
+  guest_faultin(ctx, p, host::Accel::tcg, "unpinned", std::nullopt);
+}
 
-void run_host(RunContext& ctx) {
-  directmap::DirectmapHostParams p;
-  p.bytes_per_thread = ctx.param_bytes("bytes");
-  for (auto& t : split_list(ctx.param("threads"))) p.threads.push_back(std::stoi(t));
-  p.backings = split_list(ctx.param("backings"));
-  p.write_bandwidth = ctx.param("write-bandwidth") == "1";
+void run_host(RunContext& ctx, const directmap::DirectmapHostParams& p) {
   ctx.progress("fault-in by backing");
   auto outcome = directmap::measure(p, [&](const Sample& s) { ctx.emit(s); });
   if (ctx.iteration() <= 0)
@@ -265,7 +310,7 @@ std::vector<Param> guest_params(const std::string& mem, const std::string& vcpus
       {"guest-mem", mem, "guest memory"},
       {"vcpus", vcpus, "vCPUs = faultin threads", integer_at_least(1)},
       {"bytes", bytes, "bytes each thread faults in (stress --vm-bytes)", size_at_least(4096)},
-      {"backing", "memfd", "guest RAM backend: memfd, anonymous, hugetlbfs", one_of({"memfd", "anonymous", "hugetlbfs"})},
+      {"backing", "memfd", "guest RAM backend: memfd, anonymous, hugetlbfs", one_of(host::memory_backend_names())},
       {"confidential", "none", "none or snp (private memory in guest_memfd)", one_of({"none", "snp"})},
       {"meminfo-field", "Shmem", "meminfo field that grows with guest memory (non-SNP)"},
       {"snp-meminfo-field", "auto",
@@ -292,13 +337,14 @@ Suite directmap_suite() {
       .description = "1 guest, N vCPUs x B bytes faultin; host allocation rate from meminfo",
       .source = Source::hardware,
       .params = guest_params("1T", "128", "5G", "1800"),
+      .parse = parse_as(parse_guest_params),
       .unsupported_reason = document_unsupported,
-      .run = run_document,
+      .run = run_with(run_document),
       .default_repetitions = 3,
       .primary_metrics = {"host_alloc_rate"},
       .derived_metrics = guest_faultin_derived(),
       .repetition = "a fresh guest boot",
-      .plan = plan_document,
+      .plan = plan_with(plan_document),
   };
   // The document's pipeline at the emulated lab's size (`kvmbench lab`):
   // a TCG-speed fault-in of 192M still makes a ramp of ~100 meminfo samples.
@@ -328,11 +374,12 @@ Suite directmap_suite() {
                           {"bytes", "64M", "bytes each thread touches", size_at_least(4096)},
                           {"threads", "", "thread counts, e.g. 1,2 (empty: 1 and all CPUs)", counts_list()},
                           {"backings", "", "anon-4k,thp,hugetlb-2m,hugetlb-1g,memfd,guest_memfd (empty: all)",
-                           list_of(directmap::directmap_backings(), "all")},
+                           list_of(host::backing_names(), "all")},
                           {"write-bandwidth", "1", "also measure write bandwidth of faulted memory (1/0)", one_of({"1", "0"})},
                       },
+                  .parse = parse_as(parse_host_params),
                   .unsupported_reason = runs_anywhere,
-                  .run = run_host,
+                  .run = run_with(run_host),
                   .default_repetitions = 3,
                   .primary_metrics = {"faultin_rate"},
                   // One fault-in, one measurement: its time and the per-thread
@@ -345,8 +392,9 @@ Suite directmap_suite() {
                   .description = "the document's pipeline in a tiny TCG guest (functional only)",
                   .source = Source::emulated,
                   .params = guest_params("320M", "1", "32M", "120"),
+                  .parse = parse_as(parse_guest_params),
                   .unsupported_reason = require_tcg_guest,
-                  .run = run_smoke,
+                  .run = run_with(run_smoke),
                   .default_repetitions = 1,
                   .derived_metrics = guest_faultin_derived(),
                   .repetition = "a fresh guest boot",

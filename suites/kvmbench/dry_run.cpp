@@ -51,14 +51,6 @@ HostCaps caps_for(const RunRequest& req, std::string& described) {
   return caps;
 }
 
-std::map<std::string, std::string> params_of(const Preset& p, const std::map<std::string, std::string>& overrides) {
-  std::map<std::string, std::string> params;
-  for (const auto& d : p.params) params[d.name] = d.default_value;
-  for (const auto& [k, v] : overrides)
-    if (params.count(k)) params[k] = v;
-  return params;
-}
-
 }  // namespace
 
 int plan_suites(const RunRequest& req) {
@@ -91,17 +83,18 @@ int plan_suites(const RunRequest& req) {
 
   std::string described;
   const HostCaps caps = caps_for(req, described);
-  // The same checks as a run's, before the plan's first line.
-  for (const auto& [suite, preset] : targets) suites::check_overrides(*preset, req.overrides, caps);
+  // The same checks and parse as a run's, before the plan's first line.
+  std::vector<suites::ResolvedParams> params;
+  for (const auto& [suite, preset] : targets) params.push_back(suites::resolve_params(*preset, req.overrides, caps));
   fmt::print("{}\n", wrap_text("kvmbench dry run for " + described, 80, "    "));
   fmt::print("{}\n\n", wrap_text("Nothing is run, opened or written. In capitals: what only the run can know "
                                  "(RUN_DIR: the run directory it would make; SIZE, PORT, QMP_DIR, FIRMWARE, ...).",
                                  80, ""));
   bool any = false;
-  for (const auto& [suite, preset] : targets) {
-    const auto params = params_of(*preset, req.overrides);
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const auto& [suite, preset] = targets[i];
     const int reps = req.repetitions > 0 ? req.repetitions : preset->default_repetitions;
-    suites::RunContext ctx(caps, params, reps, "RUN_DIR",
+    suites::RunContext ctx(caps, params[i].parsed, reps, "RUN_DIR",
                            [](const Sample&) { throw std::logic_error("a dry run emits no sample"); });
     ctx.save_raw = [](const std::string&, const std::string&) {
       throw std::logic_error("a dry run writes nothing");
@@ -109,7 +102,7 @@ int plan_suites(const RunRequest& req) {
     suites::Plan plan;
     plan.check(preset->unsupported_reason ? preset->unsupported_reason(caps) : "");
     preset->plan(ctx, plan);
-    fmt::print("{}\n", suites::render_plan(suite->name, *preset, plan, params, req.adaptive ? -1 : reps));
+    fmt::print("{}\n", suites::render_plan(suite->name, *preset, plan, params[i].text, req.adaptive ? -1 : reps));
     any = any || plan.would_run();
   }
   return any ? kExitOk : kExitCannotRun;

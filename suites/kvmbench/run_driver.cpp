@@ -38,6 +38,7 @@ struct Target {
   const Suite* suite;
   const Preset* preset;
   fs::path replay_dir;  // empty: live
+  suites::ResolvedParams params = {};
 };
 
 std::string hostname() {
@@ -90,15 +91,6 @@ std::vector<const Preset*> choose_presets(const Suite& s, const std::string& req
     }
   why_not = fmt::format("{}", fmt::join(reasons, "; "));
   return out;
-}
-
-std::map<std::string, std::string> resolve_params(const Preset& p,
-                                                  const std::map<std::string, std::string>& overrides) {
-  std::map<std::string, std::string> params;
-  for (const auto& d : p.params) params[d.name] = d.default_value;
-  for (const auto& [k, v] : overrides)
-    if (params.count(k)) params[k] = v;
-  return params;
 }
 
 // The values of the primary metrics in one repetition (mean per series when
@@ -292,9 +284,8 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, do
   // Where the numbers come from, chosen once for the run.
   const std::unique_ptr<suites::Collector> collector =
       t.replay_dir.empty() ? suites::live_collector() : suites::replay_collector(t.replay_dir);
-  const auto params = resolve_params(preset, req.overrides);
   const int reps = req.repetitions > 0 ? req.repetitions : preset.default_repetitions;
-  const nlohmann::json meta = start_meta(t, caps, req, *collector, params, reps);
+  const nlohmann::json meta = start_meta(t, caps, req, *collector, t.params.text, reps);
 
   RunWriter writer = RunWriter::create_in(req.out_root, meta);
   for (const auto& l : wrap_columns(fmt::format("kvmbench: {} / {} [source: {}] -> {}", t.suite->name, preset.name,
@@ -307,7 +298,7 @@ Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, do
   for (const auto& w : collector->noise_warnings(meta)) summary.warn(w.substr(0, w.find(": ")), w);
 
   std::vector<Sample> collected;
-  suites::RunContext ctx(caps, params, reps, writer.dir(), [&](const Sample& s) {
+  suites::RunContext ctx(caps, t.params.parsed, reps, writer.dir(), [&](const Sample& s) {
     writer.append(s);
     collected.push_back(s);
   });
@@ -411,8 +402,9 @@ int run_suites(const RunRequest& req) {
       summary.not_run(fmt::format("{}: not run here: {}", s->name, why));
   }
   // Every --set of every preset about to run (all suites' for `run all`),
-  // before the knob journal, the lock, a run directory or any output.
-  for (const auto& t : targets) suites::check_overrides(*t.preset, req.overrides, caps);
+  // checked and parsed before the knob journal, the lock, a run directory
+  // or any output.
+  for (auto& t : targets) t.params = suites::resolve_params(*t.preset, req.overrides, caps);
   // A replay touches nothing on the host. Knobs a killed run left changed
   // are put back before anything is measured; the host is probed again
   // when that changed it.

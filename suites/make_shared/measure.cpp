@@ -177,7 +177,7 @@ BenchOutcome measure(const MakeSharedHostParams& params, const SampleSink& sink)
     // runs (and the fallocate timing) are bound by memory.
     std::uint64_t size = conversion_case_bytes(requested, limit);
     std::string case_name = fmt::format("nr_pages={}", size / kPage);
-    nlohmann::json extra = {{"bytes", size}, {"requested_bytes", requested}};
+    nlohmann::json extra = {{"bytes", size}, {"requested_bytes", requested}, {"keys", {{"nr_pages", size / kPage}}}};
     if (size != requested) extra["scaled_down_to_fit"] = limit;
 
     if (params.gmem_ops) {

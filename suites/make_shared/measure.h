@@ -1,5 +1,6 @@
 // make_shared suite, host side: guest_memfd costs and private->shared
 // conversions, built straight from KVM ioctls as the KVM selftests do.
+// Every sample's extra keys.nr_pages is the N its case name shows.
 //
 // 1. guest_memfd operations, case "nr_pages=<N>", variant "guest_memfd":
 //      gmem_create_time       ns    KVM_CREATE_GUEST_MEMFD

@@ -17,8 +17,21 @@ namespace {
 
 struct Conversion {
   std::string case_name;
+  std::string nr_pages;  // as the tables print it
   std::optional<double> make_shared, total;
 };
+
+// LEGACY: samples.jsonl written before samples carried keys.nr_pages has
+// the number only in the case name ("nr_pages=N").
+std::string nr_pages_of_name(std::string_view case_name) {
+  constexpr std::string_view prefix = "nr_pages=";
+  return std::string(case_name.starts_with(prefix) ? case_name.substr(prefix.size()) : case_name);
+}
+
+std::string nr_pages_of(const Sample& s) {
+  if (auto n = sample_key_int(s, "nr_pages")) return std::to_string(*n);
+  return nr_pages_of_name(s.case_name);
+}
 
 // One entry per (case, iteration), in the order the conversions were seen.
 // A long log has tens of thousands of conversions of a few sizes: the
@@ -28,12 +41,16 @@ std::vector<Conversion> conversions(const std::vector<Sample>& samples) {
   std::vector<Conversion> out;
   std::unordered_map<std::string_view, std::size_t> cases;
   std::vector<std::vector<std::size_t>> by_iteration;  // per case: iteration -> entry in out
+  std::vector<std::string> pages;                      // per case
   std::map<std::pair<std::size_t, int>, std::size_t> odd_iterations;  // negative ones, or far apart
   for (const auto& s : samples) {
     const bool ms = s.metric == "make_shared_cycles";
     if (s.warmup || (!ms && s.metric != "total_cycles")) continue;
     const std::size_t c = cases.try_emplace(s.case_name, cases.size()).first->second;
-    if (c == by_iteration.size()) by_iteration.emplace_back();
+    if (c == by_iteration.size()) {
+      by_iteration.emplace_back();
+      pages.push_back(nr_pages_of(s));
+    }
     std::size_t* at;
     auto& slots = by_iteration[c];
     if (s.iteration >= 0 && static_cast<std::size_t>(s.iteration) < slots.size() + 4096) {
@@ -45,7 +62,7 @@ std::vector<Conversion> conversions(const std::vector<Sample>& samples) {
     }
     if (*at == kNone) {
       *at = out.size();
-      out.push_back({s.case_name, {}, {}});
+      out.push_back({s.case_name, pages[c], {}, {}});
     }
     Conversion& conv = out[*at];
     (ms ? conv.make_shared : conv.total) = s.value;
@@ -54,16 +71,11 @@ std::vector<Conversion> conversions(const std::vector<Sample>& samples) {
   return out;
 }
 
-std::string nr_pages_of(std::string_view case_name) {
-  constexpr std::string_view prefix = "nr_pages=";
-  return std::string(case_name.starts_with(prefix) ? case_name.substr(prefix.size()) : case_name);
-}
-
 double pct(const Conversion& c) { return 100.0 * *c.make_shared / *c.total; }
 
 // The conversions' values per case, cases in first-seen order.
 struct PerCase {
-  std::vector<std::string> order;
+  std::vector<std::string> order, nr_pages;
   std::vector<std::vector<double>> totals, shares;
 };
 PerCase per_case(const std::vector<Conversion>& convs) {
@@ -74,6 +86,7 @@ PerCase per_case(const std::vector<Conversion>& convs) {
     const std::size_t k = found->second;
     if (fresh) {
       p.order.push_back(c.case_name);
+      p.nr_pages.push_back(c.nr_pages);
       p.totals.emplace_back();
       p.shares.emplace_back();
     }
@@ -95,10 +108,9 @@ Table noise_table(const std::vector<Conversion>& convs, std::string_view source)
   const PerCase per = per_case(convs);
   std::vector<std::string> conclusions;
   for (std::size_t k = 0; k < per.order.size(); ++k) {
-    const std::string_view name = per.order[k];
     const auto tot = stats::summarize(per.totals[k]);
     const double share = stats::summarize(per.shares[k]).mean;
-    const std::string pages = nr_pages_of(name);
+    const std::string& pages = per.nr_pages[k];
     if (tot.n < 2) {
       t.add_row({pages, std::to_string(tot.n), fmt::format("{:.0f}", tot.mean), "n/a",
                  fmt::format("{:.4f}%", share), "n/a"});
@@ -132,11 +144,8 @@ Table listing_table(const std::vector<Conversion>& convs, std::string_view sourc
   // Header cells padded to the document's column widths (10, 15, 15, 12).
   t.columns = {{"  nr_pages"}, {"    make_shared"}, {"          total"}, {"  percentage"}};
   t.rows.reserve(convs.size());
-  std::string_view prev_name;
-  std::string pages;
   for (const auto& c : convs) {
-    if (pages.empty() || c.case_name != prev_name) pages = nr_pages_of(prev_name = c.case_name);
-    t.add_row({pages, format_fixed(*c.make_shared, 0), format_fixed(*c.total, 0), format_fixed(pct(c), 4) + '%'});
+    t.add_row({c.nr_pages, format_fixed(*c.make_shared, 0), format_fixed(*c.total, 0), format_fixed(pct(c), 4) + '%'});
   }
   return t;
 }
@@ -146,7 +155,7 @@ Table listing_table(const std::vector<Conversion>& convs, std::string_view sourc
 // per measurement, each cell the mean ±95% CI in the unit its own size
 // reads in, since 1 page and 64K pages differ by orders of magnitude.
 struct Measured {
-  std::string case_name, variant;
+  std::string case_name, variant, nr_pages;
   std::map<std::string, std::vector<double>> values;  // metric -> per repetition (or conversion)
 };
 
@@ -163,7 +172,7 @@ std::vector<Measured> measured(const std::vector<Sample>& samples, const std::ve
       continue;
     auto it = std::find_if(out.begin(), out.end(),
                            [&](const Measured& m) { return m.case_name == s.case_name && m.variant == s.variant; });
-    if (it == out.end()) it = out.insert(out.end(), Measured{s.case_name, s.variant, {}});
+    if (it == out.end()) it = out.insert(out.end(), Measured{s.case_name, s.variant, nr_pages_of(s), {}});
     it->values[s.metric].push_back(s.value);
     units[s.metric] = s.unit;
   }
@@ -185,7 +194,7 @@ Table measured_table(std::string title, std::string_view source, const std::vect
   std::size_t n_low = SIZE_MAX, n_high = 0;
   bool bound = false;
   for (const auto& r : rows) {
-    std::vector<Cell> row = {nr_pages_of(r.case_name)};
+    std::vector<Cell> row = {r.nr_pages};
     if (with_variant) row.push_back(r.variant);
     for (const auto& c : columns) {
       auto it = r.values.find(c.metric);
@@ -251,10 +260,9 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
   s.columns = {{"nr_pages"}, {"n"}, {"mean"}, {"sd"}, {"95% CI of mean"}, {"min"}, {"max"}};
   const PerCase per = per_case(convs);
   for (std::size_t k = 0; k < per.order.size(); ++k) {
-    const std::string_view name = per.order[k];
     const auto m = stats::summarize(per.shares[k]);
     const std::string ci = m.n < 2 ? "n/a" : fmt::format("[{:.4f}, {:.4f}]", m.ci95_low, m.ci95_high);
-    s.add_row({nr_pages_of(name), std::to_string(m.n), fmt::format("{:.4f}%", m.mean),
+    s.add_row({per.nr_pages[k], std::to_string(m.n), fmt::format("{:.4f}%", m.mean),
                m.n < 2 ? "n/a" : fmt::format("{:.4f}", m.stddev), ci, fmt::format("{:.4f}%", m.min),
                fmt::format("{:.4f}%", m.max)});
   }

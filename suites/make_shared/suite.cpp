@@ -43,29 +43,33 @@ namespace kvmbench::suites {
 namespace {
 
 // `order`: the VM types tried when vm-type is empty (hostlib/private_vm.h).
-make_shared::MakeSharedHostParams params_from(RunContext& ctx, const std::vector<std::uint32_t>& order) {
+make_shared::MakeSharedHostParams params_from(const ParamText& t, const std::vector<std::uint32_t>& order) {
   make_shared::MakeSharedHostParams p;
   p.vm_type_order = order;
   p.sizes.clear();
-  for (auto& s : split_list(ctx.param("sizes"))) {
+  for (auto& s : t.list("sizes")) {
     auto b = parse_bytes(s);
     if (!b || *b == 0 || *b % 4096) usage_error(fmt::format("parameter sizes: '{}' is not a multiple of 4K", s));
     p.sizes.push_back(*b);
   }
-  p.conversions_per_build = static_cast<int>(ctx.param_int("conversions"));
+  p.conversions_per_build = static_cast<int>(t.integer("conversions"));
   if (p.conversions_per_build < 1) usage_error("parameter conversions: at least 1");
-  p.vm_type = ctx.param("vm-type");
+  p.vm_type = t.text("vm-type");
   try {
     (void)host::parse_vm_type(p.vm_type);
   } catch (const std::invalid_argument& e) {
     usage_error(std::string("parameter vm-type: ") + e.what());
   }
-  p.memory_limit = ctx.param_bytes("memory-limit");
+  p.memory_limit = t.bytes("memory-limit");
   return p;
 }
 
-make_shared::MakeSharedHostParams document_params_from(RunContext& ctx) {
-  auto p = params_from(ctx, host::kDocumentVmTypeOrder);
+make_shared::MakeSharedHostParams parse_host_params(const ParamText& t) {
+  return params_from(t, host::kHostVmTypeOrder);
+}
+
+make_shared::MakeSharedHostParams parse_document_params(const ParamText& t) {
+  auto p = params_from(t, host::kDocumentVmTypeOrder);
   p.need = host::ConversionNeed::arch_make_shared;
   p.gmem_ops = false;
   return p;
@@ -77,8 +81,7 @@ void emit_all(RunContext& ctx, const host::BenchOutcome& outcome, const std::vec
     for (auto& sk : outcome.skipped) ctx.note_skip(sk.case_name, sk.reason);
 }
 
-void run_host(RunContext& ctx) {
-  auto p = params_from(ctx, host::kHostVmTypeOrder);
+void run_host(RunContext& ctx, const make_shared::MakeSharedHostParams& p) {
   ctx.progress("guest_memfd operations and conversions");
   std::vector<Sample> got;
   auto outcome = make_shared::measure(p, [&](const Sample& s) { got.push_back(s); });
@@ -106,8 +109,7 @@ void emit_kernel_lines(RunContext& ctx, const std::string& text) {
 // As host, on an SNP/TDX VM, with the kernel's own to_shared lines captured.
 // A replay feeds only those lines: the user-space timings are measurements
 // of a live VM, not a capture.
-void run_document(RunContext& ctx) {
-  auto p = document_params_from(ctx);
+void run_document(RunContext& ctx, const make_shared::MakeSharedHostParams& p) {
   Collector& collect = ctx.collector();
   const std::optional<std::string> text =
       collect.kernel_log_while(ctx, {"kernel to_shared lines", "cannot read /dev/kmsg: ", true}, [&] {
@@ -138,8 +140,7 @@ std::uint64_t memory_available_on(const HostCaps& caps) {
   return v.is_number_unsigned() ? v.get<std::uint64_t>() : 0;
 }
 
-void plan_document(RunContext& ctx, Plan& plan) {
-  const make_shared::MakeSharedHostParams p = document_params_from(ctx);
+void plan_document(RunContext& ctx, Plan& plan, const make_shared::MakeSharedHostParams& p) {
   const HostCaps& caps = ctx.host();
   if (!require_guest_memfd(caps).empty()) {
     plan.skip("conversions", require_guest_memfd(caps));
@@ -238,8 +239,9 @@ Suite make_shared_suite() {
                                  "kernel's to_shared lines",
                   .source = Source::hardware,
                   .params = common_params("snp, tdx"),
+                  .parse = parse_as(parse_document_params),
                   .unsupported_reason = document_unsupported,
-                  .run = run_document,
+                  .run = run_with(run_document),
                   .default_repetitions = 2,
                   // The kernel's own figures (its "guest_memfd to_shared:"
                   // lines); the user-space to_shared_cycles / _time are shown
@@ -247,15 +249,16 @@ Suite make_shared_suite() {
                   .primary_metrics = {"make_shared_cycles", "total_cycles"},
                   .derived_metrics = doc_derived,
                   .repetition = "a fresh VM build (its conversions are sub-units)",
-                  .plan = plan_document,
+                  .plan = plan_with(plan_document),
               },
               {
                   .name = "host",
                   .description = "guest_memfd ops and conversions on the VM types this host offers",
                   .source = Source::hardware,
                   .params = host_params,
+                  .parse = parse_as(parse_host_params),
                   .unsupported_reason = require_guest_memfd,
-                  .run = run_host,
+                  .run = run_with(run_host),
                   .default_repetitions = 2,
                   .primary_metrics = {"to_shared_cycles", "gmem_fallocate_rate"},
                   .derived_metrics = host_derived,

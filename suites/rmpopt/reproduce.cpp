@@ -1,6 +1,7 @@
 // documents/000's tables from the three kernel logs of results/reference.
 #include <fmt/format.h>
 
+#include <optional>
 #include <stdexcept>
 
 #include "suites/rmpopt/report.h"
@@ -18,8 +19,9 @@ Reproduction reproduce_document(const std::filesystem::path& dir, const Reproduc
   // The cycle stats come in two groups: during boot, then after guest
   // shutdown (the reference file's header and the document's text).
   for (Sample s : reference_kernel_log(cycles)) {
-    if (s.case_name == "group=1") s.case_name = "during boot";
-    else if (s.case_name == "group=2") s.case_name = "after guest shutdown";
+    const std::optional<long long> group = sample_key_int(s, "group");  // parsed here: never a legacy sample
+    if (group == 1) s.case_name = "during boot";
+    else if (group == 2) s.case_name = "after guest shutdown";
     else throw std::runtime_error(fmt::format("{}:{}: expected two groups of cycle stats, found {}", cycles.string(),
                                               s.extra.value("line", 0), s.case_name));
     samples.push_back(std::move(s));

@@ -57,53 +57,88 @@ std::string coverage_note(const HostCaps& caps) {
                      *r.range_end, r.line, format_bytes(caps.memory_bytes - (*r.range_end + 1)));
 }
 
-void run_host(RunContext& ctx) {
-  rmpopt::RmpoptEmulationParams p;
-  auto ram = ctx.param_bytes("ram");
-  if (ram < (1ULL << 30)) usage_error("parameter ram: at least 1G (one region)");
-  p.ram_gb = ram >> 30;
-  p.layouts = split_list(ctx.param("layouts"));
-  p.strategies = split_list(ctx.param("strategies"));
-  if (ctx.param("cpus") != "all") {
+// The host preset's parameters: the sweep's (its seed and calibration are
+// per repetition) and the RAM as given.
+struct HostParams {
+  rmpopt::RmpoptEmulationParams sweep;
+  std::uint64_t ram = 0;
+};
+
+HostParams parse_host_params(const ParamText& t) {
+  HostParams h;
+  rmpopt::RmpoptEmulationParams& p = h.sweep;
+  h.ram = t.bytes("ram");
+  if (h.ram < (1ULL << 30)) usage_error("parameter ram: at least 1G (one region)");
+  p.ram_gb = h.ram >> 30;
+  p.layouts = t.list("layouts");
+  p.strategies = t.list("strategies");
+  if (t.text("cpus") != "all") {
     try {
-      p.cpus = host::parse_cpu_list(ctx.param("cpus"));
+      p.cpus = host::parse_cpu_list(t.text("cpus"));
     } catch (const std::invalid_argument& e) {
       usage_error(std::string("parameter cpus: ") + e.what());
     }
   }
-  p.dirty_fraction = ctx.param_double("dirty-fraction");
+  p.dirty_fraction = t.number("dirty-fraction");
+  return h;
+}
+
+void run_host(RunContext& ctx, const HostParams& h) {
+  rmpopt::RmpoptEmulationParams p = h.sweep;
   p.calibrate = ctx.iteration() <= 0;
   p.seed = 1 + static_cast<std::uint64_t>(std::max(0, ctx.iteration()));
-  ctx.progress(fmt::format("emulated sweep over a table for {} of RAM", format_bytes(ram)));
+  ctx.progress(fmt::format("emulated sweep over a table for {} of RAM", format_bytes(h.ram)));
   auto outcome = rmpopt::measure(p, [&](const Sample& s) { ctx.emit(s); });
   for (auto& sk : outcome.skipped) ctx.note_skip(sk.case_name, sk.reason);
 }
 
-host::GuestSpec snp_guest_spec(RunContext& ctx, double hold) {
+// The document preset's parameters.
+struct DocumentParams {
+  int guests = 2;
+  int vcpus = 1;
+  std::uint64_t guest_mem = 0;
+  double hold_s = 0;           // the first guest's life
+  double sweep_timeout_s = 0;  // the others' beyond it
+  std::string kernel_variant;  // the samples' variant: the kernel's loop
+  host::SevSnpOptions snp;
+};
+
+DocumentParams parse_document_params(const ParamText& t) {
+  DocumentParams p;
+  p.guests = static_cast<int>(t.integer("guests"));
+  if (p.guests < 1) usage_error("parameter guests: at least 1");
+  p.guest_mem = t.bytes("guest-mem");
+  p.vcpus = static_cast<int>(t.integer("vcpus"));
+  p.hold_s = t.number("hold");
+  p.sweep_timeout_s = t.number("sweep-timeout");
+  p.kernel_variant = t.text("kernel-variant");
+  p.snp = parse_snp_options(t);
+  return p;
+}
+
+host::GuestSpec snp_guest_spec(const DocumentParams& p, double hold) {
   host::GuestSpec spec;
   spec.workload = "faultin";
   spec.args = {"--threads=1", "--bytes=64M", fmt::format("--hold={}", hold)};
   spec.accel = host::Accel::kvm;
-  spec.vcpus = static_cast<int>(ctx.param_int("vcpus"));
-  spec.memory_mib = ctx.param_bytes("guest-mem") >> 20;
+  spec.vcpus = p.vcpus;
+  spec.memory_mib = p.guest_mem >> 20;
   spec.backend = host::MemoryBackend::memfd;
   spec.confidential = host::Confidential::sev_snp;
-  spec.snp = snp_options(ctx);
+  spec.snp = p.snp;
   spec.timeout_s = hold + 600;
   return spec;
 }
 
 std::string guest_label(int g) { return fmt::format("snp-guest{}", g); }
 
-void run_document(RunContext& ctx) {
-  const int nguests = static_cast<int>(ctx.param_int("guests"));
-  if (nguests < 1) usage_error("parameter guests: at least 1");
-  (void)ctx.param_bytes("guest-mem");
-  const double hold_s = ctx.param_double("hold");
-  const double sweep_timeout_s = ctx.param_double("sweep-timeout");
+void run_document(RunContext& ctx, const DocumentParams& p) {
+  const int nguests = p.guests;
+  const double hold_s = p.hold_s;
+  const double sweep_timeout_s = p.sweep_timeout_s;
   Collector& collect = ctx.collector();
   collect.on_this_host(ctx, [&] {
-    if (ctx.param("firmware").empty())
+    if (p.snp.firmware.empty())
       usage_error("parameter firmware: an SNP-capable OVMF is required (--set firmware=/path/OVMF.fd)");
   });
 
@@ -113,7 +148,7 @@ void run_document(RunContext& ctx) {
   // kernel log that cannot be opened is a skip, before any guest starts.
   std::vector<std::pair<host::GuestSpec, std::string>> specs;
   for (int g = 0; g < nguests; ++g)
-    specs.emplace_back(snp_guest_spec(ctx, g == 0 ? hold_s : hold_s + sweep_timeout_s), guest_label(g));
+    specs.emplace_back(snp_guest_spec(p, g == 0 ? hold_s : hold_s + sweep_timeout_s), guest_label(g));
   std::vector<host::GuestRunResult> guests;
   const std::optional<std::string> kmsg_text =
       collect.kernel_log_while(ctx, {"RMPOPT sweep timing", "cannot read the kernel log: ", false},
@@ -131,7 +166,7 @@ void run_document(RunContext& ctx) {
     if (!r.ok()) throw std::runtime_error("SNP guest failed: " + r.reason + "\n" + r.console_tail);
   std::size_t sweeps = 0;
   for (Sample s : kernel_log_samples(ctx, *kmsg_text, raw_name)) {
-    s.variant = ctx.param("kernel-variant");
+    s.variant = p.kernel_variant;
     if (s.metric == "sweep_time") ++sweeps;
     ctx.emit(s);
   }
@@ -144,11 +179,10 @@ void run_document(RunContext& ctx) {
 
 // `run --dry-run`: the guests as they would be launched, what is read from
 // the kernel log, and what the kernel said about RMPOPT at boot.
-void plan_document(RunContext& ctx, Plan& plan) {
-  const int nguests = static_cast<int>(ctx.param_int("guests"));
-  if (nguests < 1) usage_error("parameter guests: at least 1");
-  const double hold_s = ctx.param_double("hold");
-  const double sweep_timeout_s = ctx.param_double("sweep-timeout");
+void plan_document(RunContext& ctx, Plan& plan, const DocumentParams& p) {
+  const int nguests = p.guests;
+  const double hold_s = p.hold_s;
+  const double sweep_timeout_s = p.sweep_timeout_s;
   const HostCaps& caps = ctx.host();
   if (caps.confidential.rmpopt.state == host::RmpoptBootState::State::enabled)
     plan.note("the kernel enabled RMPOPT at boot: \"" + caps.confidential.rmpopt.line + "\"");
@@ -166,7 +200,7 @@ void plan_document(RunContext& ctx, Plan& plan) {
                         "live",
                         nguests, hold_s, sweep_timeout_s));
   for (int g = 0; g < nguests; ++g)
-    plan_guest(plan, ctx, snp_guest_spec(ctx, g == 0 ? hold_s : hold_s + sweep_timeout_s), guest_label(g));
+    plan_guest(plan, ctx, snp_guest_spec(p, g == 0 ? hold_s : hold_s + sweep_timeout_s), guest_label(g));
   plan.knob("none");
 }
 
@@ -215,12 +249,13 @@ Suite rmpopt_suite() {
                   .description = "2 SNP guests of 100G, one terminated; the kernel's sweep time and cycle stats",
                   .source = Source::hardware,
                   .params = doc_params,
+                  .parse = parse_as(parse_document_params),
                   .unsupported_reason = document_unsupported,
-                  .run = run_document,
+                  .run = run_with(run_document),
                   .default_repetitions = 2,
                   .primary_metrics = {"sweep_time"},
                   .repetition = "fresh SNP guests, one of them terminated",
-                  .plan = plan_document,
+                  .plan = plan_with(plan_document),
               },
               {
                   .name = "host",
@@ -235,8 +270,9 @@ Suite rmpopt_suite() {
                           {"cpus", "all", "CPU list, the first is the leader", cpu_list_on_host()},
                           {"dirty-fraction", "0.125", "share of regions the dirty-regions sweep revisits"},
                       },
+                  .parse = parse_as(parse_host_params),
                   .unsupported_reason = runs_anywhere,
-                  .run = run_host,
+                  .run = run_with(run_host),
                   .default_repetitions = 3,
                   .primary_metrics = {"emulated_sweep_wall"},
                   // Per region is the wall time over the regions; the scan

@@ -93,6 +93,12 @@ TEST(RunCli, BadParameterValuesAreRefusedBeforeTheRunStarts) {
       // `run all`: every suite's parameters before the first suite runs
       // (rmpopt runs first and has no threads parameter).
       {{"all", "--set", "threads=0"}, "--set threads=0: threads is a comma-separated list of whole numbers"},
+      // Values no per-value check refuses but the preset's parse does (a
+      // parameter without a check; a combination): refused as early.
+      {{"rmpopt", "--preset", "host", "--set", "dirty-fraction=x"}, "parameter dirty-fraction: 'x' is not a number"},
+      {{"directmap", "--replay", std::string(KVMBENCH_TEST_DATA) + "/replay/directmap", "--set", "vcpus=2", "--set",
+        "bytes=512M", "--set", "guest-mem=1G"},
+       "vcpus x bytes (2 x 512M) does not fit in guest-mem 1G"},
   };
   const fs::path out = tmp.path / "out";
   for (const auto& c : cases) {

@@ -42,7 +42,7 @@ TEST(HostbenchDirectmap, EveryBackingRunsOrSaysWhyNot) {
     EXPECT_FALSE(measured.count({s.case_name, s.variant})) << s.case_name << " both ran and skipped";
   }
   // Every backing x threads x variant is accounted for: measured or skipped.
-  EXPECT_EQ(measured.size() + o.skipped.size(), directmap_backings().size() * 2 * 2);
+  EXPECT_EQ(measured.size() + o.skipped.size(), all_backings().size() * 2 * 2);
   // Plain anonymous memory works on every Linux host.
   EXPECT_TRUE(measured.count({"anon-4k/threads=1", "unpinned"}));
 }
@@ -50,16 +50,14 @@ TEST(HostbenchDirectmap, EveryBackingRunsOrSaysWhyNot) {
 TEST(HostbenchDirectmap, HugetlbWithoutAPoolIsSkippedWithTheReason) {
   // 1 GiB pages are almost never free in a pool on a test machine; when they
   // are, the case runs and this test has nothing to check.
-  std::string why = directmap_backing_unavailable("hugetlb-1g", 1ULL << 40);
+  std::string why = directmap_backing_unavailable(Backing::hugetlb_1g, 1ULL << 40);
   EXPECT_NE(why.find("1048576"), std::string::npos) << why;
 }
 
 TEST(HostbenchDirectmap, UnknownBackingIsRejected) {
-  EXPECT_THROW(directmap_backing_unavailable("tmpfs", 1), std::invalid_argument);
+  EXPECT_THROW(parse_backing("tmpfs"), std::invalid_argument);
   DirectmapHostParams p;
-  p.backings = {"nope"};
-  EXPECT_THROW(measure(p, [](const Sample&) {}), std::invalid_argument);
-  p.backings = {"anon-4k"};
+  p.backings = {Backing::anon_4k};
   p.threads = {0};
   EXPECT_THROW(measure(p, [](const Sample&) {}), std::invalid_argument);
 }
