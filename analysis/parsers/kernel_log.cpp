@@ -9,6 +9,7 @@
 #include <map>
 
 #include "analysis/parsers/kernel_log_prefix.h"
+#include "analysis/sample_jsonl.h"
 #include "analysis/units.h"
 
 namespace kvmbench::parsers {
@@ -414,6 +415,14 @@ nlohmann::ordered_json record_provenance(const KernelRecord& r) {
   if (r.uptime_s) j["uptime_s"] = *r.uptime_s;
   if (!r.wallclock.empty()) j["wallclock"] = r.wallclock;
   return j;
+}
+
+void append_record_provenance(std::string& out, const KernelRecord& r) {
+  append_json_member(out, "line", static_cast<std::int64_t>(r.line));
+  append_json_member(out, "group", std::int64_t{r.group});
+  if (r.line_count > 1) append_json_member(out, "lines", static_cast<std::int64_t>(r.line_count));
+  if (r.uptime_s) append_json_member(out, "uptime_s", *r.uptime_s);
+  if (!r.wallclock.empty()) append_json_member(out, "wallclock", r.wallclock);
 }
 
 }  // namespace kvmbench::parsers
