@@ -218,8 +218,10 @@ Match match_record(std::string_view text, std::size_t line, KernelRecord& r) {
 
 bool mentions_kernel_record(std::string_view text) {
   // No anchor spans a line break, so searching the whole text is the same
-  // as searching line by line.
-  return find_anchor(text) != std::string_view::npos;
+  // as searching line by line; the search ends at the first anchor found
+  // (find_anchor would read a long log to its end for the others).
+  return std::any_of(kAnchors.begin(), kAnchors.end(),
+                     [&](std::string_view a) { return text.find(a) != std::string_view::npos; });
 }
 
 namespace {
