@@ -51,11 +51,16 @@ void append_value(std::string& out, const Json& v) {
   else out += v.dump(-1, ' ', false, kReplace);
 }
 
-template <typename Json>
-void append_member(std::string& out, std::string_view key, const Json& v) {
+// ',"key":', which the member's value follows.
+void append_key(std::string& out, std::string_view key) {
   out += ',';
   append_string(out, key);
   out += ':';
+}
+
+template <typename Json>
+void append_member(std::string& out, std::string_view key, const Json& v) {
+  append_key(out, key);
   append_value(out, v);
 }
 
@@ -66,7 +71,7 @@ bool is_core_key(std::string_view k) {
 
 }  // namespace
 
-void append_sample_line(std::string& out, const Sample& s, const nlohmann::ordered_json& more) {
+void append_sample_line(std::string& out, const Sample& s, std::string_view more) {
   out += "{\"case\":";
   append_string(out, s.case_name);
   out += ",\"variant\":";
@@ -81,8 +86,29 @@ void append_sample_line(std::string& out, const Sample& s, const nlohmann::order
   if (s.warmup) out += ",\"warmup\":true";
   for (const auto& [k, v] : s.extra.items())
     if (!is_core_key(k)) append_member(out, k, v);
-  for (const auto& [k, v] : more.items()) append_member(out, k, v);
+  out += more;
   out += "}\n";
+}
+
+std::string json_members(const nlohmann::ordered_json& object) {
+  std::string out;
+  for (const auto& [k, v] : object.items()) append_member(out, k, v);
+  return out;
+}
+
+void append_json_member(std::string& out, std::string_view key, std::string_view value) {
+  append_key(out, key);
+  append_string(out, value);
+}
+
+void append_json_member(std::string& out, std::string_view key, double value) {
+  append_key(out, key);
+  append_double(out, value);
+}
+
+void append_json_member(std::string& out, std::string_view key, std::int64_t value) {
+  append_key(out, key);
+  fmt::format_to(std::back_inserter(out), "{}", value);
 }
 
 // Length of the valid UTF-8 sequence at s[i], or 0 when it is not one

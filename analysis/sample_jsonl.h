@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -16,11 +17,21 @@
 
 namespace kvmbench {
 
-// Appends `s` as one JSON object and '\n' to `out`. `more`: null or an
-// object whose members go after s.extra's (the caller keeps their keys
-// distinct from the others). Strings that are not valid UTF-8 have their
-// bad bytes replaced by U+FFFD.
-void append_sample_line(std::string& out, const Sample& s, const nlohmann::ordered_json& more = nullptr);
+// Appends `s` as one JSON object and '\n' to `out`. `more`: members that go
+// after s.extra's, as JSON text, each ',"key":value' (json_members and
+// append_json_member write them; the caller keeps their keys distinct from
+// the others). Strings that are not valid UTF-8 have their bad bytes
+// replaced by U+FFFD.
+void append_sample_line(std::string& out, const Sample& s, std::string_view more = {});
+
+// The members of `object` as append_sample_line's `more`.
+std::string json_members(const nlohmann::ordered_json& object);
+// Appends one member ',"key":value' to `out`, written as json_members
+// writes it: ingest writes a kernel record's provenance, the same for each
+// of its samples, once, without building a JSON object per record.
+void append_json_member(std::string& out, std::string_view key, std::string_view value);
+void append_json_member(std::string& out, std::string_view key, double value);
+void append_json_member(std::string& out, std::string_view key, std::int64_t value);
 
 // Offset of the first byte of `text` that is not part of valid UTF-8, or
 // npos when all of it is.

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "analysis/parsers/kernel_log_prefix.h"
+#include "analysis/sample_jsonl.h"
 #include "analysis/units.h"
 
 namespace kvmbench::parsers {
@@ -217,8 +218,10 @@ Match match_record(std::string_view text, std::size_t line, KernelRecord& r) {
 
 bool mentions_kernel_record(std::string_view text) {
   // No anchor spans a line break, so searching the whole text is the same
-  // as searching line by line.
-  return find_anchor(text) != std::string_view::npos;
+  // as searching line by line; the search ends at the first anchor found
+  // (find_anchor would read a long log to its end for the others).
+  return std::any_of(kAnchors.begin(), kAnchors.end(),
+                     [&](std::string_view a) { return text.find(a) != std::string_view::npos; });
 }
 
 namespace {
@@ -330,6 +333,11 @@ void read_records(std::string_view text, BadRecords bad, KernelLogParse& out) {
   res.lines_read = line_no;
 }
 
+// The cycle stats' metrics, in CycleStat order: constants, not a string
+// built and freed per sample.
+constexpr std::string_view kCycleMetrics[] = {"rmpopt_cycles_largest", "rmpopt_cycles_smallest",
+                                              "rmpopt_cycles_average"};
+
 // The samples of the records, in order, and the record of each; iterations
 // count records of the same case and kind in file order, from 0.
 void build_samples(const std::vector<KernelRecord>& records, std::vector<Sample>& out,
@@ -355,8 +363,8 @@ void build_samples(const std::vector<KernelRecord>& records, std::vector<Sample>
       case KernelRecordKind::rmpopt_cycles:
         // Iteration 0 always: a group holds each stat at most once (a
         // repeated stat starts the next group).
-        set_sample_key(add("group=" + std::to_string(r.group), "rmpopt_cycles_" + std::string(name_of(r.stat)),
-                           "cycles", r.cycles, 0),
+        set_sample_key(add("group=" + std::to_string(r.group), kCycleMetrics[static_cast<int>(r.stat)], "cycles",
+                           r.cycles, 0),
                        "group", r.group);
         break;
       case KernelRecordKind::rmpopt_sweep: {
@@ -417,6 +425,14 @@ nlohmann::ordered_json record_provenance(const KernelRecord& r) {
   if (r.uptime_s) j["uptime_s"] = *r.uptime_s;
   if (!r.wallclock.empty()) j["wallclock"] = r.wallclock;
   return j;
+}
+
+void append_record_provenance(std::string& out, const KernelRecord& r) {
+  append_json_member(out, "line", static_cast<std::int64_t>(r.line));
+  append_json_member(out, "group", std::int64_t{r.group});
+  if (r.line_count > 1) append_json_member(out, "lines", static_cast<std::int64_t>(r.line_count));
+  if (r.uptime_s) append_json_member(out, "uptime_s", *r.uptime_s);
+  if (!r.wallclock.empty()) append_json_member(out, "wallclock", r.wallclock);
 }
 
 }  // namespace kvmbench::parsers

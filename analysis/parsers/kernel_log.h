@@ -117,5 +117,8 @@ bool mentions_kernel_record(std::string_view text);
 // its samples' extra, in this order:
 //   {"line":N,"group":G[,"lines":L][,"uptime_s":U][,"wallclock":"W"]}
 nlohmann::ordered_json record_provenance(const KernelRecord& r);
+// The same members as JSON text (append_sample_line's `more`), appended to
+// `out`: what ingest writes after each of the record's samples.
+void append_record_provenance(std::string& out, const KernelRecord& r);
 
 }  // namespace kvmbench::parsers

@@ -88,14 +88,14 @@ bool append_samples(RunWriter& w, const Input& in, std::span<const Sample> sampl
   const auto& record_of = in.parsed.kernel_sample_record;
   std::string chunk;
   std::size_t pending = 0;
-  nlohmann::ordered_json provenance;
+  std::string provenance;
   for (std::size_t i = 0; i < samples.size(); ++i) {
     // A record's samples (a conversion's three) share its provenance; the
     // samples of other formats share the file.
     if (i == 0 || (i < record_of.size() && record_of[i] != record_of[i - 1])) {
-      provenance = i < record_of.size() ? parsers::record_provenance(records[record_of[i]])
-                                        : nlohmann::ordered_json::object();
-      provenance["file"] = in.raw_name;
+      provenance.clear();
+      if (i < record_of.size()) parsers::append_record_provenance(provenance, records[record_of[i]]);
+      append_json_member(provenance, "file", in.raw_name);
     }
     append_sample_line(chunk, samples[i], provenance);
     if (++pending, chunk.size() >= kChunk) {

@@ -3,11 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <map>
-#include <numeric>
 #include <optional>
+#include <unordered_map>
 
 #include "analysis/series_table.h"
 #include "analysis/statistics.h"
@@ -52,7 +53,21 @@ std::optional<double> regions(const Sample& s) {
 std::string signed_pct(double x) { return std::isnan(x) ? "unbounded" : fmt::format("{:+.1f}%", x); }
 
 constexpr const char* kStats[] = {"largest", "smallest", "average"};
-using CycleValues = std::map<std::string, std::map<std::string, std::vector<double>>>;
+// The prints of one stat of a case: the tables show their mean and count.
+struct StatPrints {
+  double sum = 0;
+  std::size_t n = 0;
+};
+// By case, the stats in kStats order: hashed and without a vector per
+// stat, as a long log has hundreds of thousands of groups.
+using CycleValues = std::unordered_map<std::string, std::array<StatPrints, 3>>;
+
+// The index of `stat` in kStats, or 3 for another name.
+std::size_t stat_index(std::string_view stat) {
+  std::size_t k = 0;
+  while (k < 3 && stat != kStats[k]) ++k;
+  return k;
+}
 
 // One column per case, one row per stat, as the document sets its two
 // groups side by side; a long log has thousands of groups, which read (and
@@ -83,11 +98,10 @@ Table stats_by_case(std::string title, std::string_view source, const Ordered<st
 
 Table cycle_table(const Ordered<std::string>& cases, const CycleValues& v, std::string_view source) {
   Table t = stats_by_case("RMPOPT cycles per instruction", source, cases, [&](const std::string& c, const char* stat) {
-    auto it = v.at(c).find(stat);
-    if (it == v.at(c).end()) return std::string("-");
-    const auto& x = it->second;
-    const double mean = std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
-    return x.size() == 1 ? format_sig(mean) : fmt::format("{} (mean of {})", format_sig(mean), x.size());
+    const StatPrints& x = v.at(c)[stat_index(stat)];
+    if (x.n == 0) return std::string("-");
+    const double mean = x.sum / static_cast<double>(x.n);
+    return x.n == 1 ? format_sig(mean) : fmt::format("{} (mean of {})", format_sig(mean), x.n);
   });
   t.notes.push_back("cycles as printed by the kernel; wall time needs the TSC rate of that machine");
   return t;
@@ -99,11 +113,9 @@ Table cycle_time_table(const Ordered<std::string>& cases, const CycleValues& v, 
                        double tsc_ghz) {
   Table t = stats_by_case(fmt::format("RMPOPT time per instruction at a {} GHz TSC, ns", format_sig(tsc_ghz)),
                           source, cases, [&](const std::string& c, const char* stat) {
-                            auto it = v.at(c).find(stat);
-                            return it == v.at(c).end()
-                                       ? std::string("-")
-                                       : fmt::format("{:.1f}", std::accumulate(it->second.begin(), it->second.end(), 0.0) /
-                                                                    static_cast<double>(it->second.size()) / tsc_ghz);
+                            const StatPrints& x = v.at(c)[stat_index(stat)];
+                            return x.n == 0 ? std::string("-")
+                                            : fmt::format("{:.1f}", x.sum / static_cast<double>(x.n) / tsc_ghz);
                           });
   t.notes.push_back(fmt::format("ns = cycles / {} (the TSC rate given with --tsc-ghz, not from the document)",
                                 format_sig(tsc_ghz)));
@@ -194,13 +206,17 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
 
   // Cycle stats: one column per case (group), one row per stat.
   Ordered<std::string> cycle_cases;
-  std::map<std::string, std::map<std::string, std::vector<double>>> cycles;
+  CycleValues cycles;
   Ordered<std::string> sweep_variants;
   for (const auto& s : samples) {
     if (s.warmup) continue;
     if (s.metric.starts_with("rmpopt_cycles_")) {
-      cycle_cases.add(s.case_name, &s);
-      cycles[s.case_name][s.metric.substr(14)].push_back(s.value);
+      auto [it, fresh] = cycles.try_emplace(s.case_name);
+      if (fresh) cycle_cases.order.push_back(s.case_name);
+      if (const std::size_t k = stat_index(std::string_view(s.metric).substr(14)); k < 3) {
+        it->second[k].sum += s.value;
+        ++it->second[k].n;
+      }
     } else if (s.metric == "sweep_time" && s.unit == "ns") {
       sweep_variants.add(s.variant, &s);
     }

@@ -58,7 +58,7 @@ TEST(SampleJsonl, LineBytesAsStored) {
   nlohmann::ordered_json more = {{"line", 7}, {"group", 2}, {"uptime_s", 49.913402}, {"file", "k.log"}};
   append_sample_line(line, {"range=2T", "", "sweep_time", "ns", 391600000, 3, false,
                             {{"range_start", "0x0"}, {"range_end", "0x20000000000"}, {"cpus", "all cpus"}}},
-                     more);
+                     json_members(more));
   EXPECT_EQ(line,
             R"({"case":"range=2T","variant":"","metric":"sweep_time","unit":"ns","value":391600000.0,"iteration":3,)"
             R"("cpus":"all cpus","range_end":"0x20000000000","range_start":"0x0",)"
@@ -112,7 +112,8 @@ TEST(SampleJsonl, NonFiniteNumbersAreNull) {
 
 TEST(SampleJsonl, MoreMembersGoInsideTheObject) {
   std::string line;
-  append_sample_line(line, {"c", "", "m", "u", 1.5, 0, false, {{"a", 1}}}, {{"line", 12}, {"file", "k.log"}});
+  append_sample_line(line, {"c", "", "m", "u", 1.5, 0, false, {{"a", 1}}},
+                     json_members({{"line", 12}, {"file", "k.log"}}));
   const nlohmann::json j = nlohmann::json::parse(line);
   EXPECT_EQ(j["a"], 1);
   EXPECT_EQ(j["line"], 12);
@@ -140,7 +141,8 @@ TEST(SampleJsonl, KernelProvenanceByRecordMatchesExtra) {
   for (std::size_t i = 0; i < full.result.samples.size(); ++i) {
     std::string a, b;
     append_sample_line(a, full.result.samples[i]);
-    append_sample_line(b, lean.result.samples[i], parsers::record_provenance(lean.records[lean.sample_record[i]]));
+    append_sample_line(b, lean.result.samples[i],
+                       json_members(parsers::record_provenance(lean.records[lean.sample_record[i]])));
     EXPECT_EQ(nlohmann::json::parse(a), nlohmann::json::parse(b)) << a << b;
   }
   // What the lean samples keep in extra is what was measured, not where it
@@ -151,6 +153,14 @@ TEST(SampleJsonl, KernelProvenanceByRecordMatchesExtra) {
   EXPECT_FALSE(sweep.extra.contains("line"));
   // A to_shared sample keeps only its key (what its case name shows).
   EXPECT_EQ(lean.result.samples[0].extra, nlohmann::json({{"keys", {{"nr_pages", 1}}}}));
+  // Ingest writes that provenance as text, byte for byte the object's
+  // members: wrapped (lines), uptime, wall clock, neither.
+  ASSERT_EQ(lean.records.size(), 5u);
+  for (const auto& r : lean.records) {
+    std::string text;
+    parsers::append_record_provenance(text, r);
+    EXPECT_EQ(text, json_members(parsers::record_provenance(r)));
+  }
 }
 
 // What the writer writes reads back as the same sample; left out on
@@ -166,7 +176,7 @@ TEST(SampleJsonl, ReadsWhatItWrites) {
   };
   for (const auto& s : samples) {
     std::string line;
-    append_sample_line(line, s, {{"line", 12}, {"uptime_s", 49.913402}, {"file", "k.log"}});
+    append_sample_line(line, s, json_members({{"line", 12}, {"uptime_s", 49.913402}, {"file", "k.log"}}));
     line.pop_back();  // the newline
     const Sample back = parse_sample_line(line);
     EXPECT_EQ(back.series_key(), s.series_key());
