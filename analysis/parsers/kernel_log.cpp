@@ -7,6 +7,7 @@
 #include <cctype>
 #include <charconv>
 #include <map>
+#include <optional>
 
 #include "analysis/parsers/kernel_log_prefix.h"
 #include "analysis/sample_jsonl.h"
@@ -363,9 +364,7 @@ void build_samples(const std::vector<KernelRecord>& records, std::vector<Sample>
       case KernelRecordKind::rmpopt_cycles:
         // Iteration 0 always: a group holds each stat at most once (a
         // repeated stat starts the next group).
-        set_sample_key(add("group=" + std::to_string(r.group), kCycleMetrics[static_cast<int>(r.stat)], "cycles",
-                           r.cycles, 0),
-                       "group", r.group);
+        add("group=" + std::to_string(r.group), kCycleMetrics[static_cast<int>(r.stat)], "cycles", r.cycles, 0);
         break;
       case KernelRecordKind::rmpopt_sweep: {
         const std::uint64_t size = r.range_end >= r.range_start ? r.range_end - r.range_start : 0;
@@ -380,11 +379,9 @@ void build_samples(const std::vector<KernelRecord>& records, std::vector<Sample>
       case KernelRecordKind::to_shared: {
         const std::string case_name = "nr_pages=" + std::to_string(r.nr_pages);
         const int it = conversions_seen[r.nr_pages]++;
-        set_sample_key(add(case_name, "make_shared_cycles", "cycles", r.make_shared, it), "nr_pages", r.nr_pages);
-        set_sample_key(add(case_name, "total_cycles", "cycles", r.total, it), "nr_pages", r.nr_pages);
-        if (r.total > 0)
-          set_sample_key(add(case_name, "make_shared_pct", "%", 100.0 * r.make_shared / r.total, it), "nr_pages",
-                         r.nr_pages);
+        add(case_name, "make_shared_cycles", "cycles", r.make_shared, it);
+        add(case_name, "total_cycles", "cycles", r.total, it);
+        if (r.total > 0) add(case_name, "make_shared_pct", "%", 100.0 * r.make_shared / r.total, it);
         break;
       }
     }
@@ -419,8 +416,23 @@ std::string_view name_of(CycleStat s) {
   return "?";
 }
 
+// The key a record's case name shows ("nr_pages=N", "group=G"); none for a
+// sweep, whose range is in extra already.
+static std::optional<std::pair<std::string_view, std::int64_t>> record_key(const KernelRecord& r) {
+  switch (r.kind) {
+    case KernelRecordKind::rmpopt_cycles: return std::pair{std::string_view("group"), std::int64_t{r.group}};
+    case KernelRecordKind::to_shared:
+      return std::pair{std::string_view("nr_pages"), static_cast<std::int64_t>(r.nr_pages)};
+    case KernelRecordKind::rmpopt_sweep: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 nlohmann::ordered_json record_provenance(const KernelRecord& r) {
-  nlohmann::ordered_json j = {{"line", r.line}, {"group", r.group}};
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  if (auto key = record_key(r)) j["keys"] = {{std::string(key->first), key->second}};
+  j["line"] = r.line;
+  j["group"] = r.group;
   if (r.line_count > 1) j["lines"] = r.line_count;
   if (r.uptime_s) j["uptime_s"] = *r.uptime_s;
   if (!r.wallclock.empty()) j["wallclock"] = r.wallclock;
@@ -428,6 +440,9 @@ nlohmann::ordered_json record_provenance(const KernelRecord& r) {
 }
 
 void append_record_provenance(std::string& out, const KernelRecord& r) {
+  // {"nr_pages":N} as nlohmann writes it (the key names need no escaping),
+  // without building an object per record.
+  if (auto key = record_key(r)) fmt::format_to(std::back_inserter(out), ",\"keys\":{{\"{}\":{}}}", key->first, key->second);
   append_json_member(out, "line", static_cast<std::int64_t>(r.line));
   append_json_member(out, "group", std::int64_t{r.group});
   if (r.line_count > 1) append_json_member(out, "lines", static_cast<std::int64_t>(r.line_count));

@@ -88,10 +88,11 @@ struct KernelLogParse {
   std::vector<std::uint32_t> sample_record;
 };
 
-// Where a sample's provenance (line, group, lines, uptime_s, wallclock) goes:
-// into Sample::extra, or nowhere (by_record: the caller takes it from the
-// sample's record with record_provenance, as ingest does to write it after
-// the sample's other members).
+// Where a sample's keys (keys.nr_pages, keys.group: what its case name
+// shows) and provenance (line, group, lines, uptime_s, wallclock) go: into
+// Sample::extra, or nowhere (by_record: the caller takes them from the
+// sample's record with record_provenance, as ingest does to write them
+// after the sample's other members, without a JSON object per sample).
 enum class Provenance { in_extra, by_record };
 
 // Unrelated lines are counted in lines_ignored, incomplete or unknown
@@ -113,9 +114,9 @@ ParseResult parse_kernel_log(std::string_view text, BadRecords bad = BadRecords:
 // True when some line holds the start of one of the records above.
 bool mentions_kernel_record(std::string_view text);
 
-// A record's provenance, the members Provenance::in_extra puts into each of
-// its samples' extra, in this order:
-//   {"line":N,"group":G[,"lines":L][,"uptime_s":U][,"wallclock":"W"]}
+// A record's keys and provenance, the members Provenance::in_extra puts
+// into each of its samples' extra, in this order:
+//   {["keys":{K:V},]"line":N,"group":G[,"lines":L][,"uptime_s":U][,"wallclock":"W"]}
 nlohmann::ordered_json record_provenance(const KernelRecord& r);
 // The same members as JSON text (append_sample_line's `more`), appended to
 // `out`: what ingest writes after each of the record's samples.
