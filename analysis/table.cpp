@@ -250,13 +250,16 @@ std::string render_csv(const Table& t) {
     return l + "\n";
   };
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
-    const std::string& h = t.columns[c].header;
+    // Without the spaces that pad a text layout's header to its width.
+    std::string_view h = t.columns[c].header;
+    while (!h.empty() && h.front() == ' ') h.remove_prefix(1);
+    while (!h.empty() && h.back() == ' ') h.remove_suffix(1);
     const std::string unit = units[c].empty() ? "" : " (" + units[c] + ")";
     if (split[c]) {
-      fields.push_back(h + " low" + unit);
-      fields.push_back(h + " high" + unit);
+      fields.push_back(std::string(h) + " low" + unit);
+      fields.push_back(std::string(h) + " high" + unit);
     } else {
-      fields.push_back(h + (h.empty() ? unit.empty() ? "" : unit.substr(1) : unit));
+      fields.push_back(std::string(h) + (h.empty() ? unit.empty() ? "" : unit.substr(1) : unit));
     }
   }
   std::string out = line();

@@ -83,8 +83,10 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
       if (g == by_variant.end()) continue;
       const auto gs = stats::summarize(g->second);
       std::string label = v.empty() ? "guest" : v;
+      const std::string& unit = units[k];
+      auto mean = [&](const stats::Summary& x) { return Cell::number(x.mean, unit, format_sig(x.mean)); };
       if (!native) {
-        t.add_row({label, fmt::format("{}/0", gs.n), format_sig(gs.mean), "-", "n/a", "n/a"});
+        t.add_row({label, fmt::format("{}/0", gs.n), mean(gs), "-", "n/a", "n/a"});
         continue;
       }
       const Ratio r = guest_to_native(gs, *native);
@@ -95,8 +97,11 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
         ci = "unbounded";
       else
         ci = fmt::format("[{}, {}]", fixed3(r.ci95_low), fixed3(r.ci95_high));
-      t.add_row({label, fmt::format("{}/{}", gs.n, native->n), format_sig(gs.mean), format_sig(native->mean),
-                 fixed3(r.ratio), ci});
+      Cell ci_cell = ci;
+      if (gs.n >= 2 && native->n >= 2 && std::isfinite(r.ci95_low) && std::isfinite(r.ci95_high))
+        ci_cell = Cell::interval(r.ci95_low, r.ci95_high, "", ci);
+      t.add_row({label, fmt::format("{}/{}", gs.n, native->n), mean(gs), mean(*native),
+                 Cell::number(r.ratio, "", fixed3(r.ratio)), ci_cell});
     }
     if (!k.first.empty()) t.notes.push_back("case: " + k.first);
     if (workload_of(k.second).starts_with("tcp_"))

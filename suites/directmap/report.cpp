@@ -66,7 +66,7 @@ std::vector<Table> tables_from_cells(const std::vector<Cell>& cells, std::string
   }
   const int decimals = decimals_for(cells);
   for (const auto& c : cases) {
-    std::vector<std::string> mean_row = {c}, sd_row = {"  stddev"};
+    std::vector<kvmbench::Cell> mean_row = {c}, sd_row = {"  stddev"};
     for (std::size_t k = 0; k < variants.size(); ++k) {
       if (k) {
         mean_row.push_back("|");
@@ -77,7 +77,9 @@ std::vector<Table> tables_from_cells(const std::vector<Cell>& cells, std::string
       // Right-align the numbers of left-aligned columns by hand (width 4: "12.9").
       auto cell = [&](double x) {
         std::string s = have ? fixed(x, decimals) : "-";
-        return k ? fmt::format("{:>4}", s) : s;
+        if (k) s = fmt::format("{:>4}", s);
+        if (!have || std::isnan(x)) return kvmbench::Cell(std::move(s));
+        return kvmbench::Cell::number(x, std::string(unit), std::move(s));
       };
       mean_row.push_back(cell(have ? it->second.mean : NAN));
       sd_row.push_back(cell(have ? it->second.stddev : NAN));

@@ -111,16 +111,17 @@ Table noise_table(const std::vector<Conversion>& convs, std::string_view source)
     const auto tot = stats::summarize(per.totals[k]);
     const double share = stats::summarize(per.shares[k]).mean;
     const std::string& pages = per.nr_pages[k];
+    auto pct_cell = [](double x) { return Cell::number(x, "%", fmt::format("{:.4f}%", x)); };
+    const Cell n = Cell::number(static_cast<double>(tot.n), "", std::to_string(tot.n));
+    const Cell total = Cell::number(tot.mean, "cycles", fmt::format("{:.0f}", tot.mean));
     if (tot.n < 2) {
-      t.add_row({pages, std::to_string(tot.n), fmt::format("{:.0f}", tot.mean), "n/a",
-                 fmt::format("{:.4f}%", share), "n/a"});
+      t.add_row({pages, n, total, "n/a", pct_cell(share), "n/a"});
       conclusions.push_back(fmt::format("nr_pages={}: one conversion, no run-to-run noise to compare", pages));
       continue;
     }
     const double cv = 100.0 * tot.stddev / tot.mean;
     const double ratio = share / cv;
-    t.add_row({pages, std::to_string(tot.n), fmt::format("{:.0f}", tot.mean), fmt::format("{:.4f}%", cv),
-               fmt::format("{:.4f}%", share), fmt::format("{:.2f}", ratio)});
+    t.add_row({pages, n, total, pct_cell(cv), pct_cell(share), Cell::number(ratio, "", fmt::format("{:.2f}", ratio))});
     if (share > cv)
       conclusions.push_back(fmt::format("nr_pages={}: share {:.4f}% > total's CV {:.4f}% ({:.1f}x): above the noise",
                                         pages, share, cv, ratio));
@@ -145,7 +146,9 @@ Table listing_table(const std::vector<Conversion>& convs, std::string_view sourc
   t.columns = {{"  nr_pages"}, {"    make_shared"}, {"          total"}, {"  percentage"}};
   t.rows.reserve(convs.size());
   for (const auto& c : convs) {
-    t.add_row({c.nr_pages, format_fixed(*c.make_shared, 0), format_fixed(*c.total, 0), format_fixed(pct(c), 4) + '%'});
+    t.add_row({c.nr_pages, Cell::number(*c.make_shared, "cycles", format_fixed(*c.make_shared, 0)),
+               Cell::number(*c.total, "cycles", format_fixed(*c.total, 0)),
+               Cell::number(pct(c), "%", format_fixed(pct(c), 4) + '%')});
   }
   return t;
 }

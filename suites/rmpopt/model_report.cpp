@@ -54,6 +54,9 @@ std::string ms(double ns) {
   return fixed(v, std::abs(v) >= 100 ? 1 : std::abs(v) >= 1 ? 2 : 3);
 }
 
+// The same as a cell that holds the time in ns (JSON, CSV).
+Cell ms_cell(double ns) { return std::isfinite(ns) ? Cell::number(ns, "ns", ms(ns)) : Cell(ms(ns)); }
+
 std::string ghz(double hz) { return fmt::format("{:g}", hz / 1e9); }
 
 std::string machine_text(const model::Machine& m) {
@@ -124,10 +127,13 @@ Table sweep_table(const model::Calibration& cal, const SweepRequest& req) {
     model::Prediction p = model::predict(cal, req.target, req.layout, s);
     const auto& r = p.sweep;
     double half = (p.wall_ci95_high_ns - p.wall_ci95_low_ns) / 2;
-    t.add_row({std::string(model::strategy_name(s)), std::to_string(r.mask_cpus),
-               ms(r.wall_ns), ms(half), ms(r.mask_cpu_busy_ns),
-               fixed(r.total_cpu_ns / 1e9, 2), fixed(r.wall_ns ? 100 * r.scan_ns / r.wall_ns : 0, 1),
-               fixed(r.wall_ns ? 100 * r.call_ns / r.wall_ns : 0, 1)});
+    auto pct = [&](double part) {
+      const double v = r.wall_ns ? 100 * part / r.wall_ns : 0;
+      return Cell::number(v, "%", fixed(v, 1));
+    };
+    t.add_row({std::string(model::strategy_name(s)), std::to_string(r.mask_cpus), ms_cell(r.wall_ns), ms_cell(half),
+               ms_cell(r.mask_cpu_busy_ns), Cell::number(r.total_cpu_ns, "ns", fixed(r.total_cpu_ns / 1e9, 2)),
+               pct(r.scan_ns), pct(r.call_ns)});
   }
   add_note(t, "target: " + machine_text(req.target));
   add_note(t, layout_text(req.target, req.layout));
@@ -158,9 +164,12 @@ Table bandwidth_table(const model::Calibration& cal, const SweepRequest& req) {
   for (double factor : {0.25, 0.5, 1.0, 2.0, 4.0, 8.0}) {
     model::CostParams p = cal.params;
     p.bandwidth_bytes_per_s = assumed * factor;
-    std::vector<std::string> row{fixed(p.bandwidth_bytes_per_s / 1e9, 0) + (factor == 1.0 ? "*" : "")};
-    for (model::Strategy s : req.strategies)
-      row.push_back(fixed(model::model_sweep(req.target, req.layout, s, p).wall_ns / 1e6, 1));
+    std::vector<Cell> row{Cell::number(p.bandwidth_bytes_per_s, "B/s",
+                                       fixed(p.bandwidth_bytes_per_s / 1e9, 0) + (factor == 1.0 ? "*" : ""))};
+    for (model::Strategy s : req.strategies) {
+      const double wall = model::model_sweep(req.target, req.layout, s, p).wall_ns;
+      row.push_back(Cell::number(wall, "ns", fixed(wall / 1e6, 1)));
+    }
     t.add_row(std::move(row));
   }
   add_note(t, "*: the assumed bandwidth. B only matters when several CPUs scan at once (occupied "

@@ -73,7 +73,7 @@ std::size_t stat_index(std::string_view stat) {
 // groups side by side; a long log has thousands of groups, which read (and
 // fit) only as one row per case.
 Table stats_by_case(std::string title, std::string_view source, const Ordered<std::string>& cases,
-                    const std::function<std::string(const std::string&, const char*)>& cell) {
+                    const std::function<Cell(const std::string&, const char*)>& cell) {
   Table t;
   t.title = std::move(title);
   t.source = std::string(source);
@@ -81,14 +81,14 @@ Table stats_by_case(std::string title, std::string_view source, const Ordered<st
   if (cases.order.size() <= 4) {
     for (auto& c : cases.order) t.columns.push_back({c, Align::right});
     for (const char* stat : kStats) {
-      std::vector<std::string> row = {stat};
+      std::vector<Cell> row = {stat};
       for (auto& c : cases.order) row.push_back(cell(c, stat));
       t.add_row(std::move(row));
     }
   } else {
     for (const char* stat : kStats) t.columns.push_back({stat, Align::right});
     for (auto& c : cases.order) {
-      std::vector<std::string> row = {c};
+      std::vector<Cell> row = {c};
       for (const char* stat : kStats) row.push_back(cell(c, stat));
       t.add_row(std::move(row));
     }
@@ -99,9 +99,10 @@ Table stats_by_case(std::string title, std::string_view source, const Ordered<st
 Table cycle_table(const Ordered<std::string>& cases, const CycleValues& v, std::string_view source) {
   Table t = stats_by_case("RMPOPT cycles per instruction", source, cases, [&](const std::string& c, const char* stat) {
     const StatPrints& x = v.at(c)[stat_index(stat)];
-    if (x.n == 0) return std::string("-");
+    if (x.n == 0) return Cell("-");
     const double mean = x.sum / static_cast<double>(x.n);
-    return x.n == 1 ? format_sig(mean) : fmt::format("{} (mean of {})", format_sig(mean), x.n);
+    return Cell::number(mean, "cycles",
+                        x.n == 1 ? format_sig(mean) : fmt::format("{} (mean of {})", format_sig(mean), x.n));
   });
   t.notes.push_back("cycles as printed by the kernel; wall time needs the TSC rate of that machine");
   return t;
@@ -114,8 +115,9 @@ Table cycle_time_table(const Ordered<std::string>& cases, const CycleValues& v, 
   Table t = stats_by_case(fmt::format("RMPOPT time per instruction at a {} GHz TSC, ns", format_sig(tsc_ghz)),
                           source, cases, [&](const std::string& c, const char* stat) {
                             const StatPrints& x = v.at(c)[stat_index(stat)];
-                            return x.n == 0 ? std::string("-")
-                                            : fmt::format("{:.1f}", x.sum / static_cast<double>(x.n) / tsc_ghz);
+                            if (x.n == 0) return Cell("-");
+                            const double ns = x.sum / static_cast<double>(x.n) / tsc_ghz;
+                            return Cell::number(ns, "ns", fmt::format("{:.1f}", ns));
                           });
   t.notes.push_back(fmt::format("ns = cycles / {} (the TSC rate given with --tsc-ghz, not from the document)",
                                 format_sig(tsc_ghz)));

@@ -35,7 +35,15 @@ TEST(ReproduceCommand, JsonIsParseable) {
   auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0]["source"], "replay");
-  EXPECT_EQ(j[0]["tables"][0]["rows"][0][3], "2.3677%");
+  // Numbers are numbers, with their units: 930 of 39278 cycles is
+  // 100 x 930 / 39278 = 2.367737...%, shown as "2.3677%".
+  const auto& row = j[0]["tables"][0]["rows"][0];
+  EXPECT_EQ(row[0], "1");
+  EXPECT_EQ(row[1]["value"], 930);
+  EXPECT_EQ(row[1]["unit"], "cycles");
+  EXPECT_EQ(row[3]["text"], "2.3677%");
+  EXPECT_EQ(row[3]["unit"], "%");
+  EXPECT_NEAR(row[3]["value"].get<double>(), 100.0 * 930 / 39278, 1e-9);
 }
 
 TEST(ReproduceCommand, BadInputIsExitTwo) {
