@@ -30,20 +30,23 @@ std::string format_sig(double x, int sig) {
 
 namespace {
 
-std::vector<std::string> statistic_cells(const std::vector<double>& values, const SeriesValues& sv) {
+// A series' statistics as cells holding their numbers (in the series' unit;
+// n a count, CV in %).
+std::vector<Cell> statistic_cells(const std::vector<double>& values, const SeriesValues& sv) {
+  const Cell unit = sv.unit.empty() ? "-" : sv.unit;
+  auto count = [](std::size_t n) { return Cell::number(static_cast<double>(n), "", std::to_string(n)); };
   const bool finite = std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
   if (!finite) {
     // NaN or infinite, as the input has them: shown, no statistic.
     const double first = *std::find_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); });
     const std::string shown = std::isnan(first) ? "NaN" : format_sig(first);
-    return {sv.unit.empty() ? "-" : sv.unit, std::to_string(values.size()), shown, "n/a", "n/a", "n/a", "n/a",
-            "n/a", "n/a", "n/a"};
+    return {unit, count(values.size()), shown, "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a"};
   }
   const stats::Summary m = stats::summarize(values);
-  const std::string cv = std::isnan(m.cv) || m.n < 2 ? "n/a" : format_sig(100 * m.cv, 3) + "%";
-  return {sv.unit.empty() ? "-" : sv.unit, std::to_string(m.n), format_sig(m.mean),
-          format_sig(m.stddev), cv, format_sig(m.ci95_low), format_sig(m.ci95_high),
-          format_sig(m.min), format_sig(m.median), format_sig(m.max)};
+  auto number = [&](double x) { return std::isnan(x) ? Cell("n/a") : Cell::number(x, sv.unit, format_sig(x)); };
+  const Cell cv = std::isnan(m.cv) || m.n < 2 ? Cell("n/a") : Cell::number(100 * m.cv, "%", format_sig(100 * m.cv, 3) + "%");
+  return {unit,        count(m.n),          number(m.mean), number(m.stddev), cv, number(m.ci95_low),
+          number(m.ci95_high), number(m.min), number(m.median), number(m.max)};
 }
 
 const std::vector<std::string>& statistic_names() {
@@ -61,7 +64,7 @@ std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std
   for (const CaseSeries& c : group_by_case(samples, max_cases)) {
     const bool pooled = c.pooled;
     std::vector<std::string> headers;
-    std::vector<std::vector<std::string>> columns;
+    std::vector<std::vector<Cell>> columns;
     std::vector<std::string> summarised_notes;  // per column, "" when none
     for (const auto& sv : c.series) {
       headers.push_back(sv.variant.empty() ? sv.metric : sv.variant + "/" + sv.metric);
@@ -81,7 +84,7 @@ std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std
       std::size_t width = label_width, end = start;
       while (end < columns.size()) {
         std::size_t w = headers[end].size();
-        for (auto& cell : columns[end]) w = std::max(w, cell.size());
+        for (auto& cell : columns[end]) w = std::max(w, cell.text.size());
         if (end > start && width + 2 + w > max_width) break;
         width += 2 + w;
         ++end;
@@ -93,7 +96,7 @@ std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std
       t.columns.push_back({"", Align::left});
       for (std::size_t k = start; k < end; ++k) t.columns.push_back({headers[k], Align::right});
       for (std::size_t r = 0; r < statistic_names().size(); ++r) {
-        std::vector<std::string> row = {statistic_names()[r]};
+        std::vector<Cell> row = {statistic_names()[r]};
         for (std::size_t k = start; k < end; ++k) row.push_back(columns[k][r]);
         t.add_row(std::move(row));
       }

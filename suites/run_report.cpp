@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -82,7 +83,8 @@ std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
   const std::string source(to_string(run.source()));
   std::vector<Table> tables = suite_layout_tables(run.suite(), run.samples, source);
   const auto in_layout = shown_by_layout(run.suite(), tables);
-  if (const Suite* s = find_suite(run.suite()); detail == ReportDetail::full && s && s->detail_tables)
+  const bool everything = detail != ReportDetail::brief;
+  if (const Suite* s = find_suite(run.suite()); everything && s && s->detail_tables)
     for (auto& t : s->detail_tables(run.samples, source)) tables.push_back(std::move(t));
   const MetricRoles roles = MetricRoles::from_json(run.meta.value("metric_roles", nlohmann::json::object()));
   // In brief, the primary metrics only (what a gate decides on): the
@@ -90,7 +92,7 @@ std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
   std::set<std::string, std::less<>> left_out;
   auto wanted = [&](std::string_view metric) {
     if (in_layout(metric)) return false;
-    if (detail == ReportDetail::full || roles.is_primary(metric)) return true;
+    if (everything || roles.is_primary(metric)) return true;
     left_out.emplace(metric);
     return false;
   };
@@ -107,8 +109,10 @@ std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
     tables.back().notes.push_back(named.size() <= 80 ? named
                                                      : fmt::format("{} more metrics: {}", left_out.size(), where));
   }
-  if (detail == ReportDetail::full)
-    for (auto& t : series_summary_tables(run.samples, source)) tables.push_back(std::move(t));
+  if (everything)
+    for (auto& t : series_summary_tables(run.samples, source,
+                                         detail == ReportDetail::data ? std::numeric_limits<std::size_t>::max() : 80))
+      tables.push_back(std::move(t));
   for (auto& t : gbench_aggregate_tables(run.meta, source)) tables.push_back(std::move(t));
   return tables;
 }

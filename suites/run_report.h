@@ -17,8 +17,10 @@
 namespace kvmbench::suites {
 
 // brief: what a reader of `run` or `report` wants on a terminal (a short
-// table per suite); full: everything (--verbose, CSV, JSON).
-enum class ReportDetail { brief, full };
+// table per suite); full: everything, in tables that fit 80 columns
+// (--verbose); data: everything, a case's statistics in one table however
+// wide (CSV, JSON: no "(part N)" split made for a terminal).
+enum class ReportDetail { brief, full, data };
 
 std::vector<Table> report_tables(const Run& run, ReportDetail detail = ReportDetail::brief);
 

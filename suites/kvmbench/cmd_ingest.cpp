@@ -276,9 +276,9 @@ void add_ingest_command(CLI::App& app) {
     // The tables come from the samples in memory; `kvmbench report`
     // computes the same from disk (the stored lines add only provenance,
     // which no table reads).
-    const bool full = f == Format::csv || f == Format::json;
+    const bool data = f == Format::csv || f == Format::json;
     const std::vector<Table> tables =
-        suites::report_tables(run, full ? suites::ReportDetail::full : suites::ReportDetail::brief);
+        suites::report_tables(run, data ? suites::ReportDetail::data : suites::ReportDetail::brief);
     const fs::path& dir = run.dir;
     if (f == Format::json) {
       fmt::print("{}\n", nlohmann::json{{"run", dir.string()}, {"suite", suite}, {"source", "replay"},

@@ -133,8 +133,10 @@ void add_report_command(CLI::App& app) {
     warn_about_stored_files(run);
     std::vector<Table> tables;
     try {
-      const bool full = o->verbose || f == Format::csv || f == Format::json;
-      tables = suites::report_tables(run, full ? suites::ReportDetail::full : suites::ReportDetail::brief);
+      const auto detail = f == Format::csv || f == Format::json ? suites::ReportDetail::data
+                          : o->verbose                          ? suites::ReportDetail::full
+                                                                : suites::ReportDetail::brief;
+      tables = suites::report_tables(run, detail);
     } catch (const std::exception& e) {
       usage_error(fmt::format("{}: {}", o->dir, e.what()));
     }

@@ -48,9 +48,13 @@ TEST(ReportCommand, RecomputesTheStatisticsOfARun) {
   for (const auto& t : doc["tables"])
     if (dump.is_null() && t["columns"].size() > 1 && t["columns"][1] == "real_time") dump = t;
   ASSERT_FALSE(dump.is_null()) << j.out;
-  EXPECT_EQ(dump["rows"][1][1], "3");    // n
-  EXPECT_EQ(dump["rows"][2][1], "130");  // mean
-  EXPECT_EQ(dump["rows"][3][1], "10");   // sd
+  // The dump's numbers are numbers too: n, mean, sd.
+  EXPECT_EQ(dump["rows"][1][1]["value"], 3);
+  EXPECT_EQ(dump["rows"][2][1]["value"], 130);
+  EXPECT_EQ(dump["rows"][2][1]["unit"], "ns");
+  EXPECT_EQ(dump["rows"][3][1]["value"], 10);
+  // One table per case in JSON: the 80-column split is the terminal's.
+  for (const auto& t : doc["tables"]) EXPECT_EQ(t["title"].get<std::string>().find("(part "), std::string::npos);
 }
 
 TEST(ReportCommand, SuiteLayoutForMakeShared) {
