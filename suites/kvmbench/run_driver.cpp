@@ -37,8 +37,58 @@ namespace {
 struct Target {
   const Suite* suite;
   const Preset* preset;
-  fs::path replay_dir;  // empty: live
   suites::ResolvedParams params = {};
+};
+
+// Where the run's numbers come from, chosen once from the request: this
+// host, or the captures of `--replay DIR`. What differs between the two
+// before a suite runs is asked of it; a suite asks its collector.
+class RunSource {
+ public:
+  // Bad input (a replay of another preset, or of no directory) is a usage error.
+  explicit RunSource(const RunRequest& req) : replay_dir_(req.replay_dir), preset_(req.preset) {
+    if (live()) return;
+    if (!req.preset.empty() && req.preset != "document")
+      usage_error(fmt::format("--replay feeds the document presets' collection paths; not preset '{}'", req.preset));
+    std::error_code ec;
+    if (!fs::is_directory(replay_dir_, ec))
+      usage_error(fmt::format("--replay {}: not a directory", req.replay_dir));
+    preset_ = "document";
+  }
+
+  // The preset asked for ("": the one chosen per suite).
+  const std::string& preset() const { return preset_; }
+
+  // Why `p` cannot run here ("" when it can). Under replay the host's
+  // requirements are not checked: the captures stand in for the host.
+  std::string unsupported_reason(const Preset& p, const HostCaps& caps) const {
+    if (!live() || !p.unsupported_reason) return "";
+    return p.unsupported_reason(caps);
+  }
+
+  // Knobs a killed run left changed are put back before anything is
+  // measured; true when that changed the host. A replay touches nothing on
+  // the host.
+  bool restore_host() const { return live() && prepare_host_for_run(); }
+
+  // The host-wide lock a live run holds; a replay measures nothing on this
+  // host, so it needs none.
+  std::unique_ptr<RunLockHolder> lock_host() const { return live() ? acquire_run_lock() : nullptr; }
+
+  // The collector of suite `s`'s run: `run all --replay DIR` reads
+  // DIR/<suite>/ where it exists, else DIR.
+  std::unique_ptr<suites::Collector> collector(const Suite& s) const {
+    if (live()) return suites::live_collector();
+    std::error_code ec;
+    const fs::path own = replay_dir_ / s.name;
+    return suites::replay_collector(fs::is_directory(own, ec) ? own : replay_dir_);
+  }
+
+ private:
+  bool live() const { return replay_dir_.empty(); }
+
+  fs::path replay_dir_;  // empty: live
+  std::string preset_;
 };
 
 std::string hostname() {
@@ -50,14 +100,11 @@ std::string hostname() {
 // Picks the presets to run for a suite: the requested one, or the document
 // preset where it can run, else the host preset; for `run all`, also the
 // smoke preset where the document preset cannot run (the document's pipeline
-// proven under TCG). Under replay the host's requirements are not checked:
-// the captures stand in for the host. Sets `why_not` to what was left out.
-std::vector<const Preset*> choose_presets(const Suite& s, const std::string& requested, const HostCaps& caps,
-                                          bool replay, bool run_all, std::string& why_not) {
-  auto reason = [&](const Preset& p) {
-    if (replay) return std::string();
-    return p.unsupported_reason ? p.unsupported_reason(caps) : std::string();
-  };
+// proven under TCG). Sets `why_not` to what was left out.
+std::vector<const Preset*> choose_presets(const Suite& s, const RunSource& source, const HostCaps& caps,
+                                          bool run_all, std::string& why_not) {
+  auto reason = [&](const Preset& p) { return source.unsupported_reason(p, caps); };
+  const std::string& requested = source.preset();
   if (!requested.empty()) {
     const Preset* p = s.find_preset(requested);
     if (!p) return {};
@@ -277,13 +324,11 @@ void finish_run(const Target& t, const RunRequest& req, RunWriter& writer, const
 // One preset's run: its meta.json, its repetitions, and its closing.
 // `setup_s`: the seconds this process spent before it (probing the host),
 // part of what an invocation costs beside its repetitions.
-Outcome run_one(const Target& t, const HostCaps& caps, const RunRequest& req, double setup_s,
-                RunSummary& summary) {
+Outcome run_one(const Target& t, const RunSource& source, const HostCaps& caps, const RunRequest& req,
+                double setup_s, RunSummary& summary) {
   const auto started = std::chrono::steady_clock::now();
   const Preset& preset = *t.preset;
-  // Where the numbers come from, chosen once for the run.
-  const std::unique_ptr<suites::Collector> collector =
-      t.replay_dir.empty() ? suites::live_collector() : suites::replay_collector(t.replay_dir);
+  const std::unique_ptr<suites::Collector> collector = source.collector(*t.suite);
   const int reps = req.repetitions > 0 ? req.repetitions : preset.default_repetitions;
   const nlohmann::json meta = start_meta(t, caps, req, *collector, t.params.text, reps);
 
@@ -337,15 +382,8 @@ int run_suites(const RunRequest& req) {
   if (req.dry_run) return plan_suites(req);  // before anything that touches the host
   const auto invoked = std::chrono::steady_clock::now();
   host::install_interrupt_handlers();
-  const bool replay = !req.replay_dir.empty();
-  if (replay) {
-    if (!req.preset.empty() && req.preset != "document")
-      usage_error(fmt::format("--replay feeds the document presets' collection paths; not preset '{}'", req.preset));
-    std::error_code ec;
-    if (!fs::is_directory(req.replay_dir, ec))
-      usage_error(fmt::format("--replay {}: not a directory", req.replay_dir));
-  }
-  const std::string preset_name = replay ? std::string("document") : req.preset;
+  const RunSource source(req);
+  const std::string& preset_name = source.preset();
 
   std::vector<const Suite*> chosen;
   if (req.target == "all") {
@@ -387,15 +425,8 @@ int run_suites(const RunRequest& req) {
       summary.not_run(fmt::format("skipping {}: it has no preset '{}'", s->name, preset_name));
       continue;
     }
-    // `run all --replay DIR` reads DIR/<suite>/ where it exists.
-    fs::path replay_dir;
-    if (replay) {
-      std::error_code ec;
-      replay_dir = fs::is_directory(fs::path(req.replay_dir) / s->name, ec) ? fs::path(req.replay_dir) / s->name
-                                                                             : fs::path(req.replay_dir);
-    }
-    auto presets = choose_presets(*s, preset_name, caps, replay, req.target == "all", why);
-    for (const Preset* p : presets) targets.push_back({s, p, replay_dir});
+    auto presets = choose_presets(*s, source, caps, req.target == "all", why);
+    for (const Preset* p : presets) targets.push_back({s, p});
     if (presets.empty())
       summary.not_run(fmt::format("skipping {}: {}", s->name, why));
     else if (!why.empty())
@@ -405,10 +436,8 @@ int run_suites(const RunRequest& req) {
   // checked and parsed before the knob journal, the lock, a run directory
   // or any output.
   for (auto& t : targets) t.params = suites::resolve_params(*t.preset, req.overrides, caps);
-  // A replay touches nothing on the host. Knobs a killed run left changed
-  // are put back before anything is measured; the host is probed again
-  // when that changed it.
-  if (!replay && prepare_host_for_run()) caps = suites::probe_host_caps();
+  // The host is probed again when putting it back changed it.
+  if (source.restore_host()) caps = suites::probe_host_caps();
   const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
   auto print_summary = [&] {
     std::fflush(stdout);
@@ -420,12 +449,10 @@ int run_suites(const RunRequest& req) {
     throw ExitError(kExitCannotRun, "nothing can run on this host");
   }
 
-  // A replay measures nothing on this host, so it needs no host-wide lock.
-  std::unique_ptr<RunLockHolder> lock;
-  if (!replay) lock = acquire_run_lock();
+  const std::unique_ptr<RunLockHolder> lock = source.lock_host();
   bool failed = false;
   for (std::size_t i = 0; i < targets.size(); ++i) {
-    Outcome o = run_one(targets[i], caps, req, setup_s, summary);
+    Outcome o = run_one(targets[i], source, caps, req, setup_s, summary);
     if (o == Outcome::interrupted) {
       for (std::size_t j = i + 1; j < targets.size(); ++j)
         summary.not_run(fmt::format("{} / {}: not reached (interrupted)", targets[j].suite->name,
