@@ -9,8 +9,37 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+
+#include "hostlib/confidential_host.h"
 
 namespace kvmbench::suites::asid {
+
+// What the parameter flushbyasid asks for.
+enum class FlushByAsidWanted { as_booted, on, off };
+// Whether a boot's kernel has FLUSHBYASID.
+enum class FlushByAsidState { yes, no, unknown };
+
+// The parameter's text: "as-booted", "on" or "off"; std::invalid_argument otherwise.
+FlushByAsidWanted parse_flushbyasid_wanted(const std::string& text);
+// "yes", "no" or "unknown": as `kvmbench probe` and the samples (extra "flushbyasid") write it.
+std::string_view to_string(FlushByAsidState state);
+
+// FLUSHBYASID as the measured boot had it, with the words its messages use.
+struct FlushByAsidBoot {
+  FlushByAsidState state = FlushByAsidState::unknown;
+  bool clearcpuid = false;  // its kernel command line hides it (clearcpuid=flushbyasid)
+  std::string whose;        // "this boot", "the captured host"
+  std::string unread;       // where an unknown state was looked for, in a refusal: " (no flags line ...)"
+  std::string unread_note;  // the same in the note of a run that goes ahead
+};
+
+// This boot's, as probed (/proc/cpuinfo flags and /proc/cmdline; or the
+// --host file a dry run plans for).
+FlushByAsidBoot this_boot(const host::ConfidentialHost& c);
+// A replay's, from its capture flushbyasid.txt (unknown without one); the
+// captured host's command line is not captured.
+FlushByAsidBoot captured_boot(FlushByAsidState state);
 
 struct FlushByAsidCheck {
   std::string refusal;    // "" when the run can go ahead; else why this boot cannot give what was asked
@@ -18,12 +47,8 @@ struct FlushByAsidCheck {
   std::string note;       // its reason
 };
 
-// `wanted`: "as-booted", "on" or "off" (std::invalid_argument otherwise);
-// `state`: "yes", "no" or "unknown" (/proc/cpuinfo, or a replay's capture);
-// `clearcpuid`: the host's command line has clearcpuid=flushbyasid;
-// `replay`: the state is a capture's, not this host's. Pure.
-FlushByAsidCheck check_flushbyasid(const std::string& wanted, const std::string& state, bool clearcpuid,
-                                   bool replay);
+// What `wanted` comes to on `boot`. Pure.
+FlushByAsidCheck check_flushbyasid(FlushByAsidWanted wanted, const FlushByAsidBoot& boot);
 
 // The documented two-boot comparison, one sentence.
 inline constexpr const char* kFlushByAsidTwoBoot =

@@ -116,11 +116,11 @@ std::string first_value(const std::string& text) {
 // DIR/<stem>[.it<N>].txt (the kvm_amd parameter as read there, Y/N or 1/0;
 // else unknown).
 std::string npt_fact(RunContext& ctx, const std::string& stem) {
-  const HostText fact = ctx.collector().host_text(ctx, stem, [] {
+  const std::string fact = ctx.collector().host_text(ctx, stem, [] {
     const std::string s = npt_state();
     return s == "on" ? "Y" : s == "off" ? "N" : "";
   });
-  return on_off(first_value(fact.text));
+  return on_off(first_value(fact));
 }
 
 // A skip noted once per run, not once per repetition.
@@ -158,7 +158,7 @@ struct AsidParams {
   std::uint64_t guest_mem = 0;
   double timeout_s = 0;
   std::vector<std::string> npt;  // the NPT settings (parse_npt), in order
-  std::string flushbyasid;       // as-booted, on or off
+  asid::FlushByAsidWanted flushbyasid = asid::FlushByAsidWanted::as_booted;
 };
 
 AsidParams parse_params(const ParamText& t) {
@@ -178,9 +178,11 @@ AsidParams parse_document_params(const ParamText& t) {
   } catch (const std::invalid_argument& e) {
     usage_error(std::string("parameter npt is ") + e.what());
   }
-  p.flushbyasid = t.text("flushbyasid");
-  if (p.flushbyasid != "as-booted" && p.flushbyasid != "on" && p.flushbyasid != "off")
-    usage_error(fmt::format("parameter flushbyasid: '{}' is not as-booted, on or off", p.flushbyasid));
+  try {
+    p.flushbyasid = asid::parse_flushbyasid_wanted(t.text("flushbyasid"));
+  } catch (const std::invalid_argument& e) {
+    usage_error(std::string("parameter flushbyasid: ") + e.what());
+  }
   return p;
 }
 
@@ -195,14 +197,15 @@ host::GuestSpec workload_guest_spec(const AsidParams& p, const WorkloadArgs& w, 
   return spec;
 }
 
+// `flushbyasid`: the state the samples record (none under TCG).
 void run_in_guests(RunContext& ctx, const AsidParams& p, host::Accel accel, const std::string& variant,
-                   const std::string& label_suffix, const std::string& flushbyasid) {
+                   const std::string& label_suffix, std::optional<asid::FlushByAsidState> flushbyasid) {
   for (auto& w : p.in_guest) {
     if (ctx.interrupted()) return;
     const host::GuestSpec spec = workload_guest_spec(p, w, accel);
     host::GuestRunResult r = ctx.collector().guest(ctx, spec, w.name + label_suffix);
-    if (!flushbyasid.empty())
-      for (auto& s : r.samples) s.extra["flushbyasid"] = flushbyasid;
+    if (flushbyasid)
+      for (auto& s : r.samples) s.extra["flushbyasid"] = std::string(asid::to_string(*flushbyasid));
     emit_guest_result(ctx, r, w.name + label_suffix, variant);
   }
 }
@@ -219,7 +222,7 @@ void run_natively(RunContext& ctx, const AsidParams& p) {
 // first reload, by undoing the earlier reload); a refusal skips the
 // setting with the reason. A replay takes the capture's npt-<setting>.txt.
 void run_npt_setting(RunContext& ctx, const AsidParams& p, host::KnobSet& knobs, const std::string& setting,
-                     std::optional<std::string>& as_left, const std::string& flushbyasid) {
+                     std::optional<std::string>& as_left, asid::FlushByAsidState flushbyasid) {
   if (setting == "as-loaded") {
     run_in_guests(ctx, p, host::Accel::kvm, "npt=" + npt_fact(ctx, "npt"), "", flushbyasid);
     return;
@@ -260,28 +263,24 @@ void run_npt_setting(RunContext& ctx, const AsidParams& p, host::KnobSet& knobs,
 // tests static_cpu_has(X86_FEATURE_FLUSHBYASID) (svm.c svm_flush_tlb_asid),
 // which a boot with clearcpuid=flushbyasid clears while raw CPUID still
 // shows the bit; replayed, from flushbyasid.txt (Y/N, else unknown).
-std::string checked_flushbyasid(RunContext& ctx, const AsidParams& p) {
-  const HostText fact = ctx.collector().host_text(ctx, "flushbyasid", [&] {
-    const std::string& f = ctx.host().confidential.flushbyasid;
-    return f == "yes" ? "Y" : f == "no" ? "N" : "";
-  });
-  const std::string v = first_value(fact.text);
-  const std::string state = yes(v) ? "yes" : no(v) ? "no" : "unknown";
-  asid::FlushByAsidCheck c;
-  try {
-    c = asid::check_flushbyasid(p.flushbyasid, state,
-                                !fact.captured && ctx.host().confidential.clearcpuid_flushbyasid, fact.captured);
-  } catch (const std::invalid_argument& e) {
-    usage_error(std::string("parameter flushbyasid: ") + e.what());
-  }
+asid::FlushByAsidState checked_flushbyasid(RunContext& ctx, const AsidParams& p) {
+  using asid::FlushByAsidState;
+  const asid::FlushByAsidBoot boot = ctx.collector().host_fact(
+      ctx, "flushbyasid", [&] { return asid::this_boot(ctx.host().confidential); },
+      [](const std::string& text) {
+        const std::string v = first_value(text);
+        return asid::captured_boot(yes(v) ? FlushByAsidState::yes : no(v) ? FlushByAsidState::no
+                                                                          : FlushByAsidState::unknown);
+      });
+  const asid::FlushByAsidCheck c = asid::check_flushbyasid(p.flushbyasid, boot);
   if (!c.refusal.empty()) cannot_run(c.refusal);
   if (!c.note_part.empty()) note_skip_once(ctx, c.note_part, c.note);
-  return state;
+  return boot.state;
 }
 
 void run_document(RunContext& ctx, const AsidParams& p) {
   const auto& settings = p.npt;
-  const std::string flushbyasid = checked_flushbyasid(ctx, p);
+  const asid::FlushByAsidState flushbyasid = checked_flushbyasid(ctx, p);
   run_natively(ctx, p);
   // Put back at the end of each repetition (and on Ctrl-C, by unwinding):
   // between repetitions the host is as the operator left it.
@@ -302,13 +301,7 @@ void run_document(RunContext& ctx, const AsidParams& p) {
 void plan_document(RunContext& ctx, Plan& plan, const AsidParams& p) {
   const auto& settings = p.npt;
   const HostCaps& caps = ctx.host();
-  asid::FlushByAsidCheck fb;
-  try {
-    fb = asid::check_flushbyasid(p.flushbyasid, caps.confidential.flushbyasid,
-                                 caps.confidential.clearcpuid_flushbyasid, false);
-  } catch (const std::invalid_argument& e) {
-    usage_error(std::string("parameter flushbyasid: ") + e.what());
-  }
+  const asid::FlushByAsidCheck fb = asid::check_flushbyasid(p.flushbyasid, asid::this_boot(caps.confidential));
   if (!fb.refusal.empty()) plan.cannot_run(fb.refusal);
   if (!fb.note_part.empty()) plan.skip(fb.note_part, fb.note);
   for (auto& w : p.native) {
@@ -346,7 +339,7 @@ void plan_document(RunContext& ctx, Plan& plan, const AsidParams& p) {
 
 void run_smoke(RunContext& ctx, const AsidParams& p) {
   run_natively(ctx, p);
-  run_in_guests(ctx, p, host::Accel::tcg, "tcg", "", "");
+  run_in_guests(ctx, p, host::Accel::tcg, "tcg", "", std::nullopt);
 }
 
 void run_host(RunContext& ctx, const AsidParams& p) { run_natively(ctx, p); }

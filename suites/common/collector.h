@@ -47,12 +47,6 @@ struct Finding {
   std::string why;
 };
 
-// A fact of the host, as text in its capture's format (DIR/<stem>.txt).
-struct HostText {
-  std::string text;       // "" when the capture has none
-  bool captured = false;  // whether it is a capture's (another host's), not this host's
-};
-
 // A host setting a measurement needs (a module parameter). Live, `apply`
 // makes it and checks it took; under replay the capture DIR/<stem>.txt says
 // what the captured host had, read by `state`.
@@ -112,8 +106,19 @@ class Collector {
                                          const std::vector<std::string>& args, const std::string& label,
                                          double timeout_s) = 0;
 
-  // A fact of the host: `live()` here, the optional capture DIR/<stem>[.it<N>].txt under replay.
-  virtual HostText host_text(RunContext& ctx, const std::string& stem, const std::function<std::string()>& live) = 0;
+  // A fact of the host: `live()` here; under replay `captured(text)` of the
+  // optional capture DIR/<stem>[.it<N>].txt ("" when there is none). Each
+  // reads the fact, and says whose it is, in its own words.
+  template <class Live, class Captured>
+  auto host_fact(RunContext& ctx, const std::string& stem, const Live& live, const Captured& captured) {
+    std::optional<decltype(live())> fact;
+    read_host_fact(ctx, stem, [&] { fact = live(); }, [&](const std::string& text) { fact = captured(text); });
+    return std::move(*fact);
+  }
+  // A fact as text in its capture's format: `live()` here, the capture's text under replay.
+  std::string host_text(RunContext& ctx, const std::string& stem, const std::function<std::string()>& live) {
+    return host_fact(ctx, stem, live, [](const std::string& text) { return text; });
+  }
   // Makes a host setting; "" when the host has it, else why not (a skip).
   // A capture that says the captured host had another value is bad input.
   virtual std::string apply(RunContext& ctx, const HostSetting& setting) = 0;
@@ -125,6 +130,11 @@ class Collector {
 
   // Marks a sample made from what this collector gave (a replay's: replayed).
   virtual void stamp(Sample& s) const = 0;
+
+ private:
+  // host_fact's choice: calls `live`, or `captured` with the capture's text.
+  virtual void read_host_fact(RunContext& ctx, const std::string& stem, const std::function<void()>& live,
+                              const std::function<void(const std::string&)>& captured) = 0;
 };
 
 std::unique_ptr<Collector> live_collector();

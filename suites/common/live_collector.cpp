@@ -155,10 +155,6 @@ class LiveCollector final : public Collector {
     return samples;
   }
 
-  HostText host_text(RunContext&, const std::string&, const std::function<std::string()>& live) override {
-    return {live(), false};
-  }
-
   std::string apply(RunContext&, const HostSetting& setting) override { return setting.apply(); }
 
   void on_this_host(RunContext&, const std::function<void()>& work, const std::string&,
@@ -169,6 +165,11 @@ class LiveCollector final : public Collector {
   void stamp(Sample&) const override {}
 
  private:
+  void read_host_fact(RunContext&, const std::string&, const std::function<void()>& live,
+                      const std::function<void(const std::string&)>&) override {
+    live();
+  }
+
   static fs::path console_path(const RunContext& ctx, const std::string& label) {
     return ctx.run_dir() / "raw" / fmt::format("{}.it{}.console.log", label, ctx.iteration());
   }

@@ -139,10 +139,6 @@ class ReplayCollector final : public Collector {
     return samples;
   }
 
-  HostText host_text(RunContext& ctx, const std::string& stem, const std::function<std::string()>&) override {
-    return {optional(ctx, stem, "txt"), true};
-  }
-
   // Nothing is set here: the capture says what the captured host had, if it says.
   std::string apply(RunContext& ctx, const HostSetting& setting) override {
     const std::string state = setting.state(optional(ctx, setting.stem, "txt"));
@@ -159,6 +155,11 @@ class ReplayCollector final : public Collector {
   void stamp(Sample& s) const override { s.extra["replayed"] = true; }
 
  private:
+  void read_host_fact(RunContext& ctx, const std::string& stem, const std::function<void()>&,
+                      const std::function<void(const std::string&)>& captured) override {
+    captured(optional(ctx, stem, "txt"));
+  }
+
   fs::path per_iteration(const RunContext& ctx, const std::string& stem, const std::string& ext) const {
     return dir_ / fmt::format("{}.it{}.{}", stem, std::max(0, ctx.iteration()), ext);
   }

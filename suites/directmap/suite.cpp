@@ -197,7 +197,7 @@ void guest_faultin(RunContext& ctx, const GuestFaultinParams& p, host::Accel acc
   // DirectMap lines from before the run (a replay: the capture's
   // meminfo-<variant>[.it<N>].csv, and optionally directmap[.it<N>].txt).
   Collector& collect = ctx.collector();
-  const std::string directmap = collect.host_text(ctx, "directmap", read_directmap_lines).text;
+  const std::string directmap = collect.host_text(ctx, "directmap", read_directmap_lines);
   host::GuestRunResult guest;
   const MeminfoSeries m = collect.meminfo_while(
       ctx, "meminfo-" + variant, field, [&] { return p.sample_hz; },

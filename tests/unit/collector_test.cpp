@@ -47,14 +47,16 @@ TEST(ReplayCollector, TakesTheIterationsCaptureBeforeTheSharedOne) {
     return std::string("live");
   };
   f.ctx.set_iteration(0, false);
-  HostText t0 = c->host_text(f.ctx, "npt", live);
+  const std::string t0 = c->host_text(f.ctx, "npt", live);
   f.ctx.set_iteration(1, false);
-  HostText t1 = c->host_text(f.ctx, "npt", live);
-  EXPECT_EQ(t0.text, "N\n");
-  EXPECT_EQ(t1.text, "# as read there\nY\n");
-  EXPECT_TRUE(t1.captured);
+  const std::string t1 = c->host_text(f.ctx, "npt", live);
+  EXPECT_EQ(t0, "N\n");
+  EXPECT_EQ(t1, "# as read there\nY\n");
+  // A fact is the capture's reading of its text, not this host's.
+  EXPECT_EQ(c->host_fact(f.ctx, "npt", live, [](const std::string& text) { return "captured: " + text; }),
+            "captured: # as read there\nY\n");
   EXPECT_FALSE(asked_live);
-  EXPECT_EQ(c->host_text(f.ctx, "absent", live).text, "");
+  EXPECT_EQ(c->host_text(f.ctx, "absent", live), "");
 }
 
 TEST(ReplayCollector, AMissingKernelLogCaptureIsBadInputNamingBothFiles) {
@@ -135,9 +137,15 @@ TEST(ReplayCollector, TheSourceIsReplayAndTheHostTheCapturesOwn) {
 TEST(LiveCollector, AsksThisHostAndMarksNothing) {
   Fixture f;
   auto c = live_collector();
-  HostText t = c->host_text(f.ctx, "npt", [] { return std::string("Y"); });
-  EXPECT_EQ(t.text, "Y");
-  EXPECT_FALSE(t.captured);
+  EXPECT_EQ(c->host_text(f.ctx, "npt", [] { return std::string("Y"); }), "Y");
+  bool read_capture = false;
+  EXPECT_EQ(c->host_fact(f.ctx, "npt", [] { return std::string("here"); },
+                         [&](const std::string&) {
+                           read_capture = true;
+                           return std::string("captured");
+                         }),
+            "here");
+  EXPECT_FALSE(read_capture);
   bool ran = false;
   c->on_this_host(f.ctx, [&] { ran = true; }, "part", "why not");
   EXPECT_TRUE(ran);

@@ -38,13 +38,29 @@ TEST(FlushByAsidState, ClearcpuidOnTheCommandLine) {
   EXPECT_FALSE(cmdline_clears_cpu_flag("", "flushbyasid"));
 }
 
+namespace {
+using kvmbench::suites::asid::captured_boot;
+using kvmbench::suites::asid::FlushByAsidState;
+using kvmbench::suites::asid::FlushByAsidWanted;
+using kvmbench::suites::asid::parse_flushbyasid_wanted;
+using kvmbench::suites::asid::this_boot;
+
+// This boot as probed: `state` as /proc/cpuinfo gave it.
+kvmbench::suites::asid::FlushByAsidBoot booted(const char* state, bool clearcpuid) {
+  ConfidentialHost c;
+  c.flushbyasid = state;
+  c.clearcpuid_flushbyasid = clearcpuid;
+  return this_boot(c);
+}
+}  // namespace
+
 TEST(FlushByAsidState, OffOnABootWithItIsTheTwoBootComparison) {
-  auto c = check_flushbyasid("off", "yes", false, false);
+  auto c = check_flushbyasid(FlushByAsidWanted::off, booted("yes", false));
   EXPECT_NE(c.refusal.find("this boot has FLUSHBYASID (/proc/cpuinfo flags)"), std::string::npos) << c.refusal;
   EXPECT_NE(c.refusal.find("clearcpuid=flushbyasid"), std::string::npos) << c.refusal;
   EXPECT_NE(c.refusal.find("kvmbench compare"), std::string::npos) << c.refusal;
   // As booted: it runs, and says how the other half is had; no "no knob".
-  c = check_flushbyasid("as-booted", "yes", false, false);
+  c = check_flushbyasid(FlushByAsidWanted::as_booted, booted("yes", false));
   EXPECT_EQ(c.refusal, "");
   EXPECT_EQ(c.note_part, "flushbyasid=off");
   EXPECT_NE(c.note.find("two-boot comparison"), std::string::npos) << c.note;
@@ -52,21 +68,34 @@ TEST(FlushByAsidState, OffOnABootWithItIsTheTwoBootComparison) {
 }
 
 TEST(FlushByAsidState, ABootWithClearcpuidIsTheOffCase) {
-  auto c = check_flushbyasid("off", "no", true, false);
+  auto c = check_flushbyasid(FlushByAsidWanted::off, booted("no", true));
   EXPECT_EQ(c.refusal, "");
   EXPECT_EQ(c.note_part, "flushbyasid=on");
   EXPECT_NE(c.note.find("hides FLUSHBYASID (clearcpuid=flushbyasid)"), std::string::npos) << c.note;
-  c = check_flushbyasid("on", "no", true, false);
+  c = check_flushbyasid(FlushByAsidWanted::on, booted("no", true));
   EXPECT_NE(c.refusal.find("the kernel command line hides it"), std::string::npos) << c.refusal;
-  c = check_flushbyasid("on", "no", false, false);
+  c = check_flushbyasid(FlushByAsidWanted::on, booted("no", false));
   EXPECT_NE(c.refusal.find("has no FLUSHBYASID"), std::string::npos) << c.refusal;
-  EXPECT_EQ(check_flushbyasid("on", "yes", false, false).refusal, "");
+  EXPECT_EQ(check_flushbyasid(FlushByAsidWanted::on, booted("yes", false)).refusal, "");
 }
 
 TEST(FlushByAsidState, AReplayWithoutTheCaptureCannotClaimEither) {
-  auto c = check_flushbyasid("as-booted", "unknown", false, true);
+  auto c = check_flushbyasid(FlushByAsidWanted::as_booted, captured_boot(FlushByAsidState::unknown));
   EXPECT_EQ(c.refusal, "");
   EXPECT_NE(c.note.find("the captured host does not say"), std::string::npos) << c.note;
-  EXPECT_NE(check_flushbyasid("off", "unknown", false, true).refusal.find("no flushbyasid.txt"), std::string::npos);
-  EXPECT_THROW(check_flushbyasid("sometimes", "yes", false, false), std::invalid_argument);
+  EXPECT_NE(check_flushbyasid(FlushByAsidWanted::off, captured_boot(FlushByAsidState::unknown))
+                .refusal.find("no flushbyasid.txt"),
+            std::string::npos);
+  // This boot without a flags line says where it looked.
+  EXPECT_NE(check_flushbyasid(FlushByAsidWanted::on, booted("unknown", false)).refusal.find("/proc/cpuinfo"),
+            std::string::npos);
+}
+
+TEST(FlushByAsidState, TheParameterAndTheStateAreParsedOnceAndWrittenAsBefore) {
+  EXPECT_EQ(parse_flushbyasid_wanted("as-booted"), FlushByAsidWanted::as_booted);
+  EXPECT_EQ(parse_flushbyasid_wanted("on"), FlushByAsidWanted::on);
+  EXPECT_EQ(parse_flushbyasid_wanted("off"), FlushByAsidWanted::off);
+  EXPECT_THROW(parse_flushbyasid_wanted("sometimes"), std::invalid_argument);
+  // The text samples store (extra "flushbyasid"), as the probe writes it.
+  for (const char* s : {"yes", "no", "unknown"}) EXPECT_EQ(to_string(booted(s, false).state), s);
 }
