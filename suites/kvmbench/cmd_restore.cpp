@@ -16,7 +16,7 @@ namespace kvmbench::cli {
 namespace {
 
 // Returns the number of failures.
-std::size_t report(const host::KnobRestoreReport& rep, bool verbose) {
+std::size_t print_restore_report(const host::KnobRestoreReport& rep, bool verbose) {
   std::size_t failed = 0;
   for (auto& r : rep.restored) {
     if (r.ok)
@@ -47,7 +47,7 @@ void restore_knobs_left_by_dead_runs(int argc, char** argv) {
     for (int i = 2; i < argc; ++i)
       if (std::strcmp(argv[i], "--dry-run") == 0) return;
   try {
-    report(host::restore_dead_knob_changes(), false);
+    print_restore_report(host::restore_dead_knob_changes(), false);
   } catch (const std::exception& e) {
     fmt::print(stderr, "kvmbench: warning: checking the knob journal: {}\n", e.what());
   }
@@ -58,7 +58,7 @@ void add_restore_command(CLI::App& app) {
       "restore", "Put back host settings (THP, hugepages, KVM parameters, governor) left changed by a dead run");
   cmd->callback([] {
     auto rep = host::restore_dead_knob_changes();
-    auto failed = report(rep, true);
+    auto failed = print_restore_report(rep, true);
     if (!rep.error.empty()) cannot_run("the knob journal " + host::knob_journal_path().string() + ": " + rep.error);
     if (failed) cannot_run(fmt::format("{} setting(s) could not be put back (run as root?)", failed));
     std::size_t ok = rep.restored.size() - failed;

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "hostlib/bench_threads.h"
+#include "hostlib/monotonic_ns.h"
 #include "hostlib/pinning.h"
 
 namespace kvmbench::suites::rmpopt {
@@ -159,13 +160,6 @@ constexpr auto kSpin = std::chrono::microseconds(50);
 
 enum Job : int { kJobNone = 0, kJobRmpopt = 1, kJobEmpty = 2 };
 
-double now_ns() {
-  return static_cast<double>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(
-          std::chrono::steady_clock::now().time_since_epoch())
-          .count());
-}
-
 // Pins the calling thread to `cpu` and puts its old affinity back on exit.
 class LeaderPin {
  public:
@@ -226,7 +220,7 @@ EmulatedSweeper::~EmulatedSweeper() {
 
 void EmulatedSweeper::rmpopt(std::size_t cpu_index, std::uint64_t region) {
   Shared& s = *shared_;
-  double t0 = now_ns();
+  double t0 = host::monotonic_ns();
   if (s.clean[region].load(std::memory_order_acquire)) {
     s.optimized[cpu_index][region] = 1;  // another CPU did the work
   } else {
@@ -237,7 +231,7 @@ void EmulatedSweeper::rmpopt(std::size_t cpu_index, std::uint64_t region) {
       s.optimized[cpu_index][region] = 1;
     }
   }
-  s.busy_ns[cpu_index] += now_ns() - t0;
+  s.busy_ns[cpu_index] += host::monotonic_ns() - t0;
 }
 
 void EmulatedSweeper::worker_loop(std::size_t index) {
@@ -314,7 +308,7 @@ SweepResult EmulatedSweeper::sweep(SweepStrategy strategy, const std::vector<std
   for (std::size_t i = 1; i < n; ++i) primaries_but_leader[i] = primary_[i];
 
   LeaderPin pin(cpus_[0]);
-  double t0 = now_ns();
+  double t0 = host::monotonic_ns();
   switch (strategy) {
     case SweepStrategy::one_cpu:
       for (std::uint64_t r : regions) rmpopt(0, r);
@@ -332,7 +326,7 @@ SweepResult EmulatedSweeper::sweep(SweepStrategy strategy, const std::vector<std
       break;
     }
   }
-  double t1 = now_ns();
+  double t1 = host::monotonic_ns();
 
   SweepResult res;
   res.wall_ns = t1 - t0;
@@ -354,9 +348,9 @@ std::vector<double> EmulatedSweeper::broadcast_round_times(int rounds) {
   std::vector<double> t;
   t.reserve(rounds);
   for (int i = 0; i < rounds; ++i) {
-    double a = now_ns();
+    double a = host::monotonic_ns();
     broadcast(all, kJobEmpty, 0);
-    t.push_back(now_ns() - a);
+    t.push_back(host::monotonic_ns() - a);
   }
   return t;
 }

@@ -3,7 +3,6 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -13,6 +12,7 @@
 
 #include "hostlib/bench_threads.h"
 #include "suites/rmpopt/emulated_sweep.h"
+#include "hostlib/monotonic_ns.h"
 #include "hostlib/pinning.h"
 
 namespace kvmbench::suites::rmpopt {
@@ -29,12 +29,6 @@ constexpr const char* kWhat =
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
-}
-
-double now_ns() {
-  return std::chrono::duration<double, std::nano>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
 }
 
 std::vector<int> choose_cpus(const std::vector<int>& wanted) {
@@ -86,10 +80,10 @@ double measure_scan_cost_per_entry(std::uint64_t table_bytes, int rounds) {
   std::vector<double> per_entry;
   volatile std::uint64_t sink = 0;
   for (int i = 0; i < std::max(1, rounds); ++i) {
-    double a = now_ns();
+    double a = host::monotonic_ns();
     std::uint64_t n = 0;
     for (std::uint64_t r = 0; r < regions; ++r) n += t.scan_region(r);
-    double b = now_ns();
+    double b = host::monotonic_ns();
     sink = sink + n;
     per_entry.push_back((b - a) / static_cast<double>(n));
   }
@@ -125,7 +119,7 @@ double measure_read_bandwidth(std::uint64_t bytes, int rounds) {
   std::vector<double> rates;
   volatile std::uint64_t sink = 0;
   for (int i = 0; i < std::max(1, rounds); ++i) {
-    double a = now_ns();
+    double a = host::monotonic_ns();
     std::uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     std::uint64_t k = 0;
     for (; k + 4 <= n; k += 4) {
@@ -135,7 +129,7 @@ double measure_read_bandwidth(std::uint64_t bytes, int rounds) {
       s3 += buf[k + 3];
     }
     for (; k < n; ++k) s0 += buf[k];
-    double b = now_ns();
+    double b = host::monotonic_ns();
     sink = sink + s0 + s1 + s2 + s3;
     rates.push_back(static_cast<double>(n * 8) / (b - a));
   }

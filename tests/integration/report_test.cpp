@@ -67,7 +67,10 @@ TEST(ReportCommand, SuiteLayoutForMakeShared) {
     // 100 x 930 / 39278, with its unit in the header.
     const std::string want = std::string(f) == "csv" ? "\n1,930,39278,2.367737664850552" : "2.3677%";
     EXPECT_NE(r.out.find(want), std::string::npos) << f << r.out;
-    if (std::string(f) == "csv") EXPECT_NE(r.out.find("\nnr_pages,make_shared (cycles),total (cycles),percentage (%)\n"), std::string::npos) << r.out;
+    if (std::string(f) == "csv") {
+      EXPECT_NE(r.out.find("\nnr_pages,make_shared (cycles),total (cycles),percentage (%)\n"), std::string::npos)
+          << r.out;
+    }
     EXPECT_NE(r.out.find("replay"), std::string::npos) << f;
   }
 }
