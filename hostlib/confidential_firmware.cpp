@@ -7,9 +7,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 
 #include <fmt/format.h>
+
+#include "hostlib/kernel_files.h"
 
 namespace kvmbench::host {
 
@@ -47,11 +48,8 @@ std::string snp_firmware_version(const SnpPlatformStatus& s) {
 }
 
 std::string tdx_module_version(const std::filesystem::path& sys_root) {
-  std::ifstream in(sys_root / "devices/faux/tdx_host/version");
-  std::string v;
-  if (!in || !std::getline(in, v)) return "";
-  while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.pop_back();
-  return is_dotted_version(v) ? v : "";
+  const auto v = read_kernel_value(sys_root / "devices/faux/tdx_host/version");
+  return v && is_dotted_version(*v) ? *v : "";
 }
 
 ConfidentialFirmware probe_confidential_firmware(SevStatusQuery query,

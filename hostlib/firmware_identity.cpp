@@ -1,7 +1,8 @@
 #include "hostlib/firmware_identity.h"
 
-#include <fstream>
 #include <string>
+
+#include "hostlib/kernel_files.h"
 
 namespace kvmbench::host {
 
@@ -9,11 +10,8 @@ nlohmann::json firmware_identity(const std::filesystem::path& dmi_dir) {
   nlohmann::json fw = nlohmann::json::object();
   for (const char* name : {"bios_vendor", "bios_version", "bios_date", "sys_vendor", "product_name",
                            "board_vendor", "board_name"}) {
-    std::ifstream in(dmi_dir / name);
-    std::string value;
-    if (!in || !std::getline(in, value)) continue;
-    while (!value.empty() && (value.back() == ' ' || value.back() == '\r')) value.pop_back();
-    if (!value.empty()) fw[name] = value;
+    const auto value = read_kernel_value(dmi_dir / name);
+    if (value && !value->empty()) fw[name] = *value;
   }
   return fw;
 }

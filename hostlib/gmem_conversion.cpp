@@ -3,12 +3,12 @@
 #include <sys/ioctl.h>
 
 #include <cerrno>
-#include <fstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "hostlib/kvm_uapi.h"
+#include "hostlib/kernel_files.h"
 
 namespace kvmbench::host {
 
@@ -98,11 +98,10 @@ ConversionPaths probe_conversion_paths(Vm& vm) {
   }
   // The series needs its read-only kvm parameter on (research note C); an
   // implementation that checks arguments before it would still say EINVAL.
-  std::ifstream param("/sys/module/kvm/parameters/gmem_in_place_conversion");
-  std::string v;
-  if (p.gmem_attributes2 && (param >> v) && (v == "N" || v == "0")) {
+  const auto v = read_kernel_value("/sys/module/kvm/parameters/gmem_in_place_conversion");
+  if (p.gmem_attributes2 && v && (*v == "N" || *v == "0")) {
     p.gmem_attributes2 = false;
-    p.gmem_attributes2_detail = "kvm.gmem_in_place_conversion=" + v;
+    p.gmem_attributes2_detail = "kvm.gmem_in_place_conversion=" + *v;
   }
   return p;
 }

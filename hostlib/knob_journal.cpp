@@ -1,5 +1,6 @@
 #include "hostlib/knob_journal.h"
 
+#include "hostlib/kernel_files.h"
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -90,9 +91,9 @@ std::string write_value(const std::string& path, const std::string& value) {
 std::filesystem::path knob_journal_path() { return state_dir() / "knobs.journal"; }
 
 long process_start_ticks(long pid) {
-  std::ifstream in(fmt::format("/proc/{}/stat", pid));
-  std::string s;
-  if (!in || !std::getline(in, s)) return -1;
+  const auto stat = read_kernel_value(fmt::format("/proc/{}/stat", pid));
+  if (!stat) return -1;
+  const std::string& s = *stat;
   // The command name (field 2) may contain spaces and parentheses: count
   // fields after the last ')'.
   auto rp = s.rfind(')');
@@ -109,10 +110,7 @@ long process_start_ticks(long pid) {
 }
 
 std::string current_boot_id() {
-  std::ifstream in("/proc/sys/kernel/random/boot_id");
-  std::string s;
-  std::getline(in, s);
-  return trim(s);
+  return trim(read_kernel_value("/proc/sys/kernel/random/boot_id").value_or(""));
 }
 
 namespace {

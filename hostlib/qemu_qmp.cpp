@@ -9,10 +9,11 @@
 
 #include <chrono>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
+
+#include "hostlib/kernel_files.h"
+#include "hostlib/pinning.h"
 
 namespace kvmbench::host {
 
@@ -110,23 +111,13 @@ std::string pin_thread(pid_t tid, const std::vector<int>& cpus) {
 }
 
 std::vector<int> numa_node_cpus(int node) {
-  std::ifstream in("/sys/devices/system/node/node" + std::to_string(node) + "/cpulist");
-  std::string list;
-  if (!in || !std::getline(in, list)) return {};
-  std::vector<int> cpus;
-  std::stringstream ss(list);
-  for (std::string part; std::getline(ss, part, ',');) {
-    if (part.empty()) continue;
-    auto dash = part.find('-');
-    try {
-      int lo = std::stoi(part.substr(0, dash));
-      int hi = dash == std::string::npos ? lo : std::stoi(part.substr(dash + 1));
-      for (int c = lo; c <= hi; ++c) cpus.push_back(c);
-    } catch (const std::exception&) {
-      return {};
-    }
+  const auto list = read_kernel_value("/sys/devices/system/node/node" + std::to_string(node) + "/cpulist");
+  if (!list) return {};
+  try {
+    return parse_cpu_list(*list);
+  } catch (const std::invalid_argument&) {
+    return {};
   }
-  return cpus;
 }
 
 }  // namespace kvmbench::host

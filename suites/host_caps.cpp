@@ -4,7 +4,6 @@
 // `kvmbench probe --json`.
 #include <unistd.h>
 
-#include <fstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -12,6 +11,7 @@
 #include "hostlib/confidential_host.h"
 #include "hostlib/cpuid.h"
 #include "hostlib/host_metadata.h"
+#include "hostlib/kernel_files.h"
 #include "hostlib/kvm_probe.h"
 #include "hostlib/private_vm.h"
 #include "hostlib/qemu_info.h"
@@ -67,11 +67,8 @@ HostCaps probe_host_caps() {
   caps.confidential = host::probe_confidential_host();
   caps.metadata["confidential"] = host::to_json(caps.confidential);
   // ASLR changes addresses run to run (noise in cache-sensitive numbers).
-  {
-    std::ifstream aslr("/proc/sys/kernel/randomize_va_space");
-    std::string v;
-    caps.metadata["randomize_va_space"] = (aslr >> v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-  }
+  const auto aslr = host::read_kernel_value("/proc/sys/kernel/randomize_va_space");
+  caps.metadata["randomize_va_space"] = aslr && !aslr->empty() ? nlohmann::json(*aslr) : nlohmann::json(nullptr);
   fill_from_metadata(caps);
   add_guest_kernel(caps);
   caps.online_cpus = online_cpus();

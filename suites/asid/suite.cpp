@@ -32,10 +32,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <optional>
 #include <sstream>
 
+#include "hostlib/kernel_files.h"
 #include "hostlib/knobs.h"
 #include "hostlib/qemu_paths.h"
 #include "suites/asid/flushbyasid.h"
@@ -93,10 +93,9 @@ bool no(const std::string& v) { return v == "N" || v == "n" || v == "0" || v == 
 std::string on_off(const std::string& v) { return yes(v) ? "on" : no(v) ? "off" : "unknown"; }
 
 std::string npt_state() {
-  std::ifstream in(host::default_knob_root() / "sys/module/kvm_amd/parameters/npt");
-  std::string v;
-  if (!(in >> v)) return "unknown";
-  return yes(v) ? "on" : "off";
+  const auto v = host::read_kernel_value(host::default_knob_root() / "sys/module/kvm_amd/parameters/npt");
+  if (!v || v->empty()) return "unknown";
+  return yes(*v) ? "on" : "off";
 }
 
 // The first line of a host fact's text that is not a # comment, trimmed.

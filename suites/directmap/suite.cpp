@@ -14,13 +14,14 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <fstream>
+#include <sstream>
 
 #include "analysis/meminfo.h"
 #include "analysis/rate_fit.h"
 #include "analysis/units.h"
 #include "suites/directmap/measure.h"
 #include "hostlib/gmem_meminfo_field.h"
+#include "hostlib/kernel_files.h"
 #include "hostlib/kvm_uapi.h"
 #include "suites/common/capture.h"
 #include "suites/common/collector.h"
@@ -37,7 +38,7 @@ namespace kvmbench::suites {
 namespace {
 
 std::string read_directmap_lines() {
-  std::ifstream in("/proc/meminfo");
+  std::istringstream in(host::read_kernel_file("/proc/meminfo").value_or(""));
   std::string line, out;
   while (std::getline(in, line))
     if (line.rfind("DirectMap", 0) == 0) out += line + "\n";

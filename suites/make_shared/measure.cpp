@@ -6,7 +6,6 @@
 #include <x86intrin.h>
 
 #include <chrono>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -17,6 +16,8 @@
 #include <fmt/ranges.h>
 
 #include "hostlib/gmem_conversion.h"
+#include "analysis/meminfo.h"
+#include "hostlib/kernel_files.h"
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/kvm_vm.h"
 
@@ -30,15 +31,7 @@ namespace {
 constexpr std::uint64_t kPage = 4096;
 
 std::uint64_t mem_available_bytes() {
-  std::ifstream f("/proc/meminfo");
-  std::string key;
-  std::uint64_t kb = 0;
-  std::string unit;
-  while (f >> key >> kb) {
-    std::getline(f, unit);
-    if (key == "MemAvailable:") return kb * 1024;
-  }
-  return 0;
+  return meminfo_field(host::read_kernel_file("/proc/meminfo").value_or(""), "MemAvailable").value_or(0);
 }
 
 std::uint64_t largest_pow2_at_most(std::uint64_t v) {
