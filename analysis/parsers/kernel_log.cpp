@@ -1,5 +1,6 @@
 #include "analysis/parsers/kernel_log.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -442,7 +443,8 @@ nlohmann::ordered_json record_provenance(const KernelRecord& r) {
 void append_record_provenance(std::string& out, const KernelRecord& r) {
   // {"nr_pages":N} as nlohmann writes it (the key names need no escaping),
   // without building an object per record.
-  if (auto key = record_key(r)) fmt::format_to(std::back_inserter(out), ",\"keys\":{{\"{}\":{}}}", key->first, key->second);
+  if (auto key = record_key(r))
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE(",\"keys\":{{\"{}\":{}}}"), key->first, key->second);
   append_json_member(out, "line", static_cast<std::int64_t>(r.line));
   append_json_member(out, "group", std::int64_t{r.group});
   if (r.line_count > 1) append_json_member(out, "lines", static_cast<std::int64_t>(r.line_count));
