@@ -21,11 +21,16 @@ namespace {
 constexpr std::array<std::string_view, 3> kAnchors = {"SEV-SNP: RMPOPT", "guest_memfd to_shared:",
                                                       "SEV-SNP: RMP optimizations"};
 
-// Position of the first record anchor in `s`, or npos.
+// Position of the first record anchor in `s`, or npos. The two "SEV-SNP:
+// RMP..." anchors are found with one search for their common start: each
+// line of a log is searched, and a search is a pass over it.
 std::size_t find_anchor(std::string_view s) {
-  std::size_t first = std::string_view::npos;
-  for (std::string_view a : kAnchors) first = std::min(first, s.find(a));
-  return first;
+  constexpr std::string_view rmp = "SEV-SNP: RMP";
+  static_assert(kAnchors[0].starts_with(rmp) && kAnchors[2].starts_with(rmp));
+  const std::size_t to_shared = s.find(kAnchors[1]);
+  for (std::size_t p = s.find(rmp); p < to_shared; p = s.find(rmp, p + 1))
+    if (s.substr(p).starts_with(kAnchors[0]) || s.substr(p).starts_with(kAnchors[2])) return p;
+  return to_shared;
 }
 
 // Outcome of reading one record from text that starts at an anchor.
