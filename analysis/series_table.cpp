@@ -63,8 +63,13 @@ const std::vector<std::string>& statistic_names() {
 
 std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std::string_view source,
                                          std::size_t max_width, std::size_t max_cases) {
+  return series_summary_tables(group_by_case(samples, max_cases), max_cases, source, max_width);
+}
+
+std::vector<Table> series_summary_tables(const std::vector<CaseSeries>& cases, std::size_t max_cases,
+                                         std::string_view source, std::size_t max_width) {
   std::vector<Table> tables;
-  for (const CaseSeries& c : group_by_case(samples, max_cases)) {
+  for (const CaseSeries& c : cases) {
     const bool pooled = c.pooled;
     std::vector<std::string> headers;
     std::vector<std::vector<Cell>> columns;
