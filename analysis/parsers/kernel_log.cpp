@@ -241,6 +241,18 @@ std::pair<std::string_view, std::size_t> line_at(std::string_view text, std::siz
   return {text.substr(from, end - from), end + 1};
 }
 
+// Room for the records of all of a text, once `records` holds its first
+// kSampleRecords, read from its first `read` of `total` bytes: as many as
+// that part suggests, and at most one per 128 bytes (so that a log whose
+// records crowd its start reserves no more than about its own size). A long
+// log's records are a vector of 100 MB, which growing by doubling touches,
+// and copies, twice over.
+constexpr std::size_t kSampleRecords = 4096;
+void reserve_records(std::vector<KernelRecord>& records, std::size_t read, std::size_t total) {
+  const double expected = static_cast<double>(records.size()) * static_cast<double>(total) / static_cast<double>(read);
+  records.reserve(std::min(static_cast<std::size_t>(expected * 1.05), total / 128));
+}
+
 // Reads the records of `text` into out.records (groups numbered from 1) and
 // out.result's counts, warnings and notes; no samples.
 void read_records(std::string_view text, BadRecords bad, KernelLogParse& out) {
@@ -335,6 +347,7 @@ void read_records(std::string_view text, BadRecords bad, KernelLogParse& out) {
     last_kind = r.kind;
     broken = false;
     out.records.push_back(r);
+    if (out.records.size() == kSampleRecords) reserve_records(out.records, pos, text.size());
     ++res.records;
   }
   res.lines_read = line_no;
