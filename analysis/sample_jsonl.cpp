@@ -58,8 +58,10 @@ template <typename Json>
 void append_value(std::string& out, const Json& v) {
   if (v.is_string()) append_string(out, v.template get_ref<const std::string&>());
   else if (v.is_number_float()) append_double(out, v.template get<double>());
-  else if (v.is_number_unsigned()) fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), v.template get<std::uint64_t>());
-  else if (v.is_number_integer()) fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), v.template get<std::int64_t>());
+  else if (v.is_number_unsigned())
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), v.template get<std::uint64_t>());
+  else if (v.is_number_integer())
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), v.template get<std::int64_t>());
   else out += v.dump(-1, ' ', false, kReplace);
 }
 

@@ -97,8 +97,8 @@ std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
     left_out.emplace(metric);
     return false;
   };
-  // Both generic tables are of the same series: the samples (a long log's
-  // million) are grouped once.
+  // Both generic tables are of the same series: the samples (a long log
+  // has up to three per record) are grouped once.
   const std::vector<CaseSeries> cases = group_by_case(run.samples, kMaxCases);
   for (auto& t : case_tables(cases, kMaxCases, source, wanted)) {
     // "# rmpopt: emulated_sweep_wall (ms)": `run all` prints several suites'.

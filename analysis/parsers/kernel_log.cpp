@@ -245,8 +245,8 @@ std::pair<std::string_view, std::size_t> line_at(std::string_view text, std::siz
 // kSampleRecords, read from its first `read` of `total` bytes: as many as
 // that part suggests, and at most one per 128 bytes (so that a log whose
 // records crowd its start reserves no more than about its own size). A long
-// log's records are a vector of 100 MB, which growing by doubling touches,
-// and copies, twice over.
+// log's records are a large vector, which growing by doubling would touch,
+// and copy, about twice over.
 constexpr std::size_t kSampleRecords = 4096;
 void reserve_records(std::vector<KernelRecord>& records, std::size_t read, std::size_t total) {
   const double expected = static_cast<double>(records.size()) * static_cast<double>(total) / static_cast<double>(read);
