@@ -69,9 +69,14 @@ int decimals_for(double mean, double half) {
 
 std::vector<Table> case_tables(const std::vector<Sample>& samples, std::string_view source,
                                const std::function<bool(std::string_view metric)>& include, std::size_t max_cases) {
+  return case_tables(group_by_case(samples, max_cases), max_cases, source, include);
+}
+
+std::vector<Table> case_tables(const std::vector<CaseSeries>& cases, std::size_t max_cases, std::string_view source,
+                               const std::function<bool(std::string_view metric)>& include) {
   std::vector<MetricRows> metrics;
   std::map<std::string, std::size_t, std::less<>> metric_index;
-  for (const CaseSeries& c : group_by_case(samples, max_cases)) {
+  for (const CaseSeries& c : cases) {
     for (const SeriesValues& sv : c.series) {
       if (include && !include(sv.metric)) continue;
       // One table per metric and unit: Google Benchmark files give one

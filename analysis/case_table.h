@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/result_model.h"
+#include "analysis/series_values.h"
 #include "analysis/table.h"
 
 namespace kvmbench {
@@ -24,7 +25,11 @@ namespace kvmbench {
 // Throws std::runtime_error when one series mixes units.
 std::vector<Table> case_tables(const std::vector<Sample>& samples, std::string_view source,
                                const std::function<bool(std::string_view metric)>& include = {},
-                               std::size_t max_cases = 24);
+                               std::size_t max_cases = kMaxCases);
+// The same of samples grouped already, group_by_case(samples, max_cases): a
+// report that shows these and series_summary_tables groups its samples once.
+std::vector<Table> case_tables(const std::vector<CaseSeries>& cases, std::size_t max_cases, std::string_view source,
+                               const std::function<bool(std::string_view metric)>& include = {});
 
 // The digits after the decimal point for a mean `mean` whose 95% CI has
 // half-width `half` (both in the unit printed): 3 significant digits, and

@@ -17,8 +17,11 @@ std::string format_sig(double x, int sig) {
   if (x == 0) return "0";
   const int e = static_cast<int>(std::floor(std::log10(std::fabs(x))));
   if (e >= 15 || e < -4) return fmt::format("{:.{}g}", x, sig);
-  // Whole numbers at least as long as `sig` digits print as they are.
-  if (e + 1 >= sig && std::nearbyint(x) == x) return fmt::format("{:.0f}", x);
+  // Whole numbers print as they are: at least `sig` digits long, or shorter
+  // and with their zero decimals dropped below. Below 1e15 a double holds
+  // them exactly, and an integer prints much faster than a fixed-point
+  // double.
+  if (std::nearbyint(x) == x) return std::to_string(static_cast<long long>(x));
   const int decimals = std::max(0, sig - 1 - e);
   std::string s = fmt::format("{:.{}f}", x, decimals);
   if (s.find('.') != std::string::npos) {
@@ -60,8 +63,13 @@ const std::vector<std::string>& statistic_names() {
 
 std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std::string_view source,
                                          std::size_t max_width, std::size_t max_cases) {
+  return series_summary_tables(group_by_case(samples, max_cases), max_cases, source, max_width);
+}
+
+std::vector<Table> series_summary_tables(const std::vector<CaseSeries>& cases, std::size_t max_cases,
+                                         std::string_view source, std::size_t max_width) {
   std::vector<Table> tables;
-  for (const CaseSeries& c : group_by_case(samples, max_cases)) {
+  for (const CaseSeries& c : cases) {
     const bool pooled = c.pooled;
     std::vector<std::string> headers;
     std::vector<std::vector<Cell>> columns;

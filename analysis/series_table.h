@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/result_model.h"
+#include "analysis/series_values.h"
 #include "analysis/table.h"
 
 namespace kvmbench {
@@ -21,7 +22,10 @@ namespace kvmbench {
 // cases (the key before '=': "group" of "group=12") larger than that is
 // pooled into one case, titled "all N group=* cases pooled (from A to B)".
 std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std::string_view source,
-                                         std::size_t max_width = 80, std::size_t max_cases = 24);
+                                         std::size_t max_width = 80, std::size_t max_cases = kMaxCases);
+// The same of samples grouped already, group_by_case(samples, max_cases).
+std::vector<Table> series_summary_tables(const std::vector<CaseSeries>& cases, std::size_t max_cases,
+                                         std::string_view source, std::size_t max_width = 80);
 
 // A number for a table cell: about `sig` significant digits, fixed notation
 // for ordinary magnitudes, integers without decimals, "n/a" for NaN.

@@ -245,9 +245,13 @@ std::string render_csv(const Table& t) {
   std::vector<std::string> fields;
   auto line = [&] {
     std::string l;
-    for (std::size_t i = 0; i < fields.size(); ++i) l += (i ? "," : "") + csv_field(fields[i]);
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      if (i) l += ',';
+      l += csv_field(fields[i]);
+    }
     fields.clear();
-    return l + "\n";
+    l += '\n';
+    return l;
   };
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
     // Without the spaces that pad a text layout's header to its width.

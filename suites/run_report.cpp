@@ -13,6 +13,7 @@
 #include "analysis/case_table.h"
 #include "analysis/metric_roles.h"
 #include "analysis/series_table.h"
+#include "analysis/series_values.h"
 #include "suites/suite.h"
 
 namespace kvmbench::suites {
@@ -96,7 +97,10 @@ std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
     left_out.emplace(metric);
     return false;
   };
-  for (auto& t : case_tables(run.samples, source, wanted)) {
+  // Both generic tables are of the same series: the samples (a long log
+  // has up to three per record) are grouped once.
+  const std::vector<CaseSeries> cases = group_by_case(run.samples, kMaxCases);
+  for (auto& t : case_tables(cases, kMaxCases, source, wanted)) {
     // "# rmpopt: emulated_sweep_wall (ms)": `run all` prints several suites'.
     if (find_suite(run.suite())) t.title.insert(2, run.suite() + ": ");
     tables.push_back(std::move(t));
@@ -110,7 +114,7 @@ std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
                                                      : fmt::format("{} more metrics: {}", left_out.size(), where));
   }
   if (everything)
-    for (auto& t : series_summary_tables(run.samples, source,
+    for (auto& t : series_summary_tables(cases, kMaxCases, source,
                                          detail == ReportDetail::data ? std::numeric_limits<std::size_t>::max() : 80))
       tables.push_back(std::move(t));
   for (auto& t : gbench_aggregate_tables(run.meta, source)) tables.push_back(std::move(t));

@@ -1,5 +1,6 @@
 #include "analysis/parsers/kernel_log.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,11 +21,16 @@ namespace {
 constexpr std::array<std::string_view, 3> kAnchors = {"SEV-SNP: RMPOPT", "guest_memfd to_shared:",
                                                       "SEV-SNP: RMP optimizations"};
 
-// Position of the first record anchor in `s`, or npos.
+// Position of the first record anchor in `s`, or npos. The two "SEV-SNP:
+// RMP..." anchors are found with one search for their common start: each
+// line of a log is searched, and a search is a pass over it.
 std::size_t find_anchor(std::string_view s) {
-  std::size_t first = std::string_view::npos;
-  for (std::string_view a : kAnchors) first = std::min(first, s.find(a));
-  return first;
+  constexpr std::string_view rmp = "SEV-SNP: RMP";
+  static_assert(kAnchors[0].starts_with(rmp) && kAnchors[2].starts_with(rmp));
+  const std::size_t to_shared = s.find(kAnchors[1]);
+  for (std::size_t p = s.find(rmp); p < to_shared; p = s.find(rmp, p + 1))
+    if (s.substr(p).starts_with(kAnchors[0]) || s.substr(p).starts_with(kAnchors[2])) return p;
+  return to_shared;
 }
 
 // Outcome of reading one record from text that starts at an anchor.
@@ -235,6 +241,18 @@ std::pair<std::string_view, std::size_t> line_at(std::string_view text, std::siz
   return {text.substr(from, end - from), end + 1};
 }
 
+// Room for the records of all of a text, once `records` holds its first
+// kSampleRecords, read from its first `read` of `total` bytes: as many as
+// that part suggests, and at most one per 128 bytes (so that a log whose
+// records crowd its start reserves no more than about its own size). A long
+// log's records are a large vector, which growing by doubling would touch,
+// and copy, about twice over.
+constexpr std::size_t kSampleRecords = 4096;
+void reserve_records(std::vector<KernelRecord>& records, std::size_t read, std::size_t total) {
+  const double expected = static_cast<double>(records.size()) * static_cast<double>(total) / static_cast<double>(read);
+  records.reserve(std::min(static_cast<std::size_t>(expected * 1.05), total / 128));
+}
+
 // Reads the records of `text` into out.records (groups numbered from 1) and
 // out.result's counts, warnings and notes; no samples.
 void read_records(std::string_view text, BadRecords bad, KernelLogParse& out) {
@@ -329,6 +347,7 @@ void read_records(std::string_view text, BadRecords bad, KernelLogParse& out) {
     last_kind = r.kind;
     broken = false;
     out.records.push_back(r);
+    if (out.records.size() == kSampleRecords) reserve_records(out.records, pos, text.size());
     ++res.records;
   }
   res.lines_read = line_no;
@@ -442,7 +461,8 @@ nlohmann::ordered_json record_provenance(const KernelRecord& r) {
 void append_record_provenance(std::string& out, const KernelRecord& r) {
   // {"nr_pages":N} as nlohmann writes it (the key names need no escaping),
   // without building an object per record.
-  if (auto key = record_key(r)) fmt::format_to(std::back_inserter(out), ",\"keys\":{{\"{}\":{}}}", key->first, key->second);
+  if (auto key = record_key(r))
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE(",\"keys\":{{\"{}\":{}}}"), key->first, key->second);
   append_json_member(out, "line", static_cast<std::int64_t>(r.line));
   append_json_member(out, "group", std::int64_t{r.group});
   if (r.line_count > 1) append_json_member(out, "lines", static_cast<std::int64_t>(r.line_count));

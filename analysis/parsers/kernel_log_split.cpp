@@ -51,8 +51,18 @@ std::vector<std::string> pooling_hints(const std::vector<KernelRecord>& records,
                                 boots.back(), boots.back() - 1, boots.back() == 2 ? "" : "s"));
   // Per case, the gaps between its records (in one boot).
   std::map<std::string, std::vector<std::pair<int, double>>> times;
-  for (std::size_t i = 0; i < records.size() && i < case_of.size(); ++i)
-    if (records[i].uptime_s) times[case_of[i]].push_back({boots[i], *records[i].uptime_s});
+  // A group's cycle stats are consecutive records of one case: one lookup
+  // for them (a long log has hundreds of thousands of groups).
+  const std::string* last_case = nullptr;
+  std::vector<std::pair<int, double>>* last = nullptr;
+  for (std::size_t i = 0; i < records.size() && i < case_of.size(); ++i) {
+    if (!records[i].uptime_s) continue;
+    if (!last_case || case_of[i] != *last_case) {
+      last_case = &case_of[i];
+      last = &times[case_of[i]];
+    }
+    last->push_back({boots[i], *records[i].uptime_s});
+  }
   for (auto& [name, t] : times) {
     std::vector<double> gaps;
     for (std::size_t i = 1; i < t.size(); ++i)

@@ -89,13 +89,15 @@ bool append_samples(RunWriter& w, const Input& in, std::span<const Sample> sampl
   std::string chunk;
   std::size_t pending = 0;
   std::string provenance;
+  std::string file;  // its member, the same for every sample: written once
+  append_json_member(file, "file", in.raw_name);
   for (std::size_t i = 0; i < samples.size(); ++i) {
     // A record's samples (a conversion's three) share its provenance; the
     // samples of other formats share the file.
     if (i == 0 || (i < record_of.size() && record_of[i] != record_of[i - 1])) {
       provenance.clear();
       if (i < record_of.size()) parsers::append_record_provenance(provenance, records[record_of[i]]);
-      append_json_member(provenance, "file", in.raw_name);
+      provenance += file;
     }
     append_sample_line(chunk, samples[i], provenance);
     if (++pending, chunk.size() >= kChunk) {

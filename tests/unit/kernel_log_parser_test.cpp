@@ -165,6 +165,25 @@ TEST(KernelLogParser, NothingInUnrelatedText) {
   EXPECT_TRUE(mentions_kernel_record("x\n> guest_memfd to_shared: nr_pages=1,\n"));
 }
 
+// A record is read from the first anchor of its line, past text that
+// starts like one ("SEV-SNP: RMP table" shares "SEV-SNP: RMP" with the
+// RMPOPT anchors), whichever of the anchors comes first.
+TEST(KernelLogParser, RecordStartsAtTheFirstAnchorOfTheLine) {
+  auto p = parse_kernel_log_records(
+      "[ 1.0] SEV-SNP: RMP table physical range; SEV-SNP: RMPOPT largest cycles 77\n"
+      "[ 2.0] SEV-SNP: RMP table guest_memfd to_shared: nr_pages=1, make_shared=2 cycles, total=3 cycles\n"
+      "[ 3.0] SEV-SNP: RMP t SEV-SNP: RMP optimizations enabled; guest_memfd to_shared: nr_pages=1, make_shared=2 "
+      "cycles, total=3 cycles\n");
+  ASSERT_EQ(p.records.size(), 2u);
+  EXPECT_EQ(p.records[0].kind, KernelRecordKind::rmpopt_cycles);
+  EXPECT_EQ(p.records[0].cycles, 77);
+  EXPECT_EQ(p.records[1].kind, KernelRecordKind::to_shared);
+  EXPECT_EQ(p.records[1].line, 2u);
+  // Line 3's first anchor is "SEV-SNP: RMP optimizations": no record, said so.
+  ASSERT_EQ(p.result.warnings.size(), 1u);
+  EXPECT_NE(p.result.warnings[0].find("line 3:"), std::string::npos) << p.result.warnings[0];
+}
+
 // Inconsistent records are errors naming the record's first line; the
 // message says what is wrong. Each case has the bad record on line 2.
 namespace {

@@ -4,6 +4,7 @@
 // mutated ones, stripping must give the same uptime, wall clock and message.
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <regex>
@@ -109,4 +110,25 @@ TEST(KernelLogPrefix, UptimeIsAPlainNumber) {
   EXPECT_EQ(bracket_uptime(" 7.25 "), 7.25);
   for (const char* none : {"", " ", ".", "1.2.3", "1e5", "-1.0", "+1", "Thu Mar  5 11:22:33 2026", "0x10"})
     EXPECT_FALSE(bracket_uptime(none).has_value()) << "'" << none << "'";
+}
+
+// The stamps read without from_chars (digits over a power of ten) are the
+// doubles from_chars reads, bit for bit, for every number of digits on
+// either side of the '.', and longer ones still read.
+TEST(KernelLogPrefix, UptimeReadsAsFromChars) {
+  std::uint64_t s = 12345;
+  auto next = [&] { return (s = s * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+  for (int n = 0; n < 20000; ++n) {
+    const int whole = 1 + static_cast<int>(next() % 10), frac = static_cast<int>(next() % 10);
+    std::string text;
+    for (int k = 0; k < whole; ++k) text += static_cast<char>('0' + next() % 10);
+    if (frac > 0 || next() % 2) text += '.';
+    for (int k = 0; k < frac; ++k) text += static_cast<char>('0' + next() % 10);
+    double v = 0;
+    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    const std::optional<double> want =
+        ec == std::errc() && p == text.data() + text.size() ? std::optional<double>(v) : std::nullopt;
+    EXPECT_EQ(bracket_uptime(text), want) << text;
+  }
+  EXPECT_EQ(bracket_uptime("12345678901234567.123"), 12345678901234567.123);
 }

@@ -101,6 +101,21 @@ TEST(SampleJsonl, InvalidUtf8BecomesReplacementCharacter) {
 
 // JSON has no NaN or infinity: such a value is stored as null (and reads
 // back as NaN).
+// Whole numbers (counts of cycles, ns) are written as integers: the text
+// must be what fmt writes for the double, with nlohmann's ".0", on both
+// sides of the bound where they go back to fmt.
+TEST(SampleJsonl, WholeNumbersAsFmtWritesThem) {
+  for (double v : {0.0, -0.0, 1.0, -1.0, 60.0, 525533.0, 1048576.0, -2500.0, 1e14, 1e15 - 1, 1e15, 1e15 + 2, 1e16, 1e17,
+                   9007199254740993.0, -1e15, 0.5, 12.25, 2.796944}) {
+    std::string line;
+    append_sample_line(line, {"c", "", "m", "u", v, 0, false, {}});
+    std::string want = fmt::format("{}", v);
+    if (want.find_first_of(".e") == std::string::npos) want += ".0";
+    EXPECT_NE(line.find("\"value\":" + want + ","), std::string::npos) << v << ": " << line;
+    EXPECT_EQ(parse_sample_line(line.substr(0, line.size() - 1)).value, v) << line;
+  }
+}
+
 TEST(SampleJsonl, NonFiniteNumbersAreNull) {
   for (double v : {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()}) {
     std::string line;

@@ -15,6 +15,14 @@ TEST(SeriesTable, FormatSig) {
   EXPECT_EQ(format_sig(0), "0");
   EXPECT_EQ(format_sig(NAN), "n/a");
   EXPECT_EQ(format_sig(1.5e-9), "1.5e-09");
+  // Whole numbers as they are, shorter or longer than `sig`, and above the
+  // fixed range in its exponent form.
+  EXPECT_EQ(format_sig(-1048576), "-1048576");
+  EXPECT_EQ(format_sig(7, 3), "7");
+  EXPECT_EQ(format_sig(-42, 6), "-42");
+  EXPECT_EQ(format_sig(99999999999999.0), "99999999999999");
+  EXPECT_EQ(format_sig(1e15), "1e+15");
+  EXPECT_EQ(format_sig(2.5e15), "2.5e+15");
 }
 
 TEST(SeriesTable, OneColumnPerSeriesOneTablePerCase) {
