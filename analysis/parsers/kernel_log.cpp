@@ -267,12 +267,19 @@ void read_records(std::string_view text, BadRecords bad, KernelLogParse& out) {
     const auto [line, after] = line_at(text, pos);
     ++line_no;
     pos = after;
+    // Most lines of a log are no record: without an anchor anywhere in
+    // them, their capture prefixes are read only where the line may be
+    // nothing else (blank), which is not counted as ignored.
+    if (find_anchor(line) == std::string_view::npos) {
+      if (!may_be_bare_prefix(line) || !strip_capture_prefix(line).message.empty()) ++res.lines_ignored;
+      broken = true;
+      continue;
+    }
     const KernelLogLine ll = strip_capture_prefix(line);
     const std::size_t a = find_anchor(ll.message);
     if (a == std::string_view::npos) {
-      // Blank (nothing but capture prefixes) or unrelated; an anchor inside
-      // a capture prefix is no record either.
-      if (!ll.message.empty() || find_anchor(line) != std::string_view::npos) ++res.lines_ignored;
+      // An anchor inside a capture prefix is no record either.
+      ++res.lines_ignored;
       broken = true;
       continue;
     }

@@ -187,6 +187,13 @@ KernelLogLine strip_capture_prefix(std::string_view line) {
   return out;
 }
 
+bool may_be_bare_prefix(std::string_view line) {
+  while (!line.empty() && (is_blank(line.back()) || line.back() == '\n')) line.remove_suffix(1);
+  if (line.empty()) return true;
+  const char c = line.back();
+  return c == ']' || c == ':' || c == ';' || c == '>';
+}
+
 bool has_capture_timestamp(std::string_view line) {
   KernelLogLine l = strip_capture_prefix(line);
   return l.uptime_s.has_value() || !l.wallclock.empty();

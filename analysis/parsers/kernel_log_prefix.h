@@ -36,6 +36,11 @@ KernelLogLine strip_capture_prefix(std::string_view line);
 // for anything else.
 std::optional<double> bracket_uptime(std::string_view inside);
 
+// False when the line certainly holds a message after its quote markers
+// and capture prefixes (it does not end, blanks aside, in what ends one:
+// ']', ':', ';', '>'); true when it may be nothing else, or blank.
+bool may_be_bare_prefix(std::string_view line);
+
 // True when the line, after quote markers, starts with a capture timestamp
 // (so it begins a new log line and cannot be the tail of a wrapped one).
 bool has_capture_timestamp(std::string_view line);

@@ -351,10 +351,11 @@ TEST(KernelLogParser, BadRecordsCanBeSkippedWithAWarning) {
 }
 
 // Lines without records are blank (only capture prefixes, or nothing) or
-// unrelated (counted in lines_ignored). Lines ending in ']' are told apart
-// by a short cut before stripping their prefixes: the count must be what
-// stripping every line gives, on lines built from prefixes, bracketed
-// texts and endings that look like prefixes.
+// unrelated (counted in lines_ignored). Only lines that end in what ends a
+// prefix (']', ':', ';', '>') or are blank have their prefixes stripped
+// (may_be_bare_prefix): the count must be what stripping every line gives,
+// on lines built from prefixes, bracketed texts and endings that look like
+// prefixes.
 TEST(KernelLogParser, BlankAndUnrelatedLinesAreToldApartAsStrippingDoes) {
   const std::vector<std::string> parts = {"[   49.913402]", "[Thu Mar  5 11:22:33 2026]", "[Thu 11:22:33 [x]",
                                           "[]",             "[0x00000000 - 0x2dffffff]",  "[a:b]",
