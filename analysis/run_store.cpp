@@ -9,7 +9,10 @@
 #include "analysis/printable.h"
 #include "analysis/sample_jsonl.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <memory>
 #include <cerrno>
 #include <cstring>
 #include <chrono>
@@ -22,22 +25,81 @@ namespace kvmbench {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Large writes go past the page cache (direct I/O): a lab log's raw copy and
+// its samples are hundreds of MB that nobody reads back soon, and on a
+// machine whose free memory goes back to its hypervisor each freshly
+// allocated page-cache page is a fault there (the commit that wrote this has
+// the figures).
+constexpr std::size_t kBlock = 4096, kDirectMin = std::size_t{1} << 20;
+
+// Writes text[off..] to fd from off on; false (errno set) on a write error.
+bool write_from(int fd, std::string_view text, std::size_t& off) {
+  while (off < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + off, text.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    off += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Writes the leading whole blocks of text[off..] with direct I/O (O_DIRECT,
+// through an aligned buffer), the file's offset being block-aligned, and
+// returns the offset it reached: the caller writes the rest as usual. It
+// reaches no further than `off` where the file system refuses direct I/O.
+std::size_t write_direct(int fd, std::string_view text, std::size_t off) {
+  constexpr std::size_t kChunk = std::size_t{4} << 20;
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_DIRECT) != 0) return off;
+  struct Aligned {
+    void operator()(char* p) const { std::free(p); }
+  };
+  std::unique_ptr<char, Aligned> buf(static_cast<char*>(std::aligned_alloc(kBlock, kChunk)));
+  while (buf && text.size() - off >= kBlock) {
+    const std::size_t n = std::min(kChunk, (text.size() - off) / kBlock * kBlock);
+    std::memcpy(buf.get(), text.data() + off, n);
+    const ssize_t w = ::write(fd, buf.get(), n);
+    if (w < 0 && errno == EINTR) continue;
+    // A refused or short write leaves the file's offset where it was or
+    // where it reached; the plain writes go on from there.
+    if (w > 0) off += static_cast<std::size_t>(w);
+    if (w <= 0 || static_cast<std::size_t>(w) % kBlock != 0) break;
+  }
+  ::fcntl(fd, F_SETFL, flags);
+  return off;
+}
+
+// Appends `text` at the end of the file open at fd (whose offset is its
+// end), large texts mostly with direct I/O: first up to the next block
+// boundary, then whole blocks, then the rest. False (errno set) on a write
+// error.
+bool append_text(int fd, std::string_view text) {
+  std::size_t off = 0;
+  if (text.size() >= kDirectMin) {
+    const off_t end = ::lseek(fd, 0, SEEK_END);
+    std::string_view head = text.substr(0, end < 0 ? text.size() : (kBlock - end % kBlock) % kBlock);
+    if (!write_from(fd, head, off)) return false;
+    off = write_direct(fd, text, off);
+  }
+  return write_from(fd, text, off);
+}
+
+}  // namespace
+
 void write_file_atomic(const fs::path& path, std::string_view text, bool durable) {
   fs::path tmp = path;
   tmp += fmt::format(".tmp.{}", ::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw std::runtime_error(fmt::format("cannot create {}: {}", tmp.string(), std::strerror(errno)));
+  // A durable file is synced at once: through the page cache, as usual.
   std::size_t off = 0;
-  while (off < text.size()) {
-    ssize_t n = ::write(fd, text.data() + off, text.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw std::runtime_error(fmt::format("cannot write {}: {}", tmp.string(), std::strerror(e)));
-    }
-    off += static_cast<std::size_t>(n);
+  if (!(durable ? write_from(fd, text, off) : append_text(fd, text))) {
+    const int e = errno;
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(fmt::format("cannot write {}: {}", tmp.string(), std::strerror(e)));
   }
   if (durable) ::fsync(fd);
   ::close(fd);
@@ -107,8 +169,8 @@ RunWriter::RunWriter(fs::path dir, nlohmann::json meta) : dir_(std::move(dir)), 
   if (!meta_.contains("start_time")) meta_["start_time"] = utc_timestamp_iso();
   fs::create_directories(dir_ / "raw");
   write_meta();
-  samples_ = std::fopen((dir_ / "samples.jsonl").c_str(), "a");
-  if (!samples_)
+  samples_ = ::open((dir_ / "samples.jsonl").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (samples_ < 0)
     throw std::runtime_error(fmt::format("cannot create {}: {}", (dir_ / "samples.jsonl").string(), std::strerror(errno)));
 }
 
@@ -144,23 +206,23 @@ RunWriter RunWriter::create_in(const fs::path& out_root, const nlohmann::json& m
 
 RunWriter::RunWriter(RunWriter&& o) noexcept
     : dir_(std::move(o.dir_)), meta_(std::move(o.meta_)), samples_(o.samples_), n_samples_(o.n_samples_) {
-  o.samples_ = nullptr;
+  o.samples_ = -1;
 }
 
 RunWriter& RunWriter::operator=(RunWriter&& o) noexcept {
   if (this != &o) {
-    if (samples_) std::fclose(samples_);
+    if (samples_ >= 0) ::close(samples_);
     dir_ = std::move(o.dir_);
     meta_ = std::move(o.meta_);
     samples_ = o.samples_;
     n_samples_ = o.n_samples_;
-    o.samples_ = nullptr;
+    o.samples_ = -1;
   }
   return *this;
 }
 
 RunWriter::~RunWriter() {
-  if (samples_) std::fclose(samples_);
+  if (samples_ >= 0) ::close(samples_);
 }
 
 void RunWriter::append(const Sample& s) {
@@ -170,10 +232,10 @@ void RunWriter::append(const Sample& s) {
 }
 
 void RunWriter::append_lines(std::string_view lines, std::size_t n) {
-  if (!samples_) throw std::logic_error("RunWriter::append after finish");
+  if (samples_ < 0) throw std::logic_error("RunWriter::append after finish");
   if (!lines.empty() && lines.back() != '\n')
     throw std::logic_error("RunWriter::append_lines: the text must end in a newline");
-  if (std::fwrite(lines.data(), 1, lines.size(), samples_) != lines.size() || std::fflush(samples_) != 0)
+  if (!append_text(samples_, lines))
     throw std::runtime_error(fmt::format("cannot append to {}: {}", (dir_ / "samples.jsonl").string(),
                                          std::strerror(errno)));
   n_samples_ += n;
@@ -191,11 +253,10 @@ void RunWriter::update_meta(const nlohmann::json& patch) {
 }
 
 void RunWriter::finish(std::string_view status) {
-  if (samples_) {
-    std::fflush(samples_);
-    ::fsync(::fileno(samples_));
-    std::fclose(samples_);
-    samples_ = nullptr;
+  if (samples_ >= 0) {
+    ::fsync(samples_);
+    ::close(samples_);
+    samples_ = -1;
   }
   meta_["status"] = std::string(status);
   meta_["end_time"] = utc_timestamp_iso();

@@ -7,7 +7,6 @@
 // Every file except samples.jsonl is written atomically (temp + rename).
 #pragma once
 
-#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -51,8 +50,9 @@ class RunWriter {
   // Appends one sample and flushes it to the kernel before returning.
   void append(const Sample& s);
   // Appends `n` samples already formatted as samples.jsonl lines (each
-  // ending in a newline, see sample_jsonl.h) with one write and one flush:
-  // the bulk path of ingest.
+  // ending in a newline, see sample_jsonl.h), in the kernel's hands (or on
+  // the disk: a large text goes mostly past the page cache) before it
+  // returns: the bulk path of ingest.
   void append_lines(std::string_view lines, std::size_t n);
   // Stores raw text under raw/<name> (atomic; durable unless told not to,
   // see write_file_atomic). Touches nothing but raw/, so it may run on
@@ -73,7 +73,7 @@ class RunWriter {
 
   std::filesystem::path dir_;
   nlohmann::json meta_;
-  std::FILE* samples_ = nullptr;
+  int samples_ = -1;  // samples.jsonl, open for appending
   std::size_t n_samples_ = 0;
 };
 

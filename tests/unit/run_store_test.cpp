@@ -116,6 +116,44 @@ TEST(RunStore, ReadsALongRun) {
   }
 }
 
+// Large appends and raw copies go mostly past the page cache, in whole
+// blocks after a head that reaches the next block boundary: single lines
+// and bulks of sizes that fit no block, in any order, leave exactly their
+// bytes in order (on a file system without direct I/O, the plain writes).
+TEST(RunStore, LargeAndSmallWritesKeepEveryByteInOrder) {
+  test_support::TempDir tmp;
+  const fs::path dir = tmp.path / "run";
+  std::string want;
+  std::size_t lines = 0;
+  auto bulk = [&](std::size_t bytes, int tag) {
+    std::string chunk;
+    while (chunk.size() < bytes) {
+      chunk += fmt::format(R"({{"case":"c{}","variant":"","metric":"m","unit":"ns","value":{}.0,"iteration":0}})"
+                           "\n",
+                           tag, lines);
+      ++lines;
+    }
+    return chunk;
+  };
+  std::string raw;
+  {
+    RunWriter w = RunWriter::create_at(dir, {{"suite", "x"}, {"source", "replay"}});
+    for (const std::size_t bytes : {std::size_t{1}, std::size_t{3} << 20, std::size_t{1}, std::size_t{5000},
+                                    (std::size_t{1} << 20) + 4097, std::size_t{2} << 20, std::size_t{1}}) {
+      const std::size_t before = lines;
+      const std::string chunk = bulk(bytes, static_cast<int>(bytes % 97));
+      w.append_lines(chunk, lines - before);
+      want += chunk;
+    }
+    for (std::size_t i = 0; raw.size() < (std::size_t{17} << 20) + 123; ++i) raw += fmt::format("line {}\n", i);
+    w.write_raw("big.log", raw, /*durable=*/false);
+    w.finish();
+  }
+  EXPECT_EQ(read_file(dir / "samples.jsonl"), want);
+  EXPECT_EQ(read_file(dir / "raw" / "big.log"), raw);
+  EXPECT_EQ(load_run(dir).samples.size(), lines);
+}
+
 // A binary samples.jsonl: the reason names the line, and the bytes it
 // quotes reach the terminal as \xNN, not raw.
 TEST(RunStore, BinarySampleLineIsReportedPrintably) {
