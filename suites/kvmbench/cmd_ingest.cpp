@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <future>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -252,21 +253,35 @@ void add_ingest_command(CLI::App& app) {
     if (!roles.derived.empty() || !roles.repetition.empty()) meta["metric_roles"] = roles.to_json();
     Run run{{}, meta, std::move(all)};
     stop_if_interrupted();
+    // The tables come from the samples in memory (`kvmbench report`
+    // computes the same from disk: the stored lines add only provenance,
+    // which no table reads), on a second thread while this one stores the
+    // run (into `dir`, not run.dir): neither writes what the other reads.
+    const bool data = f == Format::csv || f == Format::json;
+    std::future<std::vector<Table>> tables_ahead = std::async(std::launch::async, [&run, data] {
+      return suites::report_tables(run, data ? suites::ReportDetail::data : suites::ReportDetail::brief);
+    });
     bool stopped = false;
     std::size_t stored = 0;
+    fs::path dir;
     try {
       RunWriter w = RunWriter::create_in(o->out, meta);
-      run.dir = w.dir();
+      dir = w.dir();
       // The raw copies are not forced to the disk: a lab's logs run to
       // hundreds of MB, and the original is still where it was read. Their
       // sizes are in meta.json, so `report` tells a copy cut short by a
       // crash; samples.jsonl and meta.json are synced as always.
-      for (auto& in : inputs) w.write_raw(in.raw_name, in.text, /*durable=*/false);
+      // ... and on a thread of their own while the samples are written
+      // (write_raw touches only raw/).
+      std::future<void> raw = std::async(std::launch::async, [&w, &inputs] {
+        for (auto& in : inputs) w.write_raw(in.raw_name, in.text, /*durable=*/false);
+      });
       for (std::size_t k = 0; k < inputs.size() && !stopped; ++k) {
         const std::size_t end = k + 1 < inputs.size() ? inputs[k + 1].first_sample : run.samples.size();
         stopped = !append_samples(w, inputs[k],
                                   {run.samples.data() + inputs[k].first_sample, end - inputs[k].first_sample});
       }
+      raw.get();
       stored = w.samples_written();
       w.finish(stopped ? "interrupted" : "complete");
     } catch (const std::exception& e) {
@@ -274,14 +289,8 @@ void add_ingest_command(CLI::App& app) {
     }
     if (stopped)
       throw ExitError(kExitInterrupted, fmt::format("interrupted; {} of {} samples kept in {} (status: interrupted)",
-                                                    stored, n_samples, run.dir.string()));
-    // The tables come from the samples in memory; `kvmbench report`
-    // computes the same from disk (the stored lines add only provenance,
-    // which no table reads).
-    const bool data = f == Format::csv || f == Format::json;
-    const std::vector<Table> tables =
-        suites::report_tables(run, data ? suites::ReportDetail::data : suites::ReportDetail::brief);
-    const fs::path& dir = run.dir;
+                                                    stored, n_samples, dir.string()));
+    const std::vector<Table> tables = tables_ahead.get();
     if (f == Format::json) {
       fmt::print("{}\n", nlohmann::json{{"run", dir.string()}, {"suite", suite}, {"source", "replay"},
                                         {"samples", n_samples}, {"tables", tables_json(tables)}}
