@@ -285,7 +285,11 @@ void add_ingest_command(CLI::App& app) {
       stored = w.samples_written();
       w.finish(stopped ? "interrupted" : "complete");
     } catch (const std::exception& e) {
-      usage_error(fmt::format("cannot store the run under {}: {}", o->out, e.what()));
+      // A run cut short by a full disk or an I/O error is no result: its
+      // directory (meta.json still "running", part of the samples) goes.
+      std::error_code ec;
+      if (!dir.empty()) fs::remove_all(dir, ec);
+      usage_error(fmt::format("cannot store the run under {}: {}; nothing stored", o->out, e.what()));
     }
     if (stopped)
       throw ExitError(kExitInterrupted, fmt::format("interrupted; {} of {} samples kept in {} (status: interrupted)",

@@ -238,3 +238,31 @@ TEST(IngestCommand, CtrlCBeforeTheRunIsStoredLeavesNothing) {
   EXPECT_NE(r.err.find("interrupted; nothing stored"), std::string::npos) << r.err;
   EXPECT_TRUE(entries(out).empty());
 }
+
+// A disk that fills while the run is stored (a 1 MB tmpfs, mounted in a
+// mount namespace of the command's own so that nothing outlives it): a
+// clear message, exit 2, and no half-written run left "running".
+TEST(IngestCommand, AFullDiskWhileStoringLeavesNoRunBehind) {
+  if (::geteuid() != 0) GTEST_SKIP() << "mounting a small tmpfs needs root";
+  const auto ns = kvmbench::test_support::run_command({"/usr/bin/unshare", "--mount", "/bin/true"});
+  if (ns.exit_code != 0) GTEST_SKIP() << "no mount namespace here: " << ns.err;
+  TempDir tmp;
+  std::string log;
+  for (int i = 0; log.size() < (std::size_t{3} << 20); ++i)
+    log += fmt::format("[{:12.6f}] guest_memfd to_shared: nr_pages=1, make_shared={} cycles, total={} cycles\n",
+                       1.0 + i, 100 + i % 7, 9000 + i % 13);
+  const fs::path input = tmp.path / "kernel.log";
+  kvmbench::test_support::write_text(input, log);
+  const fs::path disk = tmp.path / "disk";
+  fs::create_directory(disk);
+  const std::string script = fmt::format(
+      "mount -t tmpfs -o size=1m tmpfs '{0}' || exit 99; '{1}' ingest '{2}' --out '{0}/runs'; rc=$?; "
+      "echo \"left:[$(ls -A '{0}/runs')]\" >&2; exit $rc",
+      disk.string(), KVMBENCH_BINARY, input.string());
+  auto r = kvmbench::test_support::run_command({"/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script});
+  if (r.exit_code == 99) GTEST_SKIP() << "cannot mount a tmpfs here: " << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("cannot store the run under"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("No space left on device; nothing stored"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("left:[]"), std::string::npos) << r.err;  // runs/ is empty
+}
