@@ -16,8 +16,10 @@
 
 #include <fmt/format.h>
 
+#include "analysis/kernel_console_trouble.h"
 #include "analysis/last_lines.h"
 #include "hostlib/interrupt.h"
+#include "hostlib/lab_stall_watch.h"
 #include "hostlib/qemu_paths.h"
 #include "hostlib/qemu_process.h"
 #include "hostlib/qemu_qmp.h"
@@ -196,13 +198,15 @@ struct Scratch {
 class FileFollower {
  public:
   explicit FileFollower(fs::path p) : path_(std::move(p)) {}
-  void poll(const std::function<void(std::string_view)>& sink) {
+  // True when there was something new.
+  bool poll(const std::function<void(std::string_view)>& sink) {
     std::ifstream in(path_, std::ios::binary);
-    if (!in) return;
+    if (!in) return false;
     in.seekg(static_cast<std::streamoff>(offset_));
     std::string chunk(std::istreambuf_iterator<char>(in), {});
     offset_ += chunk.size();
     if (!chunk.empty() && sink) sink(chunk);
+    return !chunk.empty();
   }
 
  private:
@@ -336,12 +340,27 @@ LabResult run_lab(const LabSpec& spec, const LabStreams& streams) {
   std::optional<Clock::time_point> interrupt_sent;
   std::size_t console_seen = 0;
   std::string failure;
+  LabStallWatch watch({spec.silence_s, spec.stall_grace_s});
+  auto watched = Clock::now() - std::chrono::hours(1);
+  bool command_wrote = false;
   for (;;) {
     vm->drain_output();
     vfsd->drain_output();
-    out.poll(streams.out);
-    err.poll(streams.err);
+    command_wrote |= out.poll(streams.out);
+    command_wrote |= err.poll(streams.err);
     const std::string console = read_all(paths.console_log);
+    if (since(watched) >= 1) {
+      watched = Clock::now();
+      LabWatchVerdict v = watch.observe(since(t0), console, command_wrote);
+      command_wrote = false;
+      for (const auto& n : v.notes) note(n);
+      if (!v.stalled.empty() && !interrupt_sent) {
+        failure = v.stalled;
+        r.stalled = true;
+        r.hung_state = hung_lab_state(paths, *vm);
+        break;
+      }
+    }
     if (console.size() != console_seen) {
       console_seen = console.size();
       LabConsole now = parse_lab_console(console);
@@ -403,7 +422,15 @@ LabResult run_lab(const LabSpec& spec, const LabStreams& streams) {
     r.reason = failure.empty() ? "interrupted" : failure;
   } else if (!failure.empty()) {
     r.status = LabStatus::failed;
-    r.reason = failure + "\n--- lab console (last lines) ---\n" + last_lines(r.console, 20);
+    // Where the kernel's trouble starts, not the registers it printed last.
+    if (auto fault = first_kernel_fault(r.console))
+      r.reason = failure + "\n--- lab console, from the kernel's first fault on ---\n" +
+                 console_excerpt(r.console, fault->offset, 40);
+    else if (auto stall = first_kernel_stall(r.console))
+      r.reason = failure + "\n--- lab console, from the kernel's first stall report on ---\n" +
+                 console_excerpt(r.console, stall->offset, 40);
+    else
+      r.reason = failure + "\n--- lab console (last lines) ---\n" + last_lines(r.console, 20);
   } else {
     r.status = LabStatus::ok;
   }

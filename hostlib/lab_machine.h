@@ -18,7 +18,9 @@
 // there). Its console is kept; the command's stdout and stderr are passed
 // through as they come; a Ctrl-C here is sent in as a SIGINT to the
 // command's process group; a watchdog kills the machine after timeout_s;
-// QEMU and virtiofsd die with us (qemu_process.h).
+// QEMU and virtiofsd die with us (qemu_process.h). A machine that stops
+// making progress is recognised and killed before that (lab_stall_watch.h),
+// and a kernel that faults is reported from its first fault line on.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +53,11 @@ struct LabSpec {
   std::vector<std::pair<std::string, std::string>> env;  // its whole environment
   std::string hostname;               // the machine's host name
   double timeout_s = 1800;            // spawn to power-off; then it is killed
+  // No sign of life (heartbeat, command output) for this long, or a stall
+  // the kernel reports with none for stall_grace_s after it: the machine is
+  // stalled, and it is killed (hostlib/lab_stall_watch.h).
+  double silence_s = 300;
+  double stall_grace_s = 60;
   double interrupt_grace_s = 300;     // after a Ctrl-C is sent in
 };
 
@@ -101,7 +108,8 @@ struct LabResult {
   LabConsole markers;
   std::string console;           // the whole console (kernel and lab-init)
   std::vector<std::string> qemu_argv;
-  std::string hung_state;        // a watchdog kill: the vCPUs' registers (QMP)
+  std::string hung_state;        // a watchdog or stall kill: the vCPUs' registers (QMP)
+  bool stalled = false;          // killed as stalled (reason says why)
 };
 
 // Where the command's output goes while it runs (both may be empty), and

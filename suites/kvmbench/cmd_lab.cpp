@@ -41,6 +41,7 @@ struct LabOptions {
   std::string memory = "4G";
   std::string kernel, modules;
   double timeout_s = 1800;
+  double silence_s = 300;
   std::string out = "results/runs";
   std::string console;
   std::string shell;
@@ -155,12 +156,28 @@ void annotate_run(const fs::path& run, const host::LabResult& r) {
   lab["qemu_argv"] = r.qemu_argv;
   lab["console"] = "raw/lab-console.log";
   if (!r.hung_state.empty()) lab["vcpus_at_watchdog"] = "raw/lab-vcpus.txt";
+  if (r.stalled) lab["stalled"] = r.reason.substr(0, r.reason.find('\n'));
   if (meta.value("status", "") == "running") {
     meta["status"] = r.status == host::LabStatus::interrupted ? "interrupted" : "failed";
     meta["error"] = "the lab machine stopped before the run ended: " + r.reason.substr(0, r.reason.find('\n'));
     meta["end_time"] = utc_timestamp_iso();
   }
   write_file_atomic(run / "meta.json", meta.dump(2) + "\n");
+}
+
+// <lab-out>/lab-<time>-<id>.console.log (and the vCPUs' registers beside
+// it when the machine was killed hung).
+void keep_console(const LabOptions& o, const fs::path& out_dir, const std::string& id, const host::LabResult& r) {
+  const fs::path dir = out_dir.empty() ? fs::absolute(o.out) : out_dir;
+  const std::string stem = fmt::format("lab-{}-{}", utc_timestamp_compact(), id);
+  try {
+    fs::create_directories(dir);
+    write_file_atomic(dir / (stem + ".console.log"), r.console);
+    if (!r.hung_state.empty()) write_file_atomic(dir / (stem + ".vcpus.txt"), r.hung_state);
+    fmt::print(stderr, "kvmbench lab: lab console in {}\n", (dir / (stem + ".console.log")).string());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "kvmbench lab: warning: could not keep the lab's console in {}: {}\n", dir.string(), e.what());
+  }
 }
 
 int run_lab_command(const LabOptions& o) {
@@ -184,6 +201,8 @@ int run_lab_command(const LabOptions& o) {
   spec.vcpus = o.vcpus;
   spec.memory_mib = *mem >> 20;
   spec.timeout_s = o.timeout_s;
+  spec.silence_s = o.silence_s;
+  spec.stall_grace_s = std::min(spec.stall_grace_s, o.silence_s);
   spec.cwd = fs::current_path();
   spec.hostname = hostname() + "-lab";
   spec.kvmbench = self;
@@ -238,15 +257,20 @@ int run_lab_command(const LabOptions& o) {
   const host::LabResult r = host::run_lab(spec, streams);
 
   if (!o.console.empty() && r.status != host::LabStatus::cannot_run) write_file_atomic(o.console, r.console);
+  std::size_t annotated = 0;
   if (!out_dir.empty())
     for (const auto& run : runs_of_lab(out_dir, id)) {
       try {
         annotate_run(run, r);
+        ++annotated;
         fmt::print(stderr, "kvmbench lab: {} (lab console in raw/lab-console.log)\n", run.string());
       } catch (const std::exception& e) {
         fmt::print(stderr, "kvmbench lab: warning: could not add the lab's console to {}: {}\n", run.string(), e.what());
       }
     }
+  // No run directory holds it (a probe, a machine that never got the
+  // command going): the console is kept beside the runs all the same.
+  if (annotated == 0 && r.status != host::LabStatus::cannot_run) keep_console(o, out_dir, id, r);
   switch (r.status) {
     case host::LabStatus::cannot_run:
       cannot_run("lab: " + r.reason);
@@ -279,7 +303,13 @@ void add_lab_command(CLI::App& app) {
   cmd->add_option("--lab-modules", o.modules, "with a vmlinuz: its modules directory (default /lib/modules/<release>)");
   cmd->add_option("--lab-timeout", o.timeout_s, "seconds before the lab machine is killed (default 1800)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--lab-out", o.out, "where run directories land, unless the command has its own --out");
+  cmd->add_option("--lab-silence", o.silence_s,
+                  "seconds without a sign of life from the lab machine (its heartbeat, the command's output) after "
+                  "which it is killed as stalled (default 300)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--lab-out", o.out,
+                  "where run directories land, unless the command has its own --out (and the lab console, when no "
+                  "run holds it)");
   cmd->add_option("--lab-console", o.console, "also keep the lab machine's console in this file");
   cmd->add_option("--lab-sh", o.shell,
                   "run this sh script in the lab instead of a kvmbench command (`kvmbench` is on its PATH, "
