@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "hostlib/host_change_record.h"
 #include "hostlib/interrupt.h"
 #include "hostlib/knob_journal.h"
 #include "hostlib/module_reload.h"
@@ -138,7 +139,7 @@ std::string KnobSet::set(std::string_view rel, std::string_view value) {
     journal_knob_restored(id);
     throw std::runtime_error(fmt::format("cannot write '{}' to {}: {}", value, path, err));
   }
-  changes_.push_back({path, old, std::string(value), id, false, {}});
+  changes_.push_back({path, old, std::string(value), id, false, {}, record_host_change("knob", path, old, std::string(value))});
   slots_.push_back(slot);
   try {
     return knob_value_from_text(read_kernel_file_or_throw(path));
@@ -216,7 +217,9 @@ std::map<std::string, std::string> KnobSet::reload_module(std::string_view modul
     // The journal line stays: the next start tries again.
     throw std::runtime_error(fmt::format("{}; and then {}", e.what(), back));
   }
-  changes_.push_back({dir.string(), format_module_params(old), format_module_params(params), id, true, old});
+  changes_.push_back({dir.string(), format_module_params(old), format_module_params(params), id, true, old,
+                      record_host_change("module_reload", dir.string(), format_module_params(old),
+                                         format_module_params(params))});
   slots_.push_back(-1);
   const ModuleState after = read_module_state(dir);
   for (auto& [k, v] : params) {
@@ -260,6 +263,7 @@ std::vector<std::string> KnobSet::restore() {
     slots_.pop_back();
     std::string err = c.module_reload ? restore_module_params(modprobe_, c.path, c.module_old_params)
                                       : write_text(c.path, c.old_value);
+    record_host_restore(c.record, err);
     if (!err.empty()) {
       // Leave the journal line: `kvmbench restore` (as root) can try again.
       errors.push_back(c.module_reload ? err + " (the knob journal keeps it: `kvmbench restore` tries again)"

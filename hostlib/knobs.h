@@ -49,6 +49,7 @@ struct KnobChange {
   // "npt=Y"; the old values of the parameters changed, to load it with again.
   bool module_reload = false;
   std::map<std::string, std::string> module_old_params;
+  std::size_t record = 0;  // its entry in host_change_record.h
 };
 
 class KnobSet {

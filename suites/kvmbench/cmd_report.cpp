@@ -17,6 +17,7 @@
 #include "suites/kvmbench/exit.h"
 #include "suites/kvmbench/render_tables.h"
 #include "suites/kvmbench/run_summary.h"
+#include "suites/host_changes_line.h"
 #include "suites/incomplete_run.h"
 #include "suites/run_report.h"
 #include "suites/suite.h"
@@ -147,7 +148,7 @@ void add_report_command(CLI::App& app) {
       fmt::print("{}", render_run_html(run, tables, "", note));
       return;
     }
-    suites::mark_incomplete(tables, note);
+    suites::mark_run_notes(tables, run);
     const std::string source(to_string(run.source()));
     if (f == Format::json) {
       nlohmann::json j = {{"run", o->dir},       {"suite", run.suite()},
@@ -165,6 +166,8 @@ void add_report_command(CLI::App& app) {
       // A run whose parts were all (or some) skipped finished "complete":
       // the next line says what it lacks.
       else if (!note.empty()) fmt::print("note: {}\n", note);
+      if (const std::string changes = suites::host_changes_line(run.meta); !changes.empty())
+        fmt::print("{}\n", o->verbose ? changes : fit_columns(changes));
       print_skips_and_warnings(run, o->verbose);
       fmt::print("\n");
     } else if (f == Format::md) {

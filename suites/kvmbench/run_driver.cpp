@@ -13,6 +13,7 @@
 
 #include "analysis/adaptive.h"
 #include "analysis/run_store.h"
+#include "hostlib/host_change_record.h"
 #include "hostlib/interrupt.h"
 #include "kvmbench_version.h"
 #include "suites/common/collector.h"
@@ -276,9 +277,10 @@ void print_skips(const Target& t, const nlohmann::json& skips) {
 // status, the skips and the outcome are said, and the run's tables printed
 // (titled with what they lack); the warnings go to the summary, counted.
 void finish_run(const Target& t, const RunRequest& req, RunWriter& writer, const suites::RunContext& ctx,
-                const Repeated& r, double invocation_s, RunSummary& summary) {
+                const Repeated& r, double invocation_s, std::size_t changes_from, RunSummary& summary) {
   const Preset& preset = *t.preset;
   nlohmann::json patch = {{"skipped_parts", ctx.skips()},
+                          {"host_changes", host::host_changes_json(changes_from)},
                           {"measured_repetitions", r.measured},
                           {"repetition_seconds", r.repetition_seconds},
                           {"invocation_seconds", invocation_s}};
@@ -333,6 +335,8 @@ Outcome run_one(const Target& t, const RunSource& source, const HostCaps& caps, 
   const nlohmann::json meta = start_meta(t, caps, req, *collector, t.params.text, reps);
 
   RunWriter writer = RunWriter::create_in(req.out_root, meta);
+  // What this run changes on the host (knobs, module reloads) and puts back.
+  const std::size_t changes_from = host::host_change_count();
   for (const auto& l : wrap_columns(fmt::format("kvmbench: {} / {} [source: {}] -> {}", t.suite->name, preset.name,
                                                meta["source"].get<std::string>(), writer.dir().string()),
                                    ""))
@@ -360,7 +364,7 @@ Outcome run_one(const Target& t, const RunSource& source, const HostCaps& caps, 
     r = repeat(preset, ctx, req, reps, collected, progress, label, rep_no, rep_of);
   } catch (const ExitError&) {
     progress.finish();
-    writer.update_meta({{"skipped_parts", ctx.skips()}});
+    writer.update_meta({{"skipped_parts", ctx.skips()}, {"host_changes", host::host_changes_json(changes_from)}});
     writer.finish("failed");
     // A bad parameter is found before anything is measured: then leave no
     // run directory behind (nothing half-written).
@@ -372,7 +376,8 @@ Outcome run_one(const Target& t, const RunSource& source, const HostCaps& caps, 
   }
   progress.finish();
   finish_run(t, req, writer, ctx, r,
-             setup_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), summary);
+             setup_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+             changes_from, summary);
   return r.outcome;
 }
 

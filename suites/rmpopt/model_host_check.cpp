@@ -18,7 +18,7 @@ namespace {
 
 namespace model = kvmbench::rmpopt;
 
-double median(std::vector<double> v) {
+double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? NAN : v[v.size() / 2];
 }
@@ -47,7 +47,7 @@ double concurrent_scan_bytes_per_s(const std::vector<int>& cpus) {
     rates.push_back(static_cast<double>(cpus.size()) * static_cast<double>(t.bytes()) /
                     (pt.wall_ns / 1e9));
   }
-  return median(rates);
+  return median_of(rates);
 }
 
 }  // namespace
@@ -116,7 +116,7 @@ HostCheck run_host_check(const HostCheckOptions& o) {
       model::Layout ml = *layout;
       ml.dirty_regions = (s == model::Strategy::bitmap) ? dirty.size() : o.ram_gb;
       double predicted = model::model_sweep(out.machine, ml, s, out.params).wall_ns;
-      out.rows.push_back(HostCheckRow{name, s, median(walls), predicted});
+      out.rows.push_back(HostCheckRow{name, s, median_of(walls), predicted});
     }
   }
   return out;
