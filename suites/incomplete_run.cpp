@@ -15,13 +15,28 @@ std::string incomplete_note(const Run& run) {
   if (status == "interrupted") return fmt::format("INTERRUPTED: {}{} repetition{} measured", measured, asked, plural);
   if (status == "failed") return fmt::format("FAILED after {}{} repetition{}", measured, asked, plural);
   if (status == "running") return "RUNNING (or killed): not finished";
-  const nlohmann::json skips = m.value("skipped_parts", nlohmann::json::array());
+  nlohmann::json skips = nlohmann::json::array();
+  for (const auto& s : m.value("skipped_parts", nlohmann::json::array()))
+    if (!s.value("not_offered", false)) skips.push_back(s);
   if (skips.empty()) return run.samples.empty() ? "NOTHING MEASURED" : "";
   // The count only: the names are in `report` and the run's messages, and
   // a title must stay short.
   const std::string parts = fmt::format("{} part{} skipped", skips.size(), skips.size() == 1 ? "" : "s");
   if (run.samples.empty()) return "NOTHING MEASURED: " + parts;
   return "PARTIAL: " + parts;
+}
+
+std::vector<std::string> not_offered_notes(const Run& run) {
+  std::vector<std::string> notes;
+  for (const auto& s : run.meta.value("skipped_parts", nlohmann::json::array()))
+    if (s.value("not_offered", false)) notes.push_back(s.value("part", std::string("?")) + ": not offered by this CPU");
+  return notes;
+}
+
+void mark_run_notes(std::vector<Table>& tables, const Run& run) {
+  mark_incomplete(tables, incomplete_note(run));
+  const auto notes = not_offered_notes(run);
+  for (auto& t : tables) t.notes.insert(t.notes.end(), notes.begin(), notes.end());
 }
 
 void mark_incomplete(std::vector<Table>& tables, const std::string& note) {

@@ -22,4 +22,13 @@ std::string incomplete_note(const Run& run);
 // Each title prefixed with "[note] " (after a leading "# ").
 void mark_incomplete(std::vector<Table>& tables, const std::string& note);
 
+// "flushbyasid=on: not offered by this CPU" for each skipped part this CPU
+// can never run (RunContext::note_skip's not_offered): they make no run
+// PARTIAL.
+std::vector<std::string> not_offered_notes(const Run& run);
+
+// Both: the titles marked with incomplete_note(run), the not-offered parts
+// noted under each table.
+void mark_run_notes(std::vector<Table>& tables, const Run& run);
+
 }  // namespace kvmbench::suites

@@ -70,10 +70,11 @@ void RunContext::emit(Sample s) {
   sink_(s);
 }
 
-void RunContext::note_skip(const std::string& part, const std::string& reason) {
+void RunContext::note_skip(const std::string& part, const std::string& reason, bool not_offered) {
   // Once per part and reason: a part skipped for every variant or
   // repetition (the 1G pool, pinned and unpinned) is one fact.
-  const nlohmann::json entry = {{"part", part}, {"reason", reason}};
+  nlohmann::json entry = {{"part", part}, {"reason", reason}};
+  if (not_offered) entry["not_offered"] = true;
   for (const auto& s : skips_)
     if (s == entry) return;
   skips_.push_back(entry);

@@ -89,6 +89,9 @@ struct Preset {
   std::string name = {};     // "document", "host", "smoke"
   std::string description = {};
   Source source = Source::hardware;   // what its numbers are
+  // Made for the emulated lab (`kvmbench lab`): `list` tags it [emulated],
+  // what its numbers are where it is meant to run.
+  bool for_emulated_lab = false;
   std::vector<Param> params = {};
   // The parameters' text (defaults with --set, each checked) made into the
   // preset's own struct, once, before anything runs: what `run` and `plan`
@@ -185,7 +188,10 @@ class RunContext {
   // Progress line (shown only on a terminal).
   std::function<void(const std::string& what)> progress;
   // Why a part of the preset was skipped on this host; recorded in meta.json.
-  void note_skip(const std::string& part, const std::string& reason);
+  // not_offered: this CPU can never run it (a feature it lacks), so the
+  // run is not the less complete for it: a note on its tables, never a
+  // PARTIAL (suites/incomplete_run.h), which is for what the user can act on.
+  void note_skip(const std::string& part, const std::string& reason, bool not_offered = false);
   const nlohmann::json& skips() const { return skips_; }
   bool interrupted() const;
 

@@ -81,6 +81,7 @@ FlushByAsidCheck check_flushbyasid(FlushByAsidWanted wanted, const FlushByAsidBo
                                     ? ": the kernel command line hides it (clearcpuid=flushbyasid); boot without it"
                                     : ": the CPU lacks it, or the kernel was booted without it");
       c.note_part = "flushbyasid=on";
+      c.note_not_offered = !boot.clearcpuid;
       c.note = boot.clearcpuid
                    ? fmt::format("{} hides FLUSHBYASID (clearcpuid=flushbyasid): every guest figure is the without "
                                  "case; the with case is a run from a boot without clearcpuid=flushbyasid (compare "

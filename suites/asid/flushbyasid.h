@@ -45,6 +45,7 @@ struct FlushByAsidCheck {
   std::string refusal;    // "" when the run can go ahead; else why this boot cannot give what was asked
   std::string note_part;  // a skipped part to record ("flushbyasid=off" or "flushbyasid=on"), "" for none
   std::string note;       // its reason
+  bool note_not_offered = false;  // the part is one this CPU never offers (no boot gives it)
 };
 
 // What `wanted` comes to on `boot`. Pure.

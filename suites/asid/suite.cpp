@@ -123,10 +123,10 @@ std::string npt_fact(RunContext& ctx, const std::string& stem) {
 }
 
 // A skip noted once per run, not once per repetition.
-void note_skip_once(RunContext& ctx, const std::string& part, const std::string& reason) {
+void note_skip_once(RunContext& ctx, const std::string& part, const std::string& reason, bool not_offered = false) {
   for (const auto& s : ctx.skips())
     if (s.value("part", "") == part) return;
-  ctx.note_skip(part, reason);
+  ctx.note_skip(part, reason, not_offered);
 }
 
 // The NPT settings in `text`: "on", "off" in the order given, or the single
@@ -273,7 +273,7 @@ asid::FlushByAsidState checked_flushbyasid(RunContext& ctx, const AsidParams& p)
       });
   const asid::FlushByAsidCheck c = asid::check_flushbyasid(p.flushbyasid, boot);
   if (!c.refusal.empty()) cannot_run(c.refusal);
-  if (!c.note_part.empty()) note_skip_once(ctx, c.note_part, c.note);
+  if (!c.note_part.empty()) note_skip_once(ctx, c.note_part, c.note, c.note_not_offered);
   return boot.state;
 }
 
@@ -406,6 +406,7 @@ Suite asid_suite() {
   // minutes). Its results are emulated.
   Preset lab = doc;
   lab.name = "lab";
+  lab.for_emulated_lab = true;
   lab.unsupported_reason = [](const HostCaps& caps) {
     const std::string why = document_unsupported(caps);
     return why.empty() ? why : why + " (run it in the emulated lab: `kvmbench lab run asid --preset lab`)";

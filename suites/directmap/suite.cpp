@@ -351,6 +351,7 @@ Suite directmap_suite() {
   // a TCG-speed fault-in of 192M still makes a ramp of ~100 meminfo samples.
   Preset lab = doc;
   lab.name = "lab";
+  lab.for_emulated_lab = true;
   lab.unsupported_reason = [](const HostCaps& caps) {
     const std::string why = document_unsupported(caps);
     return why.empty() ? why : why + " (run it in the emulated lab: `kvmbench lab run directmap --preset lab`)";

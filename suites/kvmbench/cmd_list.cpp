@@ -32,7 +32,7 @@ void add_list_command(CLI::App& app) {
       fmt::print("{}: {}\n", suite.name, suite.description);
       for (const auto& preset : suite.presets) {
         std::string reason = preset.unsupported_reason ? preset.unsupported_reason(caps) : "";
-        fmt::print("  {:<9} [{}]\n{}", preset.name, to_string(preset.source), indented(preset.description, 4));
+        fmt::print("  {:<9} [{}]\n{}", preset.name, preset.for_emulated_lab ? "emulated" : to_string(preset.source), indented(preset.description, 4));
         fmt::print("{}", indented(reason.empty() ? "can run here" : "cannot run here: " + reason, 4));
         if (verbose)
           for (const auto& p : preset.params)

@@ -18,7 +18,7 @@ void print_run_report(const Run& run, const std::string& format, bool verbose) {
   const Format f = parse_table_format(format);
   std::vector<Table> tables =
       suites::report_tables(run, verbose ? suites::ReportDetail::full : suites::ReportDetail::brief);
-  suites::mark_incomplete(tables, suites::incomplete_note(run));
+  suites::mark_run_notes(tables, run);
   fmt::print("{}", render_tables(tables, f));
   // A blank line before whatever `run all` prints next.
   if (f == Format::text || f == Format::md) fmt::print("\n");

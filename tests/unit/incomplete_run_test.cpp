@@ -52,3 +52,21 @@ TEST(IncompleteRun, TheNoteGoesAfterAHeadingMark) {
   EXPECT_EQ(tables[0].title, "# [PARTIAL: 3 parts skipped] Average fault-in rate");
   EXPECT_EQ(tables[1].title, "[PARTIAL: 3 parts skipped] nr_pages=1 (part 1)");
 }
+
+// A part this CPU can never run (FLUSHBYASID on a CPU without it) is no
+// PARTIAL: the run did all the CPU can; it is a note under each table.
+TEST(IncompleteRun, APartTheCpuNeverOffersIsANoteNotAPartial) {
+  const nlohmann::json skips = {{{"part", "flushbyasid=on"}, {"reason", "no FLUSHBYASID"}, {"not_offered", true}}};
+  StoredRun r = run_with({{"status", "complete"}, {"skipped_parts", skips}}, 3);
+  EXPECT_EQ(incomplete_note(r), "");
+  std::vector<Table> tables(1);
+  tables[0].title = "# cpuid_rate";
+  kvmbench::suites::mark_run_notes(tables, r);
+  EXPECT_EQ(tables[0].title, "# cpuid_rate");
+  ASSERT_EQ(tables[0].notes.size(), 1u);
+  EXPECT_EQ(tables[0].notes[0], "flushbyasid=on: not offered by this CPU");
+
+  nlohmann::json both = skips;
+  both.push_back({{"part", "tcp_rr"}, {"reason", "not built"}});
+  EXPECT_EQ(incomplete_note(run_with({{"status", "complete"}, {"skipped_parts", both}}, 3)), "PARTIAL: 1 part skipped");
+}
