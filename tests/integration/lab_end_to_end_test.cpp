@@ -215,3 +215,27 @@ TEST(Lab, HungGuestIsKilledByTheWatchdogAndTheFailureRecorded) {
   EXPECT_EQ(meta["status"], "failed");
   EXPECT_NE(meta.value("error", "").find("guest timed out after 5.0 s"), std::string::npos) << meta.dump();
 }
+
+// A machine that stops giving signs of life (its heartbeat silenced, the
+// command quiet) is killed as stalled after --lab-silence, long before
+// --lab-timeout, with the reason said, the vCPUs' registers taken and the
+// console kept under --lab-out (no run directory holds it).
+TEST(Lab, AMachineWithNoSignOfLifeIsKilledAsStalledWithItsConsoleKept) {
+  TempDir out;
+  RUN_LAB(r, 300, "--lab-silence", "20", "--lab-timeout", "600", "--lab-out", out.path.string(), "--lab-sh",
+          "kill -STOP \"$(cat /run/kvmbench-lab/heartbeat.pid)\"; sleep 900");
+  EXPECT_NE(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("the lab machine stalled: no sign of life (heartbeat or command output) for 2"),
+            std::string::npos)
+      << r.err;
+  std::vector<fs::path> consoles, vcpus;
+  for (auto& e : fs::directory_iterator(out.path)) {
+    const std::string name = e.path().filename().string();
+    if (name.ends_with(".console.log")) consoles.push_back(e.path());
+    if (name.ends_with(".vcpus.txt")) vcpus.push_back(e.path());
+  }
+  ASSERT_EQ(consoles.size(), 1u);
+  EXPECT_NE(read_text(consoles[0]).find("KVMBENCH-LAB-READY"), std::string::npos);
+  ASSERT_EQ(vcpus.size(), 1u);
+  EXPECT_NE(read_text(vcpus[0]).find("RIP="), std::string::npos);
+}
