@@ -4,12 +4,13 @@
 # quiet and N times with HOGS CPU busy loops beside it; per case the median
 # and worst wall time, how many finished (exit 0), and the load average at
 # the start. Run by hand, as root, from the repository root:
-#   bench/lab_holds_up.sh [N=5] [HOGS=2] [KVMBENCH=build/kvmbench]
+#   bench/lab_holds_up.sh [N=5] [HOGS=2] [KVMBENCH=build/kvmbench] [WHAT=all|probe|asid]
 # Target: all finish, the busy median within 2.5x the quiet one.
 set -u
 n=${1:-5}
 hogs=${2:-2}
 kvmbench=${3:-build/kvmbench}
+what=${4:-all}
 out=$(mktemp -d /tmp/kvmbench-lab-bench.XXXXXX)
 hog_pids=""
 start_hogs() { for _ in $(seq "$1"); do (while :; do :; done) & hog_pids="$hog_pids $!"; done; }
@@ -39,8 +40,12 @@ measure() {  # name hogs cmd...
 probe() { "$kvmbench" lab "$@" probe; }
 asid() { "$kvmbench" lab "$@" run asid --preset lab; }
 
-measure probe-quiet 0 probe
-measure probe-busy "$hogs" probe
-measure asid-quiet 0 asid
-measure asid-busy "$hogs" asid
+if [ "$what" != asid ]; then
+    measure probe-quiet 0 probe
+    measure probe-busy "$hogs" probe
+fi
+if [ "$what" != probe ]; then
+    measure asid-quiet 0 asid
+    measure asid-busy "$hogs" asid
+fi
 echo "runs and logs in $out"
