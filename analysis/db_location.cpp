@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <string_view>
 
 namespace kvmbench::db {
 
@@ -10,14 +12,34 @@ namespace {
 
 bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
 
-// postgresql://user:secret@host/db -> postgresql://user:***@host/db
+// postgresql://user:secret@host/db -> postgresql://user:***@host/db, and
+// every password=VALUE (a URL's query, or a key=value connection string,
+// quoted or not) -> password=***: messages show where, never the secret.
 std::string without_password(const std::string& url) {
-  const auto scheme_end = url.find("://");
-  const auto at = url.find('@', scheme_end + 3);
-  if (scheme_end == std::string::npos || at == std::string::npos) return url;
-  const auto colon = url.find(':', scheme_end + 3);
-  if (colon == std::string::npos || colon > at) return url;
-  return url.substr(0, colon + 1) + "***" + url.substr(at);
+  std::string out = url;
+  const auto scheme_end = out.find("://");
+  if (scheme_end != std::string::npos) {
+    const auto at = out.find('@', scheme_end + 3);
+    const auto colon = out.find(':', scheme_end + 3);
+    const auto slash = out.find('/', scheme_end + 3);
+    if (at != std::string::npos && colon != std::string::npos && colon < at && (slash == std::string::npos || at < slash))
+      out = out.substr(0, colon + 1) + "***" + out.substr(at);
+  }
+  constexpr std::string_view key = "password=";
+  for (auto p = out.find(key); p != std::string::npos; p = out.find(key, p + 1)) {
+    if (p > 0 && out[p - 1] != '?' && out[p - 1] != '&' && out[p - 1] != ' ' && out[p - 1] != '\t') continue;
+    const auto value = p + key.size();
+    auto end = value;
+    if (end < out.size() && out[end] == '\'') {  // 'it''s' and 'a\'b' as libpq reads them
+      for (++end; end < out.size() && out[end] != '\''; ++end)
+        if (out[end] == '\\') ++end;
+      if (end < out.size()) ++end;
+    } else {
+      while (end < out.size() && out[end] != '&' && out[end] != ' ' && out[end] != '\t') ++end;
+    }
+    out.replace(value, std::min(end, out.size()) - value, "***");
+  }
+  return out;
 }
 
 }  // namespace
@@ -40,7 +62,7 @@ DbLocation parse_db_location(const std::string& text) {
   l.backend = Backend::sqlite;
   l.target = starts_with(text, "sqlite:") ? text.substr(7) : text;
   if (l.target.empty()) throw DbError("'sqlite:' names no file");
-  l.display = l.target;
+  l.display = without_password(l.target);
   return l;
 }
 

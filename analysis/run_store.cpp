@@ -174,13 +174,25 @@ RunWriter::RunWriter(fs::path dir, nlohmann::json meta) : dir_(std::move(dir)), 
     throw std::runtime_error(fmt::format("cannot create {}: {}", (dir_ / "samples.jsonl").string(), std::strerror(errno)));
 }
 
+// A directory just made whose meta.json or samples file cannot be written
+// (a full disk) is removed: no empty run is left behind.
+RunWriter RunWriter::writer_in_new_dir(const fs::path& dir, const nlohmann::json& meta) {
+  try {
+    return RunWriter(dir, meta);
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    throw;
+  }
+}
+
 RunWriter RunWriter::create_at(const fs::path& dir, const nlohmann::json& meta) {
   check_meta(meta);
   if (fs::exists(dir)) throw std::runtime_error(fmt::format("{} already exists", dir.string()));
   fs::create_directories(dir.parent_path().empty() ? fs::path(".") : dir.parent_path());
   if (::mkdir(dir.c_str(), 0755) != 0)
     throw std::runtime_error(fmt::format("cannot create {}: {}", dir.string(), std::strerror(errno)));
-  return RunWriter(dir, meta);
+  return writer_in_new_dir(dir, meta);
 }
 
 RunWriter RunWriter::create_in(const fs::path& out_root, const nlohmann::json& meta) {
@@ -197,7 +209,7 @@ RunWriter RunWriter::create_in(const fs::path& out_root, const nlohmann::json& m
   std::string base = fmt::format("{}-{}-{}", meta["suite"].get<std::string>(), utc_timestamp_compact(), host);
   for (int i = 0; i < 1000; ++i) {
     fs::path dir = out_root / (i == 0 ? base : fmt::format("{}.{}", base, i));
-    if (::mkdir(dir.c_str(), 0755) == 0) return RunWriter(dir, meta);
+    if (::mkdir(dir.c_str(), 0755) == 0) return writer_in_new_dir(dir, meta);
     if (errno != EEXIST)
       throw std::runtime_error(fmt::format("cannot create {}: {}", dir.string(), std::strerror(errno)));
   }
@@ -264,7 +276,13 @@ void RunWriter::finish(std::string_view status) {
   write_meta();
 }
 
-void RunWriter::write_meta() { write_file_atomic(dir_ / "meta.json", meta_.dump(2) + "\n"); }
+// Text from a raw input (a guest console's case names, a warning quoting a
+// line) may hold bytes that are not UTF-8: stored as U+FFFD, as in
+// samples.jsonl; the raw copy keeps the bytes.
+void RunWriter::write_meta() {
+  write_file_atomic(dir_ / "meta.json",
+                    meta_.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+}
 
 Source Run::source() const {
   auto s = parse_source(meta.value("source", std::string()));

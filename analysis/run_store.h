@@ -69,6 +69,7 @@ class RunWriter {
 
  private:
   RunWriter(std::filesystem::path dir, nlohmann::json meta);
+  static RunWriter writer_in_new_dir(const std::filesystem::path& dir, const nlohmann::json& meta);
   void write_meta();
 
   std::filesystem::path dir_;

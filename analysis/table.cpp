@@ -319,7 +319,7 @@ std::string render(const Table& t, Format f) {
     case Format::text: return render_text(t);
     case Format::md: return render_markdown(t);
     case Format::csv: return render_csv(t);
-    case Format::json: return render_json(t).dump(2) + "\n";
+    case Format::json: return render_json(t).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     case Format::html: throw std::invalid_argument("html is rendered by the report module");
   }
   return {};

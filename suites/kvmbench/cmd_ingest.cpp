@@ -264,6 +264,7 @@ void add_ingest_command(CLI::App& app) {
     bool stopped = false;
     std::size_t stored = 0;
     fs::path dir;
+    std::vector<Table> tables;
     try {
       RunWriter w = RunWriter::create_in(o->out, meta);
       dir = w.dir();
@@ -282,8 +283,24 @@ void add_ingest_command(CLI::App& app) {
                                   {run.samples.data() + inputs[k].first_sample, end - inputs[k].first_sample});
       }
       raw.get();
+      // A Ctrl-C after the last bulk of samples (or while the raw copy was
+      // still being written) is honoured too: the samples are whole, the
+      // run says it was interrupted.
+      stopped = stopped || host::interrupted();
       stored = w.samples_written();
+      // Samples the tables refuse (one metric in two time units) are bad
+      // input: the run is not finished, so nothing of it is left.
+      if (!stopped) try {
+          tables = tables_ahead.get();
+        } catch (const std::exception& e) {
+          std::error_code ec;
+          fs::remove_all(dir, ec);
+          const auto* exit = dynamic_cast<const ExitError*>(&e);
+          throw ExitError(exit ? exit->code : kExitUsage, fmt::format("{}; nothing stored", e.what()));
+        }
       w.finish(stopped ? "interrupted" : "complete");
+    } catch (const ExitError&) {
+      throw;
     } catch (const std::exception& e) {
       // A run cut short by a full disk or an I/O error is no result: its
       // directory (meta.json still "running", part of the samples) goes.
@@ -294,11 +311,10 @@ void add_ingest_command(CLI::App& app) {
     if (stopped)
       throw ExitError(kExitInterrupted, fmt::format("interrupted; {} of {} samples kept in {} (status: interrupted)",
                                                     stored, n_samples, dir.string()));
-    const std::vector<Table> tables = tables_ahead.get();
     if (f == Format::json) {
       fmt::print("{}\n", nlohmann::json{{"run", dir.string()}, {"suite", suite}, {"source", "replay"},
                                         {"samples", n_samples}, {"tables", tables_json(tables)}}
-                             .dump(2));
+                             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
       return;
     }
     fmt::print(stderr, "kvmbench: stored {} samples from {} file(s) in {}\n", n_samples, o->files.size(), dir.string());

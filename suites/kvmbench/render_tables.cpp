@@ -24,7 +24,7 @@ nlohmann::json tables_json(const std::vector<Table>& tables) {
 }
 
 std::string render_tables(const std::vector<Table>& tables, Format f) {
-  if (f == Format::json) return tables_json(tables).dump(2) + "\n";
+  if (f == Format::json) return tables_json(tables).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   std::string out;
   for (std::size_t i = 0; i < tables.size(); ++i) {
     if (i) out += "\n";

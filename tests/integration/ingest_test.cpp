@@ -266,3 +266,74 @@ TEST(IngestCommand, AFullDiskWhileStoringLeavesNoRunBehind) {
   EXPECT_NE(r.err.find("No space left on device; nothing stored"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("left:[]"), std::string::npos) << r.err;  // runs/ is empty
 }
+
+// Ctrl-C once the run directory exists (while the raw copy of a long log,
+// mostly lines of no record, is still being written): the run is kept with
+// its whole samples, marked interrupted, exit 130.
+TEST(IngestCommand, CtrlCWhileStoringMarksTheRunInterrupted) {
+  TempDir tmp;
+  std::string log;
+  const std::string filler(120, 'x');
+  for (int i = 0; log.size() < (std::size_t{96} << 20); ++i) {
+    if (i % 1000 == 0)
+      log += fmt::format("[{:12.6f}] guest_memfd to_shared: nr_pages=1, make_shared={} cycles, total={} cycles\n",
+                         1.0 + i, 100 + i % 7, 9000 + i % 13);
+    else
+      log += fmt::format("[{:12.6f}] usb 1-1: {}\n", 1.0 + i, filler);
+  }
+  const fs::path input = tmp.path / "kernel.log";
+  kvmbench::test_support::write_text(input, log);
+  const fs::path out = tmp.path / "runs";
+  // The signal goes as soon as the run directory appears: in the store phase.
+  const std::string script = fmt::format(
+      "'{0}' ingest '{1}' --out '{2}' --format csv >/dev/null & pid=$!; "
+      "while [ -z \"$(ls -A '{2}' 2>/dev/null)\" ]; do kill -0 $pid 2>/dev/null || break; done; "
+      "kill -INT $pid; wait $pid",
+      KVMBENCH_BINARY, input.string(), out.string());
+  auto r = kvmbench::test_support::run_command({"/bin/sh", "-c", script}, 120);
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("(status: interrupted)"), std::string::npos) << r.err;
+  auto dirs = entries(out);
+  ASSERT_EQ(dirs.size(), 1u);
+  auto run = kvmbench::load_run(dirs[0]);  // every line whole
+  EXPECT_EQ(run.status(), "interrupted");
+  EXPECT_EQ(run.meta["n_samples"], run.samples.size());
+}
+
+// Refusals found in the tables (one metric in two time units) leave no run,
+// and a guest console with bytes that are not UTF-8 is stored (U+FFFD in
+// meta.json; the raw copy keeps the bytes), not refused with a JSON
+// library's message and an empty directory.
+TEST(IngestCommand, MixedUnitsLeaveNothingAndInvalidUtf8IsStored) {
+  TempDir tmp;
+  nlohmann::json doc = nlohmann::json::parse(kvmbench::read_file(kData + "gbench_repetitions.json"));
+  nlohmann::json rows = nlohmann::json::array();
+  for (auto& b : doc["benchmarks"])
+    if (b.value("run_type", "") == "iteration") rows.push_back(b);
+  rows[1]["time_unit"] = "us";
+  rows[1]["real_time"] = 0.13;
+  doc["benchmarks"] = rows;
+  const fs::path mixed = tmp.path / "mixed.json";
+  kvmbench::test_support::write_text(mixed, doc.dump());
+  const fs::path out = tmp.path / "runs";
+  auto r = run_kvmbench({"ingest", mixed.string(), "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("mixes units 'ns' and 'us'; nothing stored"), std::string::npos) << r.err;
+  EXPECT_TRUE(entries(out).empty());
+
+  const std::string console =
+      "KVMBENCH-BEGIN workload=w\n"
+      "KVMBENCH-RESULT {\"case\":\"c\",\"metric\":\"t\",\"unit\":\"ns\",\"value\":1,\"iteration\":0}\n"
+      "KVMBENCH-ERROR bad \xff\xfe here\nKVMBENCH-END workload=w status=1\n";
+  const fs::path guest = tmp.path / "console.txt";
+  kvmbench::test_support::write_text(guest, console);
+  r = run_kvmbench({"ingest", guest.string(), "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
+  auto dirs = entries(out);
+  ASSERT_EQ(dirs.size(), 1u);
+  auto run = kvmbench::load_run(dirs[0]);
+  EXPECT_EQ(run.samples.size(), 1u);
+  EXPECT_NE(run.meta.dump().find("bad \xEF\xBF\xBD\xEF\xBF\xBD here"), std::string::npos);
+  EXPECT_EQ(kvmbench::read_file(dirs[0] / "raw" / "console.txt"), console);
+}

@@ -339,6 +339,14 @@ TEST(DbLocation, FlagThenEnvironmentThenDefault) {
   EXPECT_EQ(pg.target, "postgresql://lab:s3cret@db.example/kvmbench");
   EXPECT_EQ(pg.display, "postgresql://lab:***@db.example/kvmbench");
   EXPECT_EQ(parse_db_location("postgres://db/k").backend, Backend::postgresql);
+  // A password in the URL's query or in a key=value string is masked too.
+  EXPECT_EQ(parse_db_location("postgresql://lab@db/k?sslmode=require&password=s3cret").display,
+            "postgresql://lab@db/k?sslmode=require&password=***");
+  EXPECT_EQ(parse_db_location("postgresql:///k?password=s3cret&host=/run/pg").display,
+            "postgresql:///k?password=***&host=/run/pg");
+  EXPECT_EQ(parse_db_location("host=db dbname=k password='s3 cr\\'et' user=lab").display,
+            "host=db dbname=k password=*** user=lab");
+  EXPECT_EQ(parse_db_location("host=db password=s3cret").display, "host=db password=***");
   EXPECT_THROW(parse_db_location(""), DbError);
   EXPECT_THROW(parse_db_location("sqlite:"), DbError);
   try {
