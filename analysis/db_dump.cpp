@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/json_input.h"
 #include "analysis/printable.h"
 
 namespace kvmbench::db {
@@ -18,6 +19,26 @@ std::string samples_text(const std::vector<std::string>& lines) {
   std::string t;
   for (const auto& l : lines) t += l + "\n";
   return t;
+}
+
+// What a line of the dump holds, by name: a member missing or of another
+// type is named (nlohmann's own type_error names neither line nor member).
+enum class Member { string, integer };
+
+const nlohmann::json* member_of(const nlohmann::json& line, const char* name, Member kind) {
+  const auto it = line.find(name);
+  if (it == line.end()) return nullptr;
+  const bool right = kind == Member::string ? it->is_string() : it->is_number_integer();
+  if (!right)
+    throw std::invalid_argument(fmt::format("\"{}\" is {} where {} belongs", name, it->type_name(),
+                                            kind == Member::string ? "a string" : "an integer"));
+  return &*it;
+}
+
+std::string string_member(const nlohmann::json& line, const char* name) {
+  const nlohmann::json* m = member_of(line, name, Member::string);
+  if (!m) throw std::invalid_argument(fmt::format("no \"{}\"", name));
+  return m->get<std::string>();
 }
 
 }  // namespace
@@ -61,48 +82,74 @@ LoadSummary load_dump(std::istream& in, ResultsDb& into, const std::string& wher
   ++line_no;
   nlohmann::json header;
   try {
-    header = nlohmann::json::parse(line);
-  } catch (const nlohmann::json::exception&) {
+    header = parse_json_input(line);
+  } catch (const std::exception&) {
     throw fail("not a kvmbench database dump (its first line is not the dump's header)");
   }
-  if (!header.is_object() || header.value("format", std::string()) != kFormat)
-    throw fail("not a kvmbench database dump (its first line is not the dump's header)");
-  if (header.value("version", 0) != kFormatVersion)
-    throw fail(fmt::format("dump format version {} (this kvmbench reads version {})", header.value("version", 0),
-                           kFormatVersion));
+  try {
+    const nlohmann::json* format = header.is_object() ? member_of(header, "format", Member::string) : nullptr;
+    if (!format || *format != kFormat)
+      throw fail("not a kvmbench database dump (its first line is not the dump's header)");
+    const nlohmann::json* version = member_of(header, "version", Member::integer);
+    if (!version || *version != kFormatVersion)
+      throw fail(fmt::format("dump format version {} (this kvmbench reads version {})",
+                             version ? version->dump() : "none", kFormatVersion));
+  } catch (const std::invalid_argument& e) {
+    throw fail(fmt::format("damaged header: {}", e.what()));
+  }
   std::size_t runs = 0;
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty()) continue;
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(line);
+      j = parse_json_input(line);
+    } catch (const JsonInputError& e) {
+      throw fail(fmt::format("damaged line: {}", e.reason));
     } catch (const nlohmann::json::exception& e) {
       throw fail(fmt::format("damaged line: {}", printable(e.what())));
     }
-    if (!j.is_object() || !j.contains("meta") || !j["meta"].is_string() || !j.contains("samples") ||
-        !j["samples"].is_array() || !j.contains("dir_name") || !j["dir_name"].is_string())
-      throw fail("damaged line: a run needs dir_name, meta and samples");
+    if (!j.is_object()) throw fail(fmt::format("damaged line: a run is a JSON object, not {}", j.type_name()));
+    // Every member a dump's line has: a line without one was not written by
+    // `db dump`, and what it lacks is not made up here (an import time, an
+    // origin the run never had).
+    std::string dir_name, meta, content_sha256, run_key, imported_from, imported_at;
     std::vector<std::string> lines;
-    for (auto& s : j["samples"]) {
-      if (!s.is_string()) throw fail("damaged line: a sample is not a string");
-      lines.push_back(s.get<std::string>());
+    try {
+      dir_name = string_member(j, "dir_name");
+      meta = string_member(j, "meta");
+      content_sha256 = string_member(j, "content_sha256");
+      run_key = string_member(j, "run_key");
+      imported_from = string_member(j, "imported_from");
+      imported_at = string_member(j, "imported_at");
+      if (imported_at.empty()) throw std::invalid_argument("\"imported_at\" is empty");
+      const auto samples = j.find("samples");
+      if (samples == j.end()) throw std::invalid_argument("no \"samples\"");
+      if (!samples->is_array())
+        throw std::invalid_argument(fmt::format("\"samples\" is {} where an array belongs", samples->type_name()));
+      for (const auto& s : *samples) {
+        if (!s.is_string())
+          throw std::invalid_argument(fmt::format("\"samples\"[{}] is {} where a string belongs", lines.size(),
+                                                  s.type_name()));
+        lines.push_back(s.get<std::string>());
+      }
+    } catch (const std::invalid_argument& e) {
+      throw fail(fmt::format("damaged line: {}", e.what()));
     }
     RunRecord r;
     try {
-      r = run_record_from_text(j["dir_name"].get<std::string>(), j["meta"].get<std::string>(), samples_text(lines),
-                               j["dir_name"].get<std::string>());
+      r = run_record_from_text(dir_name, meta, samples_text(lines), dir_name);
     } catch (const std::exception& e) {
       throw fail(e.what());
     }
-    if (j.value("content_sha256", std::string()) != r.content_sha256)
+    if (content_sha256 != r.content_sha256)
       throw fail(fmt::format("run {}: its content does not match its hash (the dump was changed or damaged)",
                              r.dir_name));
-    if (j.value("run_key", std::string()) != r.run_key)
-      throw fail(fmt::format("run {}: its key {} is not the one its meta.json gives ({})", r.dir_name,
-                             j.value("run_key", std::string()), r.run_key));
-    r.imported_from = j.value("imported_from", std::string());
-    r.imported_at = j.value("imported_at", std::string());
+    if (run_key != r.run_key)
+      throw fail(fmt::format("run {}: its key {} is not the one its meta.json gives ({})", r.dir_name, run_key,
+                             r.run_key));
+    r.imported_from = std::move(imported_from);
+    r.imported_at = std::move(imported_at);
     const ImportResult res = into.import_run(r);
     if (res.outcome == ImportResult::Outcome::added) ++sum.added;
     else if (res.outcome == ImportResult::Outcome::already_present) ++sum.already_present;

@@ -1,4 +1,5 @@
 #include "analysis/db_schema.h"
+#include "analysis/json_input.h"
 
 #include <fmt/format.h>
 
@@ -79,8 +80,8 @@ CREATE TABLE machines (
   for (const auto& row : c.query("SELECT machine, meta, start_time, hostname FROM runs ORDER BY start_time, id")) {
     std::string identity;
     try {
-      for (auto& f : machine_identity(nlohmann::json::parse(row.text(1))).fields) identity += f.name + "=" + f.value + "\n";
-    } catch (const nlohmann::json::exception&) {
+      for (auto& f : machine_identity(parse_json_input(row.text(1))).fields) identity += f.name + "=" + f.value + "\n";
+    } catch (const std::exception&) {
       // meta was checked at import; a hand-edited row keeps an empty identity
     }
     c.query(R"(INSERT INTO machines (fingerprint, identity, first_seen, last_seen, hostname)

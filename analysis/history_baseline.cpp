@@ -1,4 +1,5 @@
 #include "analysis/history_baseline.h"
+#include "analysis/json_input.h"
 
 #include <fmt/format.h>
 
@@ -77,7 +78,7 @@ HistoryBaseline baseline_from_history(db::ResultsDb& rdb, const ComparisonSide& 
     const db::RunRecord rec = rdb.record(row.id);
     Run run;
     run.dir = rec.imported_from;
-    run.meta = nlohmann::json::parse(rec.meta_text);
+    run.meta = parse_json_input(rec.meta_text);
     for (const auto& s : rec.samples) run.samples.push_back(parse_sample_line(s.line, false));
     sides.push_back(side_from_run(run, row.dir_name));
   }

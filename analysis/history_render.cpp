@@ -9,6 +9,7 @@
 
 #include "analysis/compare_render.h"
 #include "analysis/html_report.h"
+#include "analysis/json_input.h"
 #include "analysis/table.h"
 
 namespace kvmbench {
@@ -115,7 +116,7 @@ Table group_table(const History& h, const Group& g, std::size_t first, std::size
 
 // "# parameters: a=1 b=2 ..." in lines of up to 80 columns.
 std::string params_line(const HistorySeries& s) {
-  const auto j = nlohmann::json::parse(s.parameters, nullptr, false);
+  const auto j = parse_json_input_or_discarded(s.parameters);
   if (!j.is_object() || j.empty()) return "";
   std::string out, line = "# parameters:";
   for (const auto& [k, v] : j.items()) {
@@ -188,7 +189,7 @@ nlohmann::json history_to_json(const History& h) {
     j["series"].push_back({{"machine", s.machine},
                            {"hostname", s.hostname},
                            {"preset", s.preset},
-                           {"parameters", nlohmann::json::parse(s.parameters, nullptr, false)},
+                           {"parameters", parse_json_input_or_discarded(s.parameters)},
                            {"case", s.case_name},
                            {"variant", s.variant},
                            {"metric", s.metric},

@@ -1,4 +1,5 @@
 #include "analysis/results_db.h"
+#include "analysis/json_input.h"
 
 #include <fmt/format.h>
 
@@ -43,9 +44,9 @@ std::string conflict_reason(const std::string& stored_meta, std::int64_t stored_
   std::vector<std::string> why;
   nlohmann::json a, b;
   try {
-    a = nlohmann::json::parse(stored_meta);
-    b = nlohmann::json::parse(r.meta_text);
-  } catch (const nlohmann::json::exception&) {
+    a = parse_json_input(stored_meta);
+    b = parse_json_input(r.meta_text);
+  } catch (const std::exception&) {
   }
   if (a.is_object() && b.is_object()) {
     std::set<std::string> keys;

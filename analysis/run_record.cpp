@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "analysis/machine_fingerprint.h"
+#include "analysis/json_input.h"
 #include "analysis/printable.h"
 #include "analysis/run_store.h"
 #include "analysis/sample_jsonl.h"
@@ -43,7 +44,9 @@ RunRecord run_record_from_text(std::string dir_name, std::string meta_text, std:
   const fs::path meta_path = where / "meta.json", samples_path = where / "samples.jsonl";
   nlohmann::json meta;
   try {
-    meta = nlohmann::json::parse(meta_text);
+    meta = parse_json_input(meta_text);
+  } catch (const JsonInputError& e) {
+    throw std::runtime_error(json_input_message(e, meta_path.string()));
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: malformed JSON: {}", meta_path.string(), printable(e.what())));
   }

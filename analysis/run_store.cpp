@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "analysis/printable.h"
+#include "analysis/json_input.h"
 #include "analysis/sample_jsonl.h"
 
 #include <algorithm>
@@ -162,6 +163,12 @@ static void check_meta(const nlohmann::json& meta) {
   if (!meta.contains("source") || !meta["source"].is_string() ||
       !parse_source(meta["source"].get<std::string>()))
     throw std::invalid_argument("run meta needs 'source' (hardware|replay|emulated|model)");
+  // What an input put in it (a host file, a benchmark's context) can nest
+  // it deeper than any reader of meta.json takes: refused before it is stored.
+  if (const std::size_t depth = json_depth(meta); depth > kMaxJsonDepth)
+    throw std::invalid_argument(fmt::format("run meta would nest {} levels deep, more than the {} that meta.json's "
+                                            "readers take (an input nested too deep?)",
+                                            depth, kMaxJsonDepth));
 }
 
 RunWriter::RunWriter(fs::path dir, nlohmann::json meta) : dir_(std::move(dir)), meta_(std::move(meta)) {
@@ -299,7 +306,9 @@ Run load_run(const fs::path& dir, SampleProvenance provenance) {
   const fs::path meta_path = dir / "meta.json";
   if (!fs::exists(meta_path)) throw std::runtime_error(fmt::format("{}: missing (not a kvmbench run?)", meta_path.string()));
   try {
-    run.meta = nlohmann::json::parse(read_file(meta_path));
+    run.meta = parse_json_input(read_file(meta_path));
+  } catch (const JsonInputError& e) {
+    throw std::runtime_error(json_input_message(e, meta_path.string()));
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: malformed JSON: {}", meta_path.string(), e.what()));
   }

@@ -1,5 +1,7 @@
 #include "analysis/sample_jsonl.h"
 
+#include "analysis/json_input.h"
+
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
@@ -161,7 +163,14 @@ std::size_t first_invalid_utf8(std::string_view text) {
 }
 
 Sample parse_sample_line(std::string_view line, bool keep_provenance) {
-  Sample s = sample_from_json(nlohmann::json::parse(line));
+  nlohmann::json j;
+  try {
+    j = parse_json_input(line);
+  } catch (const JsonInputError& e) {
+    // One line of a JSON-lines file: its reader names the file and line.
+    throw std::runtime_error(e.reason);
+  }
+  Sample s = sample_from_json(j);
   if (!keep_provenance && s.extra.is_object()) {
     for (std::string_view k : kProvenanceMembers) s.extra.erase(std::string(k));
     if (s.extra.empty()) s.extra = nullptr;

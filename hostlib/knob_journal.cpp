@@ -1,5 +1,6 @@
 #include "hostlib/knob_journal.h"
 
+#include "analysis/json_input.h"
 #include "hostlib/kernel_files.h"
 #include <fcntl.h>
 #include <signal.h>
@@ -182,8 +183,8 @@ KnobRestoreReport restore_dead_knob_changes() {
   for (std::string l; std::getline(in, l);) {
     if (l.empty()) continue;
     ++lines_read;
-    nlohmann::json j = nlohmann::json::parse(l, nullptr, false);
-    if (j.is_discarded() || !j.contains("op") || !j.contains("pid") || !j.contains("id")) {
+    const nlohmann::json j = parse_json_input_or_discarded(l);
+    if (j.is_discarded() || !j.is_object() || !j.contains("op") || !j.contains("pid") || !j.contains("id")) {
       // A torn last line from a crash in the middle of a write: the change
       // it described was never made (the journal is written first).
       unparsable.push_back(l);

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/json_input.h"
 #include "analysis/kernel_console_trouble.h"
 #include "analysis/last_lines.h"
 #include "hostlib/interrupt.h"
@@ -110,7 +111,7 @@ nlohmann::json lab_identity_from_env() {
   const char* v = std::getenv(kLabEnv);
   if (!v || !*v) return nullptr;
   try {
-    auto j = nlohmann::json::parse(v);
+    auto j = parse_json_input(v);
     if (j.is_object()) return j;
   } catch (const std::exception&) {
   }

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "analysis/json_input.h"
 #include "hostlib/kernel_files.h"
 #include "hostlib/pinning.h"
 
@@ -51,9 +52,11 @@ nlohmann::json QmpClient::read_message(double timeout_s) {
       std::string line = buf_.substr(0, nl);
       buf_.erase(0, nl + 1);
       if (line.find_first_not_of(" \r\t") == std::string::npos) continue;
-      auto j = nlohmann::json::parse(line, nullptr, false);
-      if (j.is_discarded()) throw std::runtime_error("QMP sent invalid JSON: " + line.substr(0, 200));
-      return j;
+      try {
+        return parse_json_input(line);
+      } catch (const std::exception&) {
+        throw std::runtime_error("QMP sent invalid JSON: " + line.substr(0, 200));
+      }
     }
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) throw std::runtime_error("QMP timed out");

@@ -1,4 +1,5 @@
 #include "analysis/parsers/gbench_json.h"
+#include "analysis/json_input.h"
 
 #include <fmt/format.h>
 
@@ -115,7 +116,9 @@ GbenchParse parse_gbench_json(std::string_view original) {
   const std::string_view text = quoted;
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(text.begin(), text.end());
+    doc = parse_json_input(text);
+  } catch (const JsonInputError& e) {
+    throw ParseError(e.line, e.reason);
   } catch (const nlohmann::json::parse_error& e) {
     const std::size_t line = line_of(text, e.byte == 0 ? 0 : e.byte - 1);
     const bool at_end = e.byte >= text.size();

@@ -1,4 +1,5 @@
 #include "analysis/parsers/guest_output.h"
+#include "analysis/json_input.h"
 
 #include <charconv>
 
@@ -75,8 +76,13 @@ GuestOutput parse_guest_output(std::string_view text) {
     }
     if (marker.substr(0, kGuestResultPrefix.size()) == kGuestResultPrefix) {
       std::string_view body = marker.substr(kGuestResultPrefix.size());
-      nlohmann::json j = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-      if (j.is_discarded()) {
+      nlohmann::json j;
+      try {
+        j = parse_json_input(body);
+      } catch (const JsonInputError& e) {
+        out.malformed.push_back(at_line(line_no, "result refused: " + e.reason));
+        continue;
+      } catch (const nlohmann::json::exception&) {
         out.malformed.push_back(at_line(line_no, "result is not valid JSON: " + std::string(body.substr(0, 120))));
         continue;
       }

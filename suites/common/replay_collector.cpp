@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "analysis/json_input.h"
 #include "analysis/last_lines.h"
 #include "analysis/parsers/guest_output.h"
 #include "analysis/run_store.h"
@@ -46,7 +47,9 @@ class ReplayCollector final : public Collector {
     std::error_code ec;
     if (fs::exists(host_json, ec)) {
       try {
-        meta["host"] = nlohmann::json::parse(read_file(host_json));
+        meta["host"] = parse_json_input(read_file(host_json));
+      } catch (const JsonInputError& e) {
+        usage_error(json_input_message(e, host_json.string()));
       } catch (const std::exception& e) {
         usage_error(fmt::format("{}: not JSON: {}", host_json.string(), e.what()));
       }

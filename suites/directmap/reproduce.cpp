@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "analysis/json_input.h"
 #include "analysis/run_store.h"
 #include "suites/directmap/report.h"
 
@@ -16,7 +17,9 @@ Reproduction reproduce_document(const std::filesystem::path& dir, const Reproduc
   r.files.push_back(f.string());
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(read_file(f));
+    j = parse_json_input(read_file(f));
+  } catch (const JsonInputError& e) {
+    throw std::runtime_error(json_input_message(e, f.string()));
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: malformed JSON: {}", f.string(), e.what()));
   }

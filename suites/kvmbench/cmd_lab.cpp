@@ -16,6 +16,7 @@
 #include <random>
 #include <set>
 
+#include "analysis/json_input.h"
 #include "analysis/run_store.h"
 #include "analysis/units.h"
 #include "hostlib/interrupt.h"
@@ -132,7 +133,7 @@ std::vector<fs::path> runs_of_lab(const fs::path& out_dir, const std::string& id
   for (auto& de : fs::directory_iterator(out_dir, ec)) {
     if (!de.is_directory()) continue;
     try {
-      auto meta = nlohmann::json::parse(read_file(de.path() / "meta.json"));
+      auto meta = parse_json_input(read_file(de.path() / "meta.json"));
       if (meta.contains("lab") && meta["lab"].is_object() && meta["lab"].value("id", "") == id)
         runs.push_back(de.path());
     } catch (const std::exception&) {
@@ -149,7 +150,7 @@ std::vector<fs::path> runs_of_lab(const fs::path& out_dir, const std::string& id
 void annotate_run(const fs::path& run, const host::LabResult& r) {
   write_file_atomic(run / "raw" / "lab-console.log", r.console);
   if (!r.hung_state.empty()) write_file_atomic(run / "raw" / "lab-vcpus.txt", r.hung_state);
-  auto meta = nlohmann::json::parse(read_file(run / "meta.json"));
+  auto meta = parse_json_input(read_file(run / "meta.json"));
   auto& lab = meta["lab"];
   lab["boot_s"] = r.boot_s;
   lab["wall_s"] = r.wall_s;

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "analysis/json_input.h"
 #include "hostlib/capability_labels.h"
 #include "hostlib/confidential_host.h"
 #include "hostlib/host_metadata.h"
@@ -213,8 +214,14 @@ nlohmann::json read_host_file(const std::string& path) {
   if (!in) usage_error(fmt::format("--host {}: cannot read it", path));
   std::stringstream text;
   text << in.rdbuf();
-  nlohmann::json m = nlohmann::json::parse(text.str(), nullptr, false);
-  if (m.is_discarded()) usage_error(fmt::format("--host {}: not JSON (expected `kvmbench probe --json` output)", path));
+  nlohmann::json m;
+  try {
+    m = parse_json_input(text.str());
+  } catch (const JsonInputError& e) {
+    usage_error("--host " + json_input_message(e, path));
+  } catch (const nlohmann::json::exception&) {
+    usage_error(fmt::format("--host {}: not JSON (expected `kvmbench probe --json` output)", path));
+  }
   for (const char* key : {"cpu", "kvm"})
     if (!m.is_object() || !m.contains(key) || !m[key].is_object())
       usage_error(fmt::format("--host {}: no \"{}\" object (expected `kvmbench probe --json` output)", path, key));

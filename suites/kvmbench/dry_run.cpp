@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "analysis/json_input.h"
 #include "analysis/run_store.h"
 #include "suites/common/plan.h"
 #include "suites/kvmbench/exit.h"
@@ -36,7 +37,9 @@ HostCaps caps_for(const RunRequest& req, std::string& described) {
     usage_error(fmt::format("--host {}: empty (expected `kvmbench probe --json` output)", req.host_file));
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = parse_json_input(text);
+  } catch (const JsonInputError& e) {
+    usage_error("--host " + json_input_message(e, req.host_file));
   } catch (const nlohmann::json::parse_error& e) {
     usage_error(fmt::format("--host {}: not JSON (truncated or malformed): {}", req.host_file, e.what()));
   }
