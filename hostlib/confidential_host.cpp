@@ -88,10 +88,22 @@ nlohmann::json to_json(const ConfidentialHost& c) {
   j["flushbyasid_from"] = "/proc/cpuinfo flags";
   j["clearcpuid_flushbyasid"] = c.clearcpuid_flushbyasid;
   j["kmsg_error"] = c.kmsg_error;
-  j["rmpopt_boot"] = {{"state", std::string(to_string(c.rmpopt.state))},
-                      {"line", c.rmpopt.line},
-                      {"detail", c.rmpopt.detail},
-                      {"range_end", c.rmpopt.range_end ? nlohmann::json(*c.rmpopt.range_end) : nlohmann::json(nullptr)}};
+  const RmpoptBootState& r = c.rmpopt;
+  auto number = [](const std::optional<unsigned long long>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
+  j["rmpopt_boot"] = {{"state", std::string(to_string(r.state))},
+                      {"line", r.line},
+                      {"detail", r.detail},
+                      {"revision", r.revision},
+                      {"range_lines", r.range_lines},
+                      {"range_start", number(r.range_start)},
+                      {"range_end", number(r.range_end)},
+                      {"coverage_line", r.coverage_line},
+                      {"not_optimized_above", number(r.not_optimized_above)},
+                      {"boots", r.boots},
+                      {"debugfs", r.debugfs},
+                      {"from", r.from}};
   return j;
 }
 
@@ -129,10 +141,26 @@ ConfidentialHost confidential_host_from_json(const nlohmann::json& j) {
     }
     c.rmpopt.line = string_at(r, "line", "");
     c.rmpopt.detail = string_at(r, "detail", "");
-    if (r.contains("range_end") && !r["range_end"].is_null()) {
-      if (!r["range_end"].is_number_unsigned()) wrong_type("rmpopt_boot.range_end", "a non-negative integer");
-      c.rmpopt.range_end = r["range_end"].get<unsigned long long>();
-    }
+    c.rmpopt.revision = string_at(r, "revision", "");
+    c.rmpopt.coverage_line = string_at(r, "coverage_line", "");
+    c.rmpopt.debugfs = string_at(r, "debugfs", "");
+    c.rmpopt.from = string_at(r, "from", "");
+    auto address = [&](const char* key, std::optional<unsigned long long>& out) {
+      if (!r.contains(key) || r[key].is_null()) return;
+      if (!r[key].is_number_unsigned()) wrong_type(std::string("rmpopt_boot.") + key, "a non-negative integer");
+      out = r[key].get<unsigned long long>();
+    };
+    address("range_start", c.rmpopt.range_start);
+    address("range_end", c.rmpopt.range_end);
+    address("not_optimized_above", c.rmpopt.not_optimized_above);
+    auto count = [&](const char* key, int& out) {
+      if (!r.contains(key) || r[key].is_null()) return;
+      if (!r[key].is_number_integer() || r[key].get<long long>() < 0 || r[key].get<long long>() > 1000000)
+        wrong_type(std::string("rmpopt_boot.") + key, "a count");
+      out = r[key].get<int>();
+    };
+    count("range_lines", c.rmpopt.range_lines);
+    count("boots", c.rmpopt.boots);
   }
   return c;
 }

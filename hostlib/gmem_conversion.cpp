@@ -51,7 +51,7 @@ ConversionChoice choose_conversion_ioctl(const ConversionPaths& p, ConversionNee
     }
     c.reason = fmt::format(
         "{}, and {}: the arch make_shared callback the document times runs only from KVM_SET_MEMORY_ATTRIBUTES2 "
-        "on the guest_memfd fd (the in-place conversion series, kvm.gmem_in_place_conversion); "
+        "on the guest_memfd fd (the in-place conversion series, with kvm.vm_memory_attributes=0); "
         "{}",
         gmem_ioctl_state(p), vm_ioctl_state(p, type),
         vm_private ? "a conversion through the VM-wide ioctl never calls it (upstream returns SNP pages to shared "
@@ -96,13 +96,11 @@ ConversionPaths probe_conversion_paths(Vm& vm) {
     // Accepted an attribute no kernel defines: not a conversion to rely on.
     p.gmem_attributes2_detail = "it accepted the undefined attribute bit 63 instead of refusing it";
   }
-  // The series needs its read-only kvm parameter on (research note C); an
-  // implementation that checks arguments before it would still say EINVAL.
-  const auto v = read_kernel_value("/sys/module/kvm/parameters/gmem_in_place_conversion");
-  if (p.gmem_attributes2 && v && (*v == "N" || *v == "0")) {
-    p.gmem_attributes2 = false;
-    p.gmem_attributes2_detail = "kvm.gmem_in_place_conversion=" + *v;
-  }
+  // The series answers ENOTTY while its read-only kvm.vm_memory_attributes
+  // is Y, before it looks at the arguments; say why where that is the case.
+  const auto v = read_kernel_value("/sys/module/kvm/parameters/vm_memory_attributes");
+  if (!p.gmem_attributes2 && err == ENOTTY && v && (*v == "Y" || *v == "1"))
+    p.gmem_attributes2_detail += "; kvm.vm_memory_attributes=Y: the series turns it on only with =0 at boot";
   return p;
 }
 

@@ -9,7 +9,8 @@
 //     code the document times. The in-place series may turn it off
 //     (vm_memory_attributes=0: ENOTTY and cap 0; RFC v1 04/37).
 //   - KVM_SET_MEMORY_ATTRIBUTES2 on the guest_memfd fd (the in-place
-//     conversion series, kvm.gmem_in_place_conversion): to-shared runs
+//     conversion series, where kvm.vm_memory_attributes=0 at boot; with
+//     the default Y it is ENOTTY): to-shared runs
 //     kvm_gmem_make_shared -> kvm_arch_gmem_make_shared per folio, the
 //     document's callback, and its rdtsc instrumentation prints the
 //     "guest_memfd to_shared:" lines.

@@ -1,5 +1,6 @@
 #include "hostlib/host_metadata.h"
 #include "hostlib/kernel_files.h"
+#include "hostlib/physical_ram.h"
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -249,6 +250,11 @@ nlohmann::json collect_metadata(const MetadataOptions& o) {
                               {"ShmemHugePages", field("ShmemHugePages")}, {"Hugetlb", field("Hugetlb")},
                               {"Hugepagesize", field("Hugepagesize")}}}};
   if (m["memory"]["directmap"]["4M"].is_null()) m["memory"]["directmap"].erase("4M");
+  // Where RAM ends by address (above MemTotal: the PCI hole is remapped
+  // above the top), which what covers memory by address must reach.
+  const RamEnd ram_end = read_ram_end();
+  m["memory"]["ram_end"] = ram_end.end ? nlohmann::json(*ram_end.end) : nlohmann::json(nullptr);
+  m["memory"]["ram_end_from"] = ram_end.from;
   m["hugepages"] = hugepage_pools(r, "/sys/kernel/mm/hugepages");
 
   auto thp = [&](const char* f) {

@@ -89,6 +89,12 @@ KvmStatus probe_kvm(int guest_timeout_ms) {
         static_cast<std::uint64_t>(kvm->check_extension(KVM_CAP_MEMORY_ATTRIBUTES));
     s.pre_fault_memory = kvm->check_extension(KVM_CAP_PRE_FAULT_MEMORY) > 0;
     s.user_memory2 = kvm->check_extension(KVM_CAP_USER_MEMORY2) > 0;
+    try {
+      s.guest_phys_bits = guest_phys_bits(kvm->supported_cpuid());
+    } catch (const KvmError&) {
+      // 0: not known (a KVM without KVM_GET_SUPPORTED_CPUID's answer); only
+      // a TD's plan reads it.
+    }
     // Private-memory conversions are a property of the VM type, so ask each
     // type's own VM fd.
     for (std::uint32_t t = 0; t < 64; ++t) {
@@ -137,6 +143,7 @@ nlohmann::json to_json(const KvmStatus& s) {
       {"gmem_attributes2_vm_types", s.gmem_attributes2_vm_types},
       {"gmem_attributes2_notes", s.gmem_attributes2_notes},
       {"sev_device_error", s.sev_device_error},
+      {"guest_phys_bits", s.guest_phys_bits},
   };
 }
 
@@ -181,6 +188,7 @@ KvmStatus kvm_status_from_json(const nlohmann::json& j) {
            "an object of non-negative integers");
   read_key(j, "gmem_attributes2_vm_types", s.gmem_attributes2_vm_types, "a list of strings");
   read_key(j, "gmem_attributes2_notes", s.gmem_attributes2_notes, "a list of strings");
+  read_key(j, "guest_phys_bits", s.guest_phys_bits, "a non-negative integer");
   s.sev_device_error = "the host description does not say whether /dev/sev can be opened";
   read_key(j, "sev_device_error", s.sev_device_error, "a string");
   // The names are the mask's where a description gives only one of them.

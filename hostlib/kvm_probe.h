@@ -33,6 +33,11 @@ struct KvmStatus {
   std::map<std::string, std::uint64_t> memory_attributes_by_vm_type;  // KVM_CAP_MEMORY_ATTRIBUTES on its VM fd
   std::vector<std::string> gmem_attributes2_vm_types;  // its guest_memfd implements KVM_SET_MEMORY_ATTRIBUTES2
   std::vector<std::string> gmem_attributes2_notes;     // "type: why not" for the other offered types
+  // KVM_GET_SUPPORTED_CPUID 0x80000008 EAX[23:16]: the widest guest physical
+  // address KVM maps (GuestPhysBits: 52 with 5-level TDP, else at most 48;
+  // EAX[7:0] where it is 0); 0 when not asked. A TD's width (GPAW) must be
+  // 48 or 52, 52 only with 5-level EPT.
+  unsigned guest_phys_bits = 0;
   // Why /dev/sev cannot be opened read-write ("" when it can), asked only
   // when KVM offers the snp type (its KVM_SEV_* commands need it).
   std::string sev_device_error;

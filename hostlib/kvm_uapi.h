@@ -163,6 +163,7 @@ inline constexpr std::uint32_t kTdxInitVm = 1;        // KVM_TDX_INIT_VM
 inline constexpr std::uint32_t kTdxInitVcpu = 2;      // KVM_TDX_INIT_VCPU
 inline constexpr std::uint32_t kTdxInitMemRegion = 3; // KVM_TDX_INIT_MEM_REGION
 inline constexpr std::uint32_t kTdxFinalizeVm = 4;    // KVM_TDX_FINALIZE_VM
+inline constexpr std::uint32_t kTdxGetCpuid = 5;      // KVM_TDX_GET_CPUID (vCPU fd)
 
 // struct kvm_sev_cmd: the KVM_MEMORY_ENCRYPT_OP argument for SEV. `error`
 // comes back with the SEV firmware's status code; `sev_fd` is an open

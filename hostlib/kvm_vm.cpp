@@ -423,6 +423,27 @@ void Vcpu::tdx_init_vcpu(std::uint64_t initial_rcx) {
                  cmd.hw_error ? fmt::format("TDX module status {:#018x}", cmd.hw_error) : std::string());
 }
 
+std::vector<uapi::CpuidEntry2> Vcpu::tdx_get_cpuid() {
+  for (std::uint32_t n = 64;; n *= 2) {
+    WithCpuid<BareCpuid2> c(n);
+    uapi::TdxCmd cmd{};
+    cmd.id = uapi::kTdxGetCpuid;
+    cmd.data = reinterpret_cast<std::uint64_t>(c.head());
+    if (::ioctl(fd(), uapi::kMemoryEncryptOp, &cmd) == 0) {
+      const std::uint32_t got = std::min(c.head()->cpuid.nent, c.capacity());
+      return {c.entries(), c.entries() + got};
+    }
+    const int err = errno;
+    // E2BIG: KVM wrote back how many entries it has.
+    if (err == E2BIG && n < kMaxCpuidEntries) {
+      while (n < c.head()->cpuid.nent / 2 && n < kMaxCpuidEntries) n *= 2;
+      continue;
+    }
+    throw KvmError("KVM_MEMORY_ENCRYPT_OP", err, fmt::format("KVM_TDX_GET_CPUID, vcpu fd, nent={}", n),
+                   cmd.hw_error ? fmt::format("TDX module status {:#018x}", cmd.hw_error) : std::string());
+  }
+}
+
 // The kick signal: a real-time signal nobody else in kvmbench uses. Its
 // handler only sets immediate_exit on the kvm_run of the thread it lands on,
 // so that a kick arriving just before KVM_RUN still makes it return at once.
@@ -528,6 +549,28 @@ std::vector<uapi::CpuidEntry2> tdx_guest_cpuid(const std::vector<uapi::CpuidEntr
     out.push_back(m);
   }
   return out;
+}
+
+unsigned guest_phys_bits(const std::vector<uapi::CpuidEntry2>& supported) {
+  for (const auto& e : supported)
+    if (e.function == 0x80000008 && e.index == 0) {
+      const unsigned g = (e.eax >> 16) & 0xff;
+      return g != 0 ? g : e.eax & 0xff;
+    }
+  return 0;
+}
+
+unsigned tdx_gpaw(unsigned guest_phys_bits) { return guest_phys_bits == 52 ? 52 : 48; }
+
+void set_tdx_gpaw(std::vector<uapi::CpuidEntry2>& cpuid, unsigned gpaw) {
+  auto it = std::find_if(cpuid.begin(), cpuid.end(),
+                         [](const uapi::CpuidEntry2& e) { return e.function == 0x80000008 && e.index == 0; });
+  if (it == cpuid.end()) {
+    uapi::CpuidEntry2 leaf{};
+    leaf.function = 0x80000008;
+    it = cpuid.insert(cpuid.end(), leaf);
+  }
+  it->eax = (it->eax & ~0x00ff0000u) | ((gpaw & 0xffu) << 16);
 }
 
 std::string sev_firmware_status_name(std::uint32_t code) {

@@ -179,6 +179,11 @@ class Vcpu {
   // VM-scope commands; upstream vmx/tdx.c tdx_vcpu_ioctl as remembered
   // (UNSURE). UNTESTED ON HARDWARE.
   void tdx_init_vcpu(std::uint64_t initial_rcx = 0);
+  // KVM_TDX_GET_CPUID: the TD's CPUID as the TDX module fixes it (x2APIC
+  // among its fixed-1 bits, which KVM_TDX_INIT_VCPU requires), after
+  // KVM_TDX_INIT_VM and before KVM_TDX_INIT_VCPU, as QEMU and the TDX
+  // selftests ask it (the buffer grown on E2BIG). UNTESTED ON HARDWARE.
+  std::vector<uapi::CpuidEntry2> tdx_get_cpuid();
 
   // KVM_RUN under a timer: if the guest has not exited by `timeout`, a
   // signal kicks the vCPU out (KVM_RUN returns EINTR; a signal that lands
@@ -210,6 +215,20 @@ bool host_smt_active();
 // configurable bits; leaves the module does not list are dropped.
 std::vector<uapi::CpuidEntry2> tdx_guest_cpuid(const std::vector<uapi::CpuidEntry2>& supported,
                                                const std::vector<uapi::CpuidEntry2>& configurable);
+
+// KVM_GET_SUPPORTED_CPUID's 0x80000008 EAX[23:16] (GuestPhysBits), or
+// EAX[7:0] where that is 0; 0 without the leaf.
+unsigned guest_phys_bits(const std::vector<uapi::CpuidEntry2>& supported);
+
+// A TD's guest physical address width: KVM_TDX_INIT_VM takes it from the
+// CPUID's 0x80000008 EAX[23:16] and refuses (EINVAL) anything but 48 or
+// 52, 52 only with 5-level EPT, which KVM's GuestPhysBits of 52 shows.
+unsigned tdx_gpaw(unsigned guest_phys_bits);
+// Sets 0x80000008 EAX[23:16] of `cpuid` to `gpaw` (adding the leaf when
+// missing: INIT_VM refuses a CPUID without it).
+void set_tdx_gpaw(std::vector<uapi::CpuidEntry2>& cpuid, unsigned gpaw);
+// The x2APIC bit, CPUID.1:ECX[21]: fixed 1 in a TD.
+inline constexpr std::uint32_t kCpuidX2apic = 1u << 21;
 
 // "INVALID_GUEST_STATE" for an SEV firmware status code, "status N" otherwise.
 std::string sev_firmware_status_name(std::uint32_t code);

@@ -179,9 +179,14 @@ std::vector<uapi::CpuidEntry2> init_tdx_vm(const Kvm& kvm, Vm& vm, std::uint64_t
     throw std::runtime_error(fmt::format(
         "TD attributes {:#x} are not all supported by the TDX module (KVM_TDX_CAPABILITIES: supported_attrs={:#x})",
         attributes, caps.supported_attrs));
-  std::vector<uapi::CpuidEntry2> cpuid = tdx_guest_cpuid(kvm.supported_cpuid(), caps.configurable_cpuid);
+  const std::vector<uapi::CpuidEntry2> supported = kvm.supported_cpuid();
+  std::vector<uapi::CpuidEntry2> cpuid = tdx_guest_cpuid(supported, caps.configurable_cpuid);
+  const unsigned offered = guest_phys_bits(supported);
+  const unsigned gpaw = tdx_gpaw(offered);
+  set_tdx_gpaw(cpuid, gpaw);
   vm.tdx_init_vm(attributes, cpuid);
-  steps.push_back(fmt::format("KVM_TDX_INIT_VM(attributes={:#x}, cpuid entries={})", attributes, cpuid.size()));
+  steps.push_back(fmt::format("KVM_TDX_INIT_VM(attributes={:#x}, cpuid entries={}, GPAW {} (KVM's GuestPhysBits {}))",
+                              attributes, cpuid.size(), gpaw, offered));
   return cpuid;
 }
 
@@ -205,8 +210,19 @@ PrivateVm create_private_vm(const Kvm& kvm, std::uint32_t type, const PrivateVmO
 
 void prepare_vcpu_for_launch(PrivateVm& p, Vcpu& vcpu) {
   if (p.vm.type() != KVM_X86_TDX_VM) return;
-  vcpu.set_cpuid(p.tdx_cpuid);
-  p.init_steps.push_back(fmt::format("KVM_SET_CPUID2(vcpu, {} entries)", p.tdx_cpuid.size()));
+  // Not the INIT_VM CPUID: that one is "supported AND configurable", which
+  // drops x2APIC (fixed 1 in a TD, not configurable), and INIT_VCPU sets
+  // the APIC base in x2APIC mode, refusing (EINVAL) a vCPU without it.
+  std::vector<uapi::CpuidEntry2> cpuid = vcpu.tdx_get_cpuid();
+  p.init_steps.push_back(fmt::format("KVM_TDX_GET_CPUID(vcpu): {} entries", cpuid.size()));
+  auto leaf1 = std::find_if(cpuid.begin(), cpuid.end(),
+                            [](const uapi::CpuidEntry2& e) { return e.function == 1 && e.index == 0; });
+  if (leaf1 != cpuid.end() && !(leaf1->ecx & kCpuidX2apic)) {
+    leaf1->ecx |= kCpuidX2apic;
+    p.init_steps.push_back("x2APIC (CPUID.1:ECX[21]) was clear in KVM_TDX_GET_CPUID's answer: set");
+  }
+  vcpu.set_cpuid(cpuid);
+  p.init_steps.push_back(fmt::format("KVM_SET_CPUID2(vcpu, {} entries)", cpuid.size()));
   vcpu.tdx_init_vcpu(0);
   p.init_steps.push_back("KVM_TDX_INIT_VCPU(vcpu, rcx=0)");
 }
@@ -223,7 +239,18 @@ void finish_launch(PrivateVm& p) {
   p.launch_finished = true;
 }
 
-std::vector<std::string> private_vm_launch_plan(std::uint32_t type, std::uint64_t snp_policy) {
+namespace {
+
+std::string guest_phys_bits_note(unsigned offered) {
+  if (offered == 0) return ": 48 unless KVM_GET_SUPPORTED_CPUID's GuestPhysBits says 52 (5-level EPT)";
+  if (offered == 52) return ": KVM's GuestPhysBits is 52 (5-level EPT)";
+  return fmt::format(": KVM's GuestPhysBits is {}, so 4-level EPT", offered);
+}
+
+}  // namespace
+
+std::vector<std::string> private_vm_launch_plan(std::uint32_t type, std::uint64_t snp_policy,
+                                                unsigned guest_phys_bits) {
   std::vector<std::string> steps = {fmt::format("KVM_CREATE_VM({})", vm_type_name(type))};
   if (type == KVM_X86_SNP_VM) {
     steps.push_back("open /dev/sev (O_RDWR): the sev_fd of every SEV command");
@@ -232,7 +259,10 @@ std::vector<std::string> private_vm_launch_plan(std::uint32_t type, std::uint64_
   } else if (type == KVM_X86_TDX_VM) {
     steps.push_back("KVM_ENABLE_CAP(KVM_CAP_SPLIT_IRQCHIP, 24)");
     steps.push_back("KVM_MEMORY_ENCRYPT_OP KVM_TDX_CAPABILITIES (nent from 64, doubled on E2BIG)");
-    steps.push_back("KVM_MEMORY_ENCRYPT_OP KVM_TDX_INIT_VM(attributes=0, CPUID = supported AND configurable)");
+    steps.push_back(fmt::format(
+        "KVM_MEMORY_ENCRYPT_OP KVM_TDX_INIT_VM(attributes=0, CPUID = supported AND configurable, with 0x80000008 "
+        "EAX[23:16] = GPAW {}{}; KVM takes only 48 or 52)",
+        tdx_gpaw(guest_phys_bits), guest_phys_bits_note(guest_phys_bits)));
   }
   return steps;
 }
@@ -248,7 +278,9 @@ std::vector<std::string> private_vm_finish_plan(std::uint32_t type) {
 
 std::vector<std::string> private_vm_vcpu_plan(std::uint32_t type) {
   if (type == KVM_X86_TDX_VM)
-    return {"KVM_SET_CPUID2(vcpu 0, the INIT_VM CPUID)", "KVM_MEMORY_ENCRYPT_OP KVM_TDX_INIT_VCPU(vcpu 0, rcx=0)"};
+    return {"KVM_MEMORY_ENCRYPT_OP KVM_TDX_GET_CPUID(vcpu 0): the TD's CPUID as the TDX module fixes it (x2APIC "
+            "among the fixed-1 bits; the INIT_VM CPUID, supported AND configurable, lacks it), nent grown on E2BIG",
+            "KVM_SET_CPUID2(vcpu 0, that CPUID)", "KVM_MEMORY_ENCRYPT_OP KVM_TDX_INIT_VCPU(vcpu 0, rcx=0)"};
   return {};
 }
 

@@ -94,7 +94,7 @@ struct PrivateVm {
   Vm vm;
   UniqueFd sev_fd;
   std::vector<std::string> init_steps;  // "KVM_SEV_INIT2", "KVM_SEV_SNP_LAUNCH_START(policy=0x30000)", ...
-  std::vector<uapi::CpuidEntry2> tdx_cpuid;  // TDX: the CPUID given to KVM_TDX_INIT_VM
+  std::vector<uapi::CpuidEntry2> tdx_cpuid;  // TDX: the CPUID given to KVM_TDX_INIT_VM (not the vCPUs')
   bool launch_finished = false;         // SNP_LAUNCH_FINISH / TDX_FINALIZE_VM done (or nothing to finish)
 };
 
@@ -119,24 +119,29 @@ PrivateVm create_private_vm(const Kvm& kvm, std::uint32_t type, const PrivateVmO
 //     from the vCPU at LAUNCH_FINISH).
 //   finish_launch: SNP: KVM_SEV_SNP_LAUNCH_FINISH; TDX: KVM_TDX_FINALIZE_VM;
 //     sw_protected: nothing.
-// UNTESTED ON HARDWARE. Not in the research note, and UNSURE: that a TD's
-// vCPU needs KVM_SET_CPUID2 before KVM_TDX_INIT_VCPU (QEMU does it in that
-// order), and that neither finish step needs guest memory added first
-// (SNP_LAUNCH_UPDATE / TDX_INIT_MEM_REGION): no guest code runs here.
+// A TD's vCPU gets the TD's CPUID from KVM_TDX_GET_CPUID, then
+// KVM_SET_CPUID2, then KVM_TDX_INIT_VCPU, as QEMU (tdx_fetch_cpuid) and the
+// TDX selftests (lib/x86/processor.c) do it.
+// UNTESTED ON HARDWARE, and UNSURE: that neither finish step needs guest
+// memory added first (SNP_LAUNCH_UPDATE / TDX_INIT_MEM_REGION): no guest
+// code runs here.
 void prepare_vcpu_for_launch(PrivateVm& p, Vcpu& vcpu);
 void finish_launch(PrivateVm& p);
 
 // The sequences as words, in the order create_private_vm (launch),
 // prepare_vcpu_for_launch (vcpu) and finish_launch (finish) run them, for
 // `run --dry-run`.
-std::vector<std::string> private_vm_launch_plan(std::uint32_t type, std::uint64_t snp_policy);
+// `guest_phys_bits`: the host's (KvmStatus::guest_phys_bits; 0 not known),
+// from which the TD's GPAW is chosen.
+std::vector<std::string> private_vm_launch_plan(std::uint32_t type, std::uint64_t snp_policy,
+                                                unsigned guest_phys_bits = 0);
 std::vector<std::string> private_vm_vcpu_plan(std::uint32_t type);
 std::vector<std::string> private_vm_finish_plan(std::uint32_t type);
 
 // The init steps alone, on a VM already created (exposed so that tests can
 // run them against a VM of the wrong type and check the refusal).
 void init_snp_vm(Vm& vm, int sev_fd, std::uint64_t policy, std::vector<std::string>& steps);
-// Returns the CPUID given to KVM_TDX_INIT_VM (the vCPUs get the same).
+// Returns the CPUID given to KVM_TDX_INIT_VM (its GPAW set: tdx_gpaw()).
 std::vector<uapi::CpuidEntry2> init_tdx_vm(const Kvm& kvm, Vm& vm, std::uint64_t attributes,
                                            std::vector<std::string>& steps);
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "hostlib/kvm_uapi.h"
 #include "hostlib/qemu_launcher.h"
 
 namespace kvmbench::host {
@@ -190,6 +191,12 @@ std::string confidential_refusal(const GuestSpec& spec, const ConfidentialSuppor
   if (!contains(host.kvm_vm_types, snp ? "snp" : "tdx"))
     return std::string("KVM on this host does not offer the ") + (snp ? "snp" : "tdx") +
            " VM type (KVM_CAP_VM_TYPES)";
+  if (host.vm_memory_attributes && !(*host.vm_memory_attributes & KVM_MEMORY_ATTRIBUTE_PRIVATE))
+    return fmt::format("KVM does not take the PRIVATE memory attribute through the VM-wide KVM_SET_MEMORY_ATTRIBUTES "
+                       "on a {} VM (KVM_CAP_MEMORY_ATTRIBUTES on its fd = {:#x}), which QEMU needs for {} guests' "
+                       "private memory (it would exit: \"cannot set up private guest memory\"); with the in-place "
+                       "conversion series, a boot with kvm.vm_memory_attributes=0 turns it off",
+                       snp ? "snp" : "tdx", *host.vm_memory_attributes, what);
   const char* object = snp ? "sev-snp-guest" : "tdx-guest";
   if (!contains(host.qemu_objects, object))
     return std::string("this QEMU has no '") + object + "' object (too old or built without it)";

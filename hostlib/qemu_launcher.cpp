@@ -162,15 +162,19 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
   // timer, so this cannot hang.
   bool kvm_ok = false;
   std::vector<std::string> vm_types;
+  std::optional<std::uint64_t> vm_memory_attributes;
   if (spec.accel != Accel::tcg) {
     KvmStatus k = probe_kvm();
     kvm_ok = k.runs_guests;
     vm_types = k.vm_types;
+    const char* type = spec.confidential == Confidential::tdx ? "tdx" : "snp";
+    if (const auto it = k.memory_attributes_by_vm_type.find(type); it != k.memory_attributes_by_vm_type.end())
+      vm_memory_attributes = it->second;
     if (spec.accel == Accel::kvm && !kvm_ok) return cannot("KVM cannot run guests on this host: " + k.reason);
   }
   plan.accel = spec.accel == Accel::automatic ? (kvm_ok ? Accel::kvm : Accel::tcg) : spec.accel;
   if (spec.confidential != Confidential::none) {
-    ConfidentialSupport sup{kvm_ok, vm_types, qemu_object_types(plan.qemu), std::nullopt};
+    ConfidentialSupport sup{kvm_ok, vm_types, qemu_object_types(plan.qemu), std::nullopt, vm_memory_attributes};
     if (auto bits = sev_encryption_bits(read_cpuid_table())) sup.host_cbitpos = bits->cbitpos;
     GuestSpec checked = spec;
     checked.accel = plan.accel;

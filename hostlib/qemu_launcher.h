@@ -111,6 +111,10 @@ struct ConfidentialSupport {
   std::vector<std::string> kvm_vm_types;   // KvmStatus::vm_types
   std::vector<std::string> qemu_objects;   // from `qemu -object help`
   std::optional<unsigned> host_cbitpos;    // CPUID 0x8000001F EBX[5:0]; nullopt: the CPU reports none
+  // KVM_CAP_MEMORY_ATTRIBUTES on a VM of the guest's type (snp, tdx): QEMU
+  // sets up private memory through the VM-wide KVM_SET_MEMORY_ATTRIBUTES,
+  // so PRIVATE must be in it; nullopt: not known.
+  std::optional<std::uint64_t> vm_memory_attributes;
 };
 
 // Empty when the host can run the spec's confidential guest (or none was

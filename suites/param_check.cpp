@@ -123,14 +123,33 @@ void check_overrides(const Preset& preset, const std::map<std::string, std::stri
   }
 }
 
+std::map<std::string, std::string> param_values(const Preset& preset,
+                                                const std::map<std::string, std::string>& overrides) {
+  std::map<std::string, std::string> text;
+  for (const auto& d : preset.params) {
+    auto it = overrides.find(d.name);
+    text[d.name] = it == overrides.end() ? d.default_value : it->second;
+  }
+  return text;
+}
+
+BootNeed boot_need(const Preset& preset, const HostCaps& caps, const std::map<std::string, std::string>& overrides) {
+  if (!preset.boot) return {};
+  return preset.boot(caps, ParamText(param_values(preset, overrides)));
+}
+
+std::string why_not_here(const Preset& preset, const HostCaps& caps,
+                         const std::map<std::string, std::string>& overrides) {
+  const BootNeed boot = boot_need(preset, caps, overrides);
+  if (!boot.this_boot) return fmt::format("needs another boot, with {}: {}", boot.setting, boot.why);
+  return preset.unsupported_reason ? preset.unsupported_reason(caps) : "";
+}
+
 ResolvedParams resolve_params(const Preset& preset, const std::map<std::string, std::string>& overrides,
                               const HostCaps& caps) {
   check_overrides(preset, overrides, caps);
   ResolvedParams out;
-  for (const auto& d : preset.params) {
-    auto it = overrides.find(d.name);
-    out.text[d.name] = it == overrides.end() ? d.default_value : it->second;
-  }
+  out.text = param_values(preset, overrides);
   if (preset.parse) out.parsed = preset.parse(ParamText(out.text));
   return out;
 }

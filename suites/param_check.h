@@ -45,6 +45,20 @@ struct ResolvedParams {
   std::any parsed;
 };
 
+// The preset's parameters as text: its defaults with the overrides it
+// declares (nothing checked).
+std::map<std::string, std::string> param_values(const Preset& preset,
+                                                const std::map<std::string, std::string>& overrides);
+
+// What the preset needs of the boot (Preset::boot over param_values()); any
+// boot when it states nothing.
+BootNeed boot_need(const Preset& preset, const HostCaps& caps, const std::map<std::string, std::string>& overrides);
+
+// Why the preset cannot run on this boot of `caps` ("" when it can):
+// another boot first (boot_need), then what the host lacks.
+std::string why_not_here(const Preset& preset, const HostCaps& caps,
+                         const std::map<std::string, std::string>& overrides);
+
 // check_overrides(), then the preset's `parse` over the resolved text: both
 // throw ExitError(2) naming the value.
 ResolvedParams resolve_params(const Preset& preset, const std::map<std::string, std::string>& overrides,

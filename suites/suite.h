@@ -23,6 +23,7 @@
 #include "analysis/table.h"
 #include "hostlib/confidential_host.h"
 #include "hostlib/kvm_probe.h"
+#include "suites/boot.h"
 #include "suites/named_run.h"
 #include "suites/param_text.h"
 #include "suites/reproduce.h"
@@ -100,6 +101,10 @@ struct Preset {
   std::function<std::any(const ParamText&)> parse = {};
   // Empty when it can run here; otherwise the reason it cannot.
   std::function<std::string(const HostCaps&)> unsupported_reason = {};
+  // The boot it needs where the kernel's command line decides what can run
+  // (suites/boot.h), from the host and its parameters' text (defaults with
+  // --set). Unset: any boot will do.
+  std::function<BootNeed(const HostCaps&, const ParamText&)> boot = {};
   // Collects samples into ctx; throws on failure; checks ctx.interrupted().
   std::function<void(RunContext&)> run = {};
   int default_repetitions = 1;   // -r when not given

@@ -47,9 +47,13 @@
 
 namespace kvmbench::parsers {
 
-// What the RMPOPT series prints at boot (after pr_fmt's "SEV-SNP: ").
+// What the RMPOPT series prints (after pr_fmt's "SEV-SNP: "), by revision
+// (hostlib/rmpopt_boot_state.h): v1-v3's refusal, v1-v2's and v3+'s range
+// line of each sweep, v8+'s coverage limit.
 inline constexpr std::string_view kRmpoptNotEnabled = "RMPOPT optimizations not enabled";
 inline constexpr std::string_view kRmpoptEnabled = "RMP optimizations enabled on physical address range";
+inline constexpr std::string_view kRmpoptAttempt = "Attempt RMP optimizations on physical address range";
+inline constexpr std::string_view kRmpoptCoverage = "RMPOPT coverage limited to";
 
 enum class KernelRecordKind { rmpopt_cycles, rmpopt_sweep, to_shared };
 enum class CycleStat { largest, smallest, average };

@@ -1,4 +1,5 @@
 #include "analysis/parsers/kernel_log_prefix.h"
+#include "analysis/text_lines.h"
 
 #include <cctype>
 #include <charconv>
@@ -197,6 +198,23 @@ bool may_be_bare_prefix(std::string_view line) {
 bool has_capture_timestamp(std::string_view line) {
   KernelLogLine l = strip_capture_prefix(line);
   return l.uptime_s.has_value() || !l.wallclock.empty();
+}
+
+}  // namespace kvmbench::parsers
+
+namespace kvmbench::parsers {
+
+bool looks_like_kernel_log(std::string_view text) {
+  int seen = 0;
+  bool found = false;
+  for_each_line(text, [&](std::size_t, std::string_view line) {
+    const std::string_view bare = strip_quote_markers(line);
+    if (bare.find_first_not_of(" \t\r") == std::string_view::npos) return true;
+    found = has_capture_timestamp(bare) || bare.starts_with("Linux version ") || bare.starts_with("-- Boot ") ||
+            bare.starts_with("-- Logs begin at ") || bare.starts_with("-- Journal begins at ");
+    return !found && ++seen < 200;
+  });
+  return found;
 }
 
 }  // namespace kvmbench::parsers

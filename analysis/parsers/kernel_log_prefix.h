@@ -45,4 +45,11 @@ bool may_be_bare_prefix(std::string_view line);
 // (so it begins a new log line and cannot be the tail of a wrapped one).
 bool has_capture_timestamp(std::string_view line);
 
+// Whether `text` reads as a kernel log as people capture it: one of its
+// first 200 non-blank lines carries a capture timestamp (dmesg, dmesg -T,
+// /dev/kmsg, journalctl -k), is the kernel's banner ("Linux version ...")
+// or a journalctl boot or header line. Bare `dmesg -t` output passes only
+// with its banner.
+bool looks_like_kernel_log(std::string_view text);
+
 }  // namespace kvmbench::parsers

@@ -383,6 +383,22 @@ std::string document_unsupported(const HostCaps& caps) {
                        require_qemu(caps, "kvm"), require_guest_kernel(caps)});
 }
 
+// flushbyasid=off on a CPU that has it is a boot with clearcpuid=flushbyasid
+// (the kernel has no other switch); the other values take the boot as it is.
+BootNeed flushbyasid_boot(const HostCaps& caps, const ParamText& t) {
+  asid::FlushByAsidWanted wanted = asid::FlushByAsidWanted::as_booted;
+  try {
+    wanted = asid::parse_flushbyasid_wanted(t.text("flushbyasid"));
+  } catch (const std::invalid_argument&) {
+    return {};  // the parameter's own check says what is wrong
+  }
+  if (wanted != asid::FlushByAsidWanted::off) return {};
+  const asid::FlushByAsidBoot boot = asid::this_boot(caps.confidential);
+  return {"clearcpuid=flushbyasid", boot.state == asid::FlushByAsidState::no,
+          "KVM flushes by ASID whenever the kernel has FLUSHBYASID (there is no module parameter), so its off "
+          "case is a boot whose command line hides it"};
+}
+
 }  // namespace
 
 Suite asid_suite() {
@@ -394,6 +410,7 @@ Suite asid_suite() {
       .params = document_params(),
       .parse = parse_as(parse_document_params),
       .unsupported_reason = document_unsupported,
+      .boot = flushbyasid_boot,
       .run = run_with(run_document),
       .default_repetitions = 5,
       .primary_metrics = {"transaction_rate", "throughput", "cpuid_rate", "time_per_round"},

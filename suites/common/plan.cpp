@@ -66,6 +66,13 @@ void Plan::ioctls(const std::string& title, std::vector<std::string> sequence) {
   sections_.push_back({"ioctls", title, std::move(sequence)});
 }
 
+void Plan::boot(const BootNeed& need) {
+  sections_.push_back({"boot", need.this_boot ? "this one" : "another",
+                       {fmt::format("{} ({}): {}", need.setting,
+                                    need.this_boot ? "the boot planned for has it" : "the boot planned for has not",
+                                    need.why)}});
+}
+
 void Plan::knob(const std::string& what) { sections_.push_back({"knob", "", {what}}); }
 void Plan::capture(const std::string& what) { sections_.push_back({"capture", "", {what}}); }
 void Plan::skip(const std::string& part, const std::string& reason) { sections_.push_back({"skip", part, {reason}}); }
@@ -105,6 +112,10 @@ void plan_guest(Plan& plan, const RunContext& ctx, host::GuestSpec spec, const s
     host::ConfidentialSupport support;
     support.kvm_runs_guests = caps.kvm.runs_guests;
     support.kvm_vm_types = caps.kvm.vm_types;
+    const char* type = spec.confidential == host::Confidential::sev_snp ? "snp" : "tdx";
+    if (const auto it = caps.kvm.memory_attributes_by_vm_type.find(type);
+        it != caps.kvm.memory_attributes_by_vm_type.end())
+      support.vm_memory_attributes = it->second;
     if (caps.confidential.sev_bits) support.host_cbitpos = caps.confidential.sev_bits->cbitpos;
     const char* object = spec.confidential == host::Confidential::sev_snp ? "sev-snp-guest" : "tdx-guest";
     if (caps.qemu_objects) {

@@ -6,6 +6,7 @@
 //   check    whether the preset would run here, and why not
 //   guest    one QEMU guest: its whole argument vector, one argument a line
 //   ioctls   a KVM ioctl sequence, one ioctl a line
+//   boot     the kernel command line it needs, where the boot decides
 //   knob     a host setting it would change (and how it is put back)
 //   capture  what it would read while measuring, and where the figure comes from
 //   skip     a part it would skip, with the reason
@@ -31,6 +32,9 @@ class Plan {
   void check(const std::string& reason_or_empty);
   void guest(const std::string& label, const std::vector<std::string>& argv);
   void ioctls(const std::string& title, std::vector<std::string> sequence);
+  // Where the boot decides what can run (suites/boot.h): which boot, and
+  // whether it is the one planned for.
+  void boot(const BootNeed& need);
   void knob(const std::string& what);
   void capture(const std::string& what);
   void skip(const std::string& part, const std::string& reason);

@@ -1,5 +1,7 @@
 #include "suites/common/requirements.h"
 
+#include "hostlib/kvm_uapi.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -42,6 +44,16 @@ std::string require_vm_type(const HostCaps& caps, const std::string& type) {
     return fmt::format("KVM does not offer the {} VM type (KVM_CAP_VM_TYPES: {})", type,
                        t.empty() ? std::string("none") : fmt::format("{}", fmt::join(t, ", ")));
   return "";
+}
+
+std::string require_vm_private_memory(const HostCaps& caps, const std::string& type, const std::string& who) {
+  const auto it = caps.kvm.memory_attributes_by_vm_type.find(type);
+  if (it == caps.kvm.memory_attributes_by_vm_type.end()) return "";
+  if (it->second & KVM_MEMORY_ATTRIBUTE_PRIVATE) return "";
+  return fmt::format("{} need the PRIVATE memory attribute through the VM-wide KVM_SET_MEMORY_ATTRIBUTES, and an {} "
+                     "VM does not take it (KVM_CAP_MEMORY_ATTRIBUTES on its fd = {:#x}): QEMU would exit with "
+                     "\"cannot set up private guest memory\"",
+                     who, type, it->second);
 }
 
 std::string require_kernel_log(const HostCaps& caps) {

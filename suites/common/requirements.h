@@ -16,6 +16,11 @@ std::string require_qemu(const HostCaps& caps, const std::string& accel);
 std::string require_guest_kernel(const HostCaps& caps);
 std::string require_guest_memfd(const HostCaps& caps);
 std::string require_vm_type(const HostCaps& caps, const std::string& type);
+// A VM of `type` takes KVM_MEMORY_ATTRIBUTE_PRIVATE through the VM-wide
+// KVM_SET_MEMORY_ATTRIBUTES (KVM_CAP_MEMORY_ATTRIBUTES on its fd, as the
+// probe recorded it), which `who` (QEMU's confidential guests) needs; met
+// when the probe did not record it (the launcher asks again).
+std::string require_vm_private_memory(const HostCaps& caps, const std::string& type, const std::string& who);
 // /dev/kmsg can be read (the presets that take figures from kernel log lines).
 std::string require_kernel_log(const HostCaps& caps);
 

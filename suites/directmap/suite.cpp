@@ -26,6 +26,7 @@
 #include "suites/common/capture.h"
 #include "suites/common/collector.h"
 #include "suites/common/guest_glue.h"
+#include "suites/common/kernel_boot.h"
 #include "suites/common/plan.h"
 #include "suites/common/requirements.h"
 #include "suites/directmap/report.h"
@@ -324,6 +325,12 @@ std::vector<Param> guest_params(const std::string& mem, const std::string& vcpus
   return p;
 }
 
+// confidential=snp: QEMU's SNP guest needs the VM-wide memory attributes.
+BootNeed snp_guest_boot(const HostCaps& caps, const ParamText& t) {
+  if (t.text("confidential") != "snp") return {};
+  return vm_wide_attributes_boot(caps, "snp", "SEV-SNP guests (confidential=snp)");
+}
+
 // The guest's faultin workload (guests/workloads/faultin.cpp): its time and
 // per-thread rates are views of the one fault-in its faultin_rate measures.
 std::map<std::string, std::string> guest_faultin_derived() {
@@ -340,6 +347,7 @@ Suite directmap_suite() {
       .params = guest_params("1T", "128", "5G", "1800"),
       .parse = parse_as(parse_guest_params),
       .unsupported_reason = document_unsupported,
+      .boot = snp_guest_boot,
       .run = run_with(run_document),
       .default_repetitions = 3,
       .primary_metrics = {"host_alloc_rate"},

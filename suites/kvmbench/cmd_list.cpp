@@ -6,6 +6,7 @@
 
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/render_tables.h"
+#include "suites/param_check.h"
 #include "suites/suite.h"
 
 namespace kvmbench::cli {
@@ -31,7 +32,7 @@ void add_list_command(CLI::App& app) {
     for (const auto& suite : suites::registry()) {
       fmt::print("{}: {}\n", suite.name, suite.description);
       for (const auto& preset : suite.presets) {
-        std::string reason = preset.unsupported_reason ? preset.unsupported_reason(caps) : "";
+        const std::string reason = suites::why_not_here(preset, caps, {});
         fmt::print("  {:<9} [{}]\n{}", preset.name, preset.for_emulated_lab ? "emulated" : to_string(preset.source), indented(preset.description, 4));
         fmt::print("{}", indented(reason.empty() ? "can run here" : "cannot run here: " + reason, 4));
         if (verbose)

@@ -17,6 +17,7 @@
 #include "hostlib/host_metadata.h"
 #include "hostlib/qemu_launcher.h"
 #include "hostlib/qemu_paths.h"
+#include "hostlib/rmpopt_boot_state.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
 
@@ -78,7 +79,10 @@ std::string join(const nlohmann::json& arr, const std::string& sep, const std::s
 
 std::string yes_no(const nlohmann::json& v) { return v.is_boolean() ? (v.get<bool>() ? "yes" : "no") : "unknown"; }
 
-void print_text(const nlohmann::json& m) {
+// `m` by value: a host description need not have every key a probe of
+// this version writes (an older probe, a hand-made file), and a missing one
+// reads as null ("?") here instead of failing.
+void print_text(nlohmann::json m) {
   const std::string emulated = host::emulation_reason(m);
   fmt::print("kvmbench probe: {} (source: {}, probed {})\n\n", str(m["hostname"]), emulated.empty() ? "hardware" : "emulated",
              str(m["collected_at"]));
@@ -119,7 +123,8 @@ void print_text(const nlohmann::json& m) {
                          yes_no(k["pre_fault_memory"])));
   std::string params;
   for (auto& [mod, info] : m["kvm_modules"].items()) {
-    for (auto* p : {"npt", "sev", "sev_es", "sev_snp", "tdx", "ept", "tdp_mmu", "nx_huge_pages"})
+    for (auto* p : {"npt", "sev", "sev_es", "sev_snp", "tdx", "ept", "tdp_mmu", "nx_huge_pages",
+                    "vm_memory_attributes"})
       if (info["parameters"].contains(p)) params += fmt::format("{}{}.{}={}", params.empty() ? "" : " ", mod, p,
                                                                 str(info["parameters"][p]));
   }
@@ -128,13 +133,14 @@ void print_text(const nlohmann::json& m) {
   if (m.contains("confidential") && m["confidential"].is_object()) {
     auto& cc = m["confidential"];
     line("Confidential",
-         fmt::format("SEV C-bit {}, reduced phys bits {}; FLUSHBYASID in /proc/cpuinfo: {}{}; kernel log: {}; "
-                     "RMPOPT at boot: {}{}",
+         fmt::format("SEV C-bit {}, reduced phys bits {}; FLUSHBYASID in /proc/cpuinfo: {}{}; kernel log: {}",
                      str(cc["sev_cbitpos"], "none"), str(cc["sev_reduced_phys_bits"], "none"), str(cc["flushbyasid"]),
                      cc["clearcpuid_flushbyasid"] == true ? " (clearcpuid=flushbyasid)" : "",
-                     str(cc["kmsg_error"]).empty() ? "readable" : str(cc["kmsg_error"]),
-                     str(cc["rmpopt_boot"]["state"]),
-                     str(cc["rmpopt_boot"]["line"], "").empty() ? "" : ": " + str(cc["rmpopt_boot"]["line"])));
+                     str(cc["kmsg_error"]).empty() ? "readable" : str(cc["kmsg_error"])));
+    const host::RmpoptBootState r = host::confidential_host_from_json(cc).rmpopt;
+    const std::string said = host::rmpopt_boot_summary(r);
+    line("", fmt::format("RMPOPT in the kernel log{}: {}{}", r.from.empty() ? "" : " (" + r.from + ")",
+                         host::to_string(r.state), said.empty() ? "" : ": " + said));
   }
   auto& mem = m["memory"];
   auto& dm = mem["directmap"];
@@ -234,7 +240,7 @@ void add_probe_command(CLI::App& app) {
   struct Opts {
     bool json = false, labels = false;
     int kvm_timeout = 500;
-    std::string host;
+    std::string host, kmsg;
     std::vector<std::string> require;
   };
   auto o = std::make_shared<Opts>();
@@ -245,10 +251,27 @@ void add_probe_command(CLI::App& app) {
                   "Exit 77 naming the labels this host lacks (LABEL or LABEL=VALUE), 0 when it has them all")
       ->expected(1, -1);
   cmd->add_option("--host", o->host, "Read a host described by `kvmbench probe --json` instead of probing this one");
+  cmd->add_option("--kmsg", o->kmsg,
+                  "Read what the kernel said (RMPOPT) from this captured kernel log (dmesg or journalctl -k "
+                  "output) instead of /dev/kmsg; with --host, that host's");
   cmd->add_option("--kvm-timeout-ms", o->kvm_timeout, "How long the KVM test guest may run")
       ->check(CLI::Range(10, 10000));
   cmd->callback([o] {
-    const nlohmann::json m = o->host.empty() ? probe_this_host(o->kvm_timeout) : read_host_file(o->host);
+    nlohmann::json m = o->host.empty() ? probe_this_host(o->kvm_timeout) : read_host_file(o->host);
+    if (!o->kmsg.empty()) {
+      host::ConfidentialHost c;
+      try {
+        c = host::confidential_host_from_json(m.value("confidential", nlohmann::json()));
+      } catch (const std::invalid_argument& e) {
+        usage_error(fmt::format("--host {}: {}", o->host, e.what()));
+      }
+      try {
+        c.rmpopt = host::rmpopt_boot_state_from_file(o->kmsg);
+      } catch (const std::invalid_argument& e) {
+        usage_error(e.what());
+      }
+      m["confidential"] = host::to_json(c);
+    }
     if (o->labels || !o->require.empty()) {
       const auto labels = host::capability_labels(m);
       if (o->labels)

@@ -36,6 +36,7 @@ struct RunOptions {
   std::string replay;
   bool dry_run = false;
   std::string host;
+  std::string kmsg;
 };
 
 }  // namespace
@@ -70,6 +71,9 @@ void add_run_command(CLI::App& app) {
                 "touching the host: no ioctl, knob, QEMU, run directory or lock");
   cmd->add_option("--host", o.host,
                   "With --dry-run: plan for the host whose `kvmbench probe --json` output this file holds");
+  cmd->add_option("--kmsg", o.kmsg,
+                  "With --dry-run: that host's kernel log as captured (dmesg or journalctl -k output), read "
+                  "instead of /dev/kmsg for what the kernel said (RMPOPT)");
   cmd->add_option("--format", o.format, "Report format printed after the run: text or md")
       ->check(CLI::IsMember({"text", "md"}));
   cmd->add_flag("--verbose", o.verbose,
@@ -84,7 +88,10 @@ void add_run_command(CLI::App& app) {
     req.replay_dir = o.replay;
     req.dry_run = o.dry_run;
     req.host_file = o.host;
+    req.kmsg_file = o.kmsg;
     if (!o.host.empty() && !o.dry_run) usage_error("--host FILE plans for another host: it needs --dry-run");
+    if (!o.kmsg.empty() && !o.dry_run)
+      usage_error("--kmsg FILE plans with a captured kernel log: it needs --dry-run (a run reads /dev/kmsg)");
     req.target_ci_pct = o.target_ci_pct;
     req.max_runs = o.max_runs;
     req.max_time_s = o.max_time_s;

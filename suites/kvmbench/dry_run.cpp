@@ -8,6 +8,9 @@
 
 #include "analysis/json_input.h"
 #include "analysis/run_store.h"
+#include "hostlib/confidential_host.h"
+#include "hostlib/rmpopt_boot_state.h"
+#include "suites/common/kernel_boot.h"
 #include "suites/common/plan.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/kvmbench/render_tables.h"
@@ -25,6 +28,7 @@ using suites::Suite;
 HostCaps caps_for(const RunRequest& req, std::string& described) {
   if (req.host_file.empty()) {
     described = "this host (probed without ioctls)";
+    if (!req.kmsg_file.empty()) described += fmt::format(", with its kernel log from {}", req.kmsg_file);
     return suites::probe_host_caps_without_ioctls();
   }
   std::string text;
@@ -50,9 +54,53 @@ HostCaps caps_for(const RunRequest& req, std::string& described) {
     usage_error(fmt::format("--host {}: {}", req.host_file, e.what()));
   }
   described = fmt::format("{} (from {})", j.value("hostname", std::string("unnamed host")), req.host_file);
+  if (!req.kmsg_file.empty()) described += fmt::format(", with its kernel log from {}", req.kmsg_file);
   if (j.contains("_note") && j["_note"].is_string()) described += "; its note: " + j["_note"].get<std::string>();
   return caps;
 }
+
+// --kmsg FILE: what that host's captured kernel log says stands in for
+// what the probe read from /dev/kmsg.
+void read_kernel_log_into(HostCaps& caps, const std::string& kmsg_file) {
+  try {
+    caps.confidential.rmpopt = host::rmpopt_boot_state_from_file(kmsg_file);
+  } catch (const std::invalid_argument& e) {
+    usage_error(e.what());
+  }
+  caps.metadata["confidential"] = host::to_json(caps.confidential);
+}
+
+// Which presets run on which boot, for a lab engineer booking the machine:
+// this boot, each other boot a preset needs, and those that run on none.
+class BootPlan {
+ public:
+  void add(const std::string& suite, const Preset& preset, const suites::BootNeed& need, bool would_run) {
+    const std::string name = fmt::format("{} / {}", suite, preset.name);
+    if (!need.this_boot)
+      other_[need.setting].push_back(name);
+    else if (would_run)
+      here_.push_back(name);
+    else
+      none_.push_back(name);
+  }
+  bool needs_another() const { return !other_.empty(); }
+
+  std::string render(const std::string& this_boot) const {
+    std::string out = "== boots ==\n";
+    auto item = [&](const std::string& head, const std::vector<std::string>& names) {
+      out += wrap_text(fmt::format("{}: {}", head, names.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(names, ", "))),
+                       80, "    ");
+    };
+    item(this_boot.empty() ? std::string("this boot") : "this boot (" + this_boot + ")", here_);
+    for (const auto& [setting, names] : other_) item("a boot with " + setting, names);
+    if (!none_.empty()) item("on no boot of this kernel (see each plan)", none_);
+    return out;
+  }
+
+ private:
+  std::vector<std::string> here_, none_;
+  std::map<std::string, std::vector<std::string>> other_;
+};
 
 }  // namespace
 
@@ -85,7 +133,8 @@ int plan_suites(const RunRequest& req) {
       usage_error(fmt::format("'{}' is not a parameter of the chosen preset(s); see `kvmbench list --params`", k));
 
   std::string described;
-  const HostCaps caps = caps_for(req, described);
+  HostCaps caps = caps_for(req, described);
+  if (!req.kmsg_file.empty()) read_kernel_log_into(caps, req.kmsg_file);
   // The same checks and parse as a run's, before the plan's first line.
   std::vector<suites::ResolvedParams> params;
   for (const auto& [suite, preset] : targets) params.push_back(suites::resolve_params(*preset, req.overrides, caps));
@@ -94,6 +143,7 @@ int plan_suites(const RunRequest& req) {
                                  "(RUN_DIR: the run directory it would make; SIZE, PORT, QMP_DIR, FIRMWARE, ...).",
                                  80, ""));
   bool any = false;
+  BootPlan boots;
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const auto& [suite, preset] = targets[i];
     const int reps = req.repetitions > 0 ? req.repetitions : preset->default_repetitions;
@@ -103,11 +153,16 @@ int plan_suites(const RunRequest& req) {
       throw std::logic_error("a dry run writes nothing");
     };
     suites::Plan plan;
-    plan.check(preset->unsupported_reason ? preset->unsupported_reason(caps) : "");
+    const suites::BootNeed boot = suites::boot_need(*preset, caps, req.overrides);
+    plan.check(suites::why_not_here(*preset, caps, req.overrides));
+    // Another boot is the check's reason already.
+    if (!boot.setting.empty() && boot.this_boot) plan.boot(boot);
     preset->plan(ctx, plan);
+    boots.add(suite->name, *preset, boot, plan.would_run());
     fmt::print("{}\n", suites::render_plan(suite->name, *preset, plan, params[i].text, req.adaptive ? -1 : reps));
     any = any || plan.would_run();
   }
+  if (targets.size() > 1 || boots.needs_another()) fmt::print("{}", boots.render(suites::boot_settings(caps)));
   return any ? kExitOk : kExitCannotRun;
 }
 

@@ -60,11 +60,12 @@ class RunSource {
   // The preset asked for ("": the one chosen per suite).
   const std::string& preset() const { return preset_; }
 
-  // Why `p` cannot run here ("" when it can). Under replay the host's
-  // requirements are not checked: the captures stand in for the host.
-  std::string unsupported_reason(const Preset& p, const HostCaps& caps) const {
-    if (!live() || !p.unsupported_reason) return "";
-    return p.unsupported_reason(caps);
+  // Why `p` cannot run here ("" when it can): another boot, or what the
+  // host lacks. Under replay the host's requirements are not checked: the
+  // captures stand in for the host.
+  std::string unsupported_reason(const Preset& p, const HostCaps& caps,
+                                 const std::map<std::string, std::string>& overrides) const {
+    return live() ? suites::why_not_here(p, caps, overrides) : "";
   }
 
   // Knobs a killed run left changed are put back before anything is
@@ -103,8 +104,14 @@ std::string hostname() {
 // smoke preset where the document preset cannot run (the document's pipeline
 // proven under TCG). Sets `why_not` to what was left out.
 std::vector<const Preset*> choose_presets(const Suite& s, const RunSource& source, const HostCaps& caps,
-                                          bool run_all, std::string& why_not) {
-  auto reason = [&](const Preset& p) { return source.unsupported_reason(p, caps); };
+                                          const RunRequest& req, std::string& why_not, RunSummary& summary) {
+  const bool run_all = req.target == "all";
+  auto reason = [&](const Preset& p) {
+    const std::string why = source.unsupported_reason(p, caps, req.overrides);
+    if (const suites::BootNeed boot = suites::boot_need(p, caps, req.overrides); !why.empty() && !boot.this_boot)
+      summary.other_boot(boot.setting, fmt::format("{} / {}", s.name, p.name));
+    return why;
+  };
   const std::string& requested = source.preset();
   if (!requested.empty()) {
     const Preset* p = s.find_preset(requested);
@@ -430,7 +437,7 @@ int run_suites(const RunRequest& req) {
       summary.not_run(fmt::format("skipping {}: it has no preset '{}'", s->name, preset_name));
       continue;
     }
-    auto presets = choose_presets(*s, source, caps, req.target == "all", why);
+    auto presets = choose_presets(*s, source, caps, req, why, summary);
     for (const Preset* p : presets) targets.push_back({s, p});
     if (presets.empty())
       summary.not_run(fmt::format("skipping {}: {}", s->name, why));

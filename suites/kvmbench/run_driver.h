@@ -27,6 +27,7 @@ struct RunRequest {
   // `--dry-run [--host FILE]`: print the plan (dry_run.h) instead of running.
   bool dry_run = false;
   std::string host_file;  // `kvmbench probe --json` of the host to plan for; "": this one
+  std::string kmsg_file;  // that host's kernel log as captured (--kmsg); "": /dev/kmsg or the probe's
 };
 
 // Returns the exit code: 0 when something ran, 77 when nothing could,

@@ -1,6 +1,7 @@
 #include "suites/kvmbench/run_summary.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <set>
@@ -39,6 +40,12 @@ void RunSummary::warn(const std::string& kind, const std::string& text) {
   ++it->count;
 }
 
+void RunSummary::other_boot(const std::string& setting, const std::string& what) {
+  auto it = std::find_if(other_boots_.begin(), other_boots_.end(), [&](const auto& b) { return b.first == setting; });
+  if (it == other_boots_.end()) it = other_boots_.insert(other_boots_.end(), {setting, {}});
+  if (std::find(it->second.begin(), it->second.end(), what) == it->second.end()) it->second.push_back(what);
+}
+
 std::vector<std::string> RunSummary::render(double wall_s) const {
   std::vector<std::string> out;
   out.push_back(fmt::format("kvmbench: summary (wall time {:.1f} s):", wall_s));
@@ -60,6 +67,11 @@ std::vector<std::string> RunSummary::render(double wall_s) const {
     }
   }
   if (one_parent) out.push_back(fit_columns("  runs in " + parents.begin()->string()));
+  for (const auto& [setting, what] : other_boots_)
+    for (auto& l : wrap_columns(fmt::format("on another boot, with {} on the kernel command line: {}", setting,
+                                            fmt::join(what, ", ")),
+                                "  "))
+      out.push_back(l);
   if (!warnings_.empty()) {
     out.push_back("kvmbench: warnings, each kind once (all: `kvmbench report --verbose DIR`):");
     for (const auto& w : warnings_) {

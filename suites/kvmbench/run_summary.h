@@ -28,6 +28,9 @@ class RunSummary {
   // run directory, `seconds` its wall time.
   void ran(const std::string& suite, const std::string& preset, const std::string& outcome,
            const std::filesystem::path& dir, double seconds);
+  // A preset left out because it needs another boot of the kernel, with
+  // `setting` on its command line: one line per boot names them all.
+  void other_boot(const std::string& setting, const std::string& what);
   // A warning counted under `kind` ("high variation", or a host setting):
   // shown once per kind, with the first text and how many there were.
   void warn(const std::string& kind, const std::string& text);
@@ -46,6 +49,7 @@ class RunSummary {
   };
   std::vector<Line> lines_;
   std::vector<Kind> warnings_;
+  std::vector<std::pair<std::string, std::vector<std::string>>> other_boots_;
 };
 
 }  // namespace kvmbench::cli

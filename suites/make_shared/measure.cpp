@@ -107,8 +107,8 @@ std::uint64_t conversion_case_bytes(std::uint64_t requested, std::uint64_t limit
 // Keep in step with the conversion body in measure.
 std::vector<std::string> conversion_build_plan(std::uint32_t type, ConversionIoctl ioctl, const std::string& size,
                                                int conversions, bool populate, bool prefault,
-                                               std::uint64_t snp_policy) {
-  std::vector<std::string> steps = private_vm_launch_plan(type, snp_policy);
+                                               std::uint64_t snp_policy, unsigned guest_phys_bits) {
+  std::vector<std::string> steps = private_vm_launch_plan(type, snp_policy, guest_phys_bits);
   steps.push_back(fmt::format("KVM_CREATE_GUEST_MEMFD(size={}, flags=0)", size));
   steps.push_back(fmt::format("mmap {} bytes of anonymous memory: the slot's shared half, never touched", size));
   steps.push_back(fmt::format("KVM_SET_USER_MEMORY_REGION2(slot=0, flags=KVM_MEM_GUEST_MEMFD, gpa={:#x}, size={}, "

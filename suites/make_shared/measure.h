@@ -93,6 +93,6 @@ std::uint64_t conversion_case_bytes(std::uint64_t requested, std::uint64_t limit
 // "SIZE"). Pure.
 std::vector<std::string> conversion_build_plan(std::uint32_t type, host::ConversionIoctl ioctl, const std::string& size,
                                                int conversions, bool populate, bool prefault,
-                                               std::uint64_t snp_policy);
+                                               std::uint64_t snp_policy, unsigned guest_phys_bits = 0);
 
 }  // namespace kvmbench::suites::make_shared

@@ -32,6 +32,7 @@
 #include "suites/common/collector.h"
 #include "suites/common/plan.h"
 #include "suites/common/guest_glue.h"
+#include "suites/common/kernel_boot.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/param_check.h"
@@ -173,7 +174,7 @@ void plan_document(RunContext& ctx, Plan& plan, const make_shared::MakeSharedHos
   }
   plan.ioctls(fmt::format("each repetition, one VM build per SIZE = {}", fmt::join(sizes, ", ")),
               make_shared::conversion_build_plan(type, choice.conversion, "SIZE", p.conversions_per_build, p.populate,
-                                          p.prefault, policy));
+                                                 p.prefault, policy, caps.kvm.guest_phys_bits));
   if (caps.confidential.kmsg_error.empty())
     plan.capture("/dev/kmsg, read from the run's start: the kernel's \"guest_memfd to_shared: nr_pages=N, "
                  "make_shared=C cycles, total=T cycles\" lines -> make_shared_cycles and total_cycles (variant "
@@ -241,6 +242,7 @@ Suite make_shared_suite() {
                   .params = common_params("snp, tdx"),
                   .parse = parse_as(parse_document_params),
                   .unsupported_reason = document_unsupported,
+                  .boot = [](const HostCaps& caps, const ParamText&) { return per_file_attributes_boot(caps, {"snp", "tdx"}); },
                   .run = run_with(run_document),
                   .default_repetitions = 2,
                   // The kernel's own figures (its "guest_memfd to_shared:"

@@ -1,10 +1,11 @@
 // rmpopt: the SEV-SNP RMPOPT sweep of documents/000.
 //   document: two SNP guests, one terminated; the kernel's own sweep timing
 //             lines and the cycle statistics come from the kernel log. Needs
-//             SEV-SNP, RMPOPT, a kernel with the series that said at boot it
-//             enabled RMPOPT (hostlib/rmpopt_boot_state.h; the series refuses
-//             without segmented RMP), its timing print, and a readable
-//             /dev/kmsg (else a skip with the reason).
+//             SEV-SNP, RMPOPT, a kernel with the series whose log says it
+//             uses RMPOPT (hostlib/rmpopt_boot_state.h: every revision's
+//             lines), its timing print, a readable /dev/kmsg, and a boot
+//             whose VM-wide memory attributes QEMU can use (else a skip
+//             with the reason).
 //   host:     the structure of the sweep emulated on this host (an RMP-like
 //             table scanned per 1 GiB region, cross-CPU broadcast per region),
 //             timed for real. Never RMPOPT itself: every metric says so.
@@ -19,6 +20,7 @@
 #include "suites/common/capture.h"
 #include "suites/common/collector.h"
 #include "suites/common/guest_glue.h"
+#include "suites/common/kernel_boot.h"
 #include "suites/common/plan.h"
 #include "suites/common/requirements.h"
 #include "suites/kvmbench/exit.h"
@@ -31,30 +33,66 @@ namespace kvmbench::suites {
 
 namespace {
 
+// The document's guests are QEMU SNP guests: the VM-wide memory attributes.
+BootNeed snp_guest_boot(const HostCaps& caps) { return vm_wide_attributes_boot(caps, "snp", "QEMU's SEV-SNP guests"); }
+
 std::string document_unsupported(const HostCaps& caps) {
+  const BootNeed boot = snp_guest_boot(caps);
   return first_reason({
       require_cpu_feature(caps, "sev_snp", "SEV-SNP guests"),
       require_cpu_feature(caps, "rmpopt", "CPUID 0x80000025 EDX[0]"),
       // CPUID says the CPU has the instruction, not that the kernel uses it:
-      // the series refuses to without segmented RMP and says so at boot.
+      // the series says so in its log (from v4 on, a contiguous RMP turns it
+      // off without a word).
       require_kernel_log(caps),
       host::rmpopt_boot_refusal(caps.confidential.rmpopt),
       require_kvm_runs_guests(caps),
       require_vm_type(caps, "snp"),
+      boot.this_boot ? "" : fmt::format("needs a boot with {}: {}", boot.setting, boot.why),
+      require_vm_private_memory(caps, "snp", "QEMU's SEV-SNP guests"),
       require_qemu(caps, "kvm"),
       require_guest_kernel(caps),
   });
 }
 
-// The series covers at most 2 TB: what the kernel said it covers, when the
-// host has more memory than that ("" otherwise).
+// The series sweeps from the lowest RAM address (aligned down to 1 GiB) to
+// max_pfn (aligned up), at most 2 TiB of it. What RAM it never reaches,
+// from the kernel's own coverage line (v8 on), else from the range it
+// printed, else from the 2 TiB cap, against where RAM ends by address (not
+// MemTotal: the PCI hole puts the top of RAM above it); "" when all of it
+// is covered or nothing says otherwise.
 std::string coverage_note(const HostCaps& caps) {
   const auto& r = caps.confidential.rmpopt;
-  if (r.state != host::RmpoptBootState::State::enabled || !r.range_end || caps.memory_bytes <= *r.range_end + 1)
-    return "";
-  return fmt::format("the kernel optimises physical addresses up to {:#x} only (\"{}\"); the {} above are never "
-                     "swept",
-                     *r.range_end, r.line, format_bytes(caps.memory_bytes - (*r.range_end + 1)));
+  const auto& mem = caps.metadata.value("memory", nlohmann::json::object());
+  std::optional<unsigned long long> ram_end;
+  std::string ram_end_from = "MemTotal, a lower bound";
+  if (mem.is_object() && mem.contains("ram_end") && mem["ram_end"].is_number_unsigned()) {
+    ram_end = mem["ram_end"].get<unsigned long long>();
+    ram_end_from = mem.value("ram_end_from", std::string("the probe"));
+  } else if (caps.memory_bytes) {
+    ram_end = caps.memory_bytes;
+  }
+  auto above = [&](unsigned long long end) {
+    if (!ram_end || *ram_end <= end) return std::string();
+    return fmt::format("; RAM ends at {:#x} ({}): the {} above {:#x} are never swept", *ram_end, ram_end_from,
+                       format_bytes(*ram_end - end), end);
+  };
+  if (!r.coverage_line.empty())
+    return fmt::format("the kernel says \"{}\"{}", r.coverage_line,
+                       r.not_optimized_above ? above(*r.not_optimized_above) : "");
+  constexpr unsigned long long kCap = 2ULL << 40;
+  if (r.range_end) {
+    // The series prints the end exclusive and 1 GiB aligned; an end in ...fff
+    // is the last byte.
+    const unsigned long long end = (*r.range_end & ((1ULL << 30) - 1)) == 0 ? *r.range_end : *r.range_end + 1;
+    const std::string beyond = above(end);
+    return beyond.empty() ? "" : fmt::format("the kernel sweeps up to {:#x} (\"{}\"){}", end, r.line, beyond);
+  }
+  const unsigned long long start = r.range_start.value_or(0);
+  const std::string beyond = above(start + kCap);
+  return beyond.empty() ? ""
+                        : fmt::format("the series sweeps at most 2 TiB from the lowest RAM address ({:#x}){}", start,
+                                      beyond);
 }
 
 // The host preset's parameters: the sweep's (its seed and calibration are
@@ -173,7 +211,7 @@ void run_document(RunContext& ctx, const DocumentParams& p) {
   if (sweeps == 0)
     throw std::runtime_error(
         "no 'SEV-SNP: RMPOPT execution time' line in the kernel log after the guest terminated, though the kernel "
-        "enabled RMPOPT at boot: it lacks the sweep's timing print (test instrumentation around the loop, not in "
+        "uses RMPOPT: it lacks the sweep's timing print (test instrumentation around the loop, not in "
         "the patches)");
 }
 
@@ -184,8 +222,10 @@ void plan_document(RunContext& ctx, Plan& plan, const DocumentParams& p) {
   const double hold_s = p.hold_s;
   const double sweep_timeout_s = p.sweep_timeout_s;
   const HostCaps& caps = ctx.host();
-  if (caps.confidential.rmpopt.state == host::RmpoptBootState::State::enabled)
-    plan.note("the kernel enabled RMPOPT at boot: \"" + caps.confidential.rmpopt.line + "\"");
+  const auto& rmpopt = caps.confidential.rmpopt;
+  if (const std::string said = host::rmpopt_boot_summary(rmpopt); !said.empty())
+    plan.note(fmt::format("what the kernel log{} says of RMPOPT: {}", rmpopt.from.empty() ? "" : " (" + rmpopt.from + ")",
+                          said));
   if (const std::string note = coverage_note(caps); !note.empty()) plan.skip("RMPOPT above the kernel's range", note);
   if (caps.confidential.kmsg_error.empty())
     plan.capture("/dev/kmsg, opened before the guests start and read until they have all exited: \"SEV-SNP: "
@@ -251,6 +291,7 @@ Suite rmpopt_suite() {
                   .params = doc_params,
                   .parse = parse_as(parse_document_params),
                   .unsupported_reason = document_unsupported,
+                  .boot = [](const HostCaps& caps, const ParamText&) { return snp_guest_boot(caps); },
                   .run = run_with(run_document),
                   .default_repetitions = 2,
                   .primary_metrics = {"sweep_time"},

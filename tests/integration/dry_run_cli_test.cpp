@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/support/run_command.h"
 
 using kvmbench::test_support::run_kvmbench;
@@ -36,6 +38,9 @@ std::size_t at(const std::string& text, const std::string& what) { return text.f
 
 }  // namespace
 
+// snp.json: booted with the in-place conversion series' default
+// kvm.vm_memory_attributes=Y: QEMU's SNP guests run, the guest_memfd ioctl
+// make_shared's document needs is ENOTTY, and the plan says which boot.
 TEST(DryRunCli, SnpHostPlan) {
   auto r = run_kvmbench({"run", "all", "--dry-run", "--host", kHosts + "snp.json", "--set",
                          "firmware=/usr/share/ovmf/OVMF.fd"},
@@ -44,26 +49,24 @@ TEST(DryRunCli, SnpHostPlan) {
   EXPECT_TRUE(has(unwrapped(r.out), "kvmbench dry run for lab-snp-1 (from " + kHosts + "snp.json)")) << r.out;
   EXPECT_TRUE(has(unwrapped(r.out), "its note: MADE UP for kvmbench's tests")) << r.out;
 
-  // make_shared: launch finished before the pre-fault, the guest_memfd ioctl.
   const std::string ms = unwrapped(section(r.out, "make_shared / document"));
-  EXPECT_TRUE(has(ms, "would run on this host")) << ms;
-  EXPECT_TRUE(has(ms, "VM type snp, converted through KVM_SET_MEMORY_ATTRIBUTES2 (guest_memfd fd)")) << ms;
-  const std::string seq = ms.substr(ms.find("[ioctls]"));  // the ioctl sequence, after the notes
-  EXPECT_LT(at(seq, "KVM_SEV_SNP_LAUNCH_START(policy=0x30000)"), at(seq, "KVM_CREATE_VCPU(0)")) << seq;
-  EXPECT_LT(at(seq, "KVM_CREATE_VCPU(0)"), at(seq, "KVM_SEV_SNP_LAUNCH_FINISH")) << seq;
-  EXPECT_LT(at(seq, "KVM_SEV_SNP_LAUNCH_FINISH"), at(seq, "KVM_PRE_FAULT_MEMORY")) << seq;
-  EXPECT_TRUE(has(seq, "KVM_SET_MEMORY_ATTRIBUTES2(guest_memfd fd, offset=0, size=SIZE, attributes=0 (shared))"))
-      << seq;
-  EXPECT_FALSE(has(seq, "KVM_SET_MEMORY_ATTRIBUTES(VM fd")) << seq;
-  EXPECT_TRUE(has(ms, "\"guest_memfd to_shared: nr_pages=N, make_shared=C cycles, total=T cycles\" lines -> "
-                      "make_shared_cycles and total_cycles"))
+  EXPECT_TRUE(has(ms, "would not run: needs another boot, with kvm.vm_memory_attributes=0: "
+                      "KVM_SET_MEMORY_ATTRIBUTES2 on a guest_memfd returns ENOTTY while"))
       << ms;
-  EXPECT_TRUE(has(ms, "not PVALIDATEd by a guest")) << ms;
+  EXPECT_FALSE(has(ms, "[boot]")) << ms;  // the check says it
 
-  // rmpopt: the kernel's own RMPOPT line, the host's C-bit, no kernel hashes.
+  // rmpopt: what the kernel said (v8's lines), the coverage it gives, the
+  // host's C-bit, no kernel hashes.
   const std::string rm = unwrapped(section(r.out, "rmpopt / document"));
   EXPECT_TRUE(has(rm, "would run on this host")) << rm;
-  EXPECT_TRUE(has(rm, "RMP optimizations enabled on physical address range")) << rm;
+  EXPECT_TRUE(has(rm, "[boot] this one: kvm.vm_memory_attributes=1 (the boot planned for has it)")) << rm;
+  EXPECT_TRUE(has(rm, "what the kernel log (/dev/kmsg) says of RMPOPT: SEV-SNP: Attempt RMP optimizations on "
+                      "physical address range"))
+      << rm;
+  EXPECT_TRUE(has(rm, "[skip] RMPOPT above the kernel's range: the kernel says \"SEV-SNP: RMPOPT coverage limited to "
+                      "2TB; memory above 0x20000000000 not optimized\"; RAM ends at 0x20080000000 (/proc/iomem): the "
+                      "2G above 0x20000000000 are never swept"))
+      << rm;
   EXPECT_TRUE(has(rm, "[guest] snp-guest0:")) << rm;
   EXPECT_TRUE(has(rm, "[guest] snp-guest1:")) << rm;
   EXPECT_TRUE(has(rm, "-object sev-snp-guest,id=sev0,cbitpos=51,reduced-phys-bits=1,policy=0x30000 -bios "
@@ -77,6 +80,130 @@ TEST(DryRunCli, SnpHostPlan) {
   EXPECT_TRUE(has(as, "[skip] flushbyasid=off: this boot has FLUSHBYASID (/proc/cpuinfo flags)")) << as;
   EXPECT_TRUE(has(as, "clearcpuid=flushbyasid")) << as;
   EXPECT_TRUE(has(as, "hostfwd=tcp:127.0.0.1:PORT-:5201")) << as;
+
+  // The boots a document campaign on this machine needs.
+  const std::string boots = unwrapped(section(r.out, "boots"));
+  EXPECT_TRUE(has(boots, "this boot (kvm.vm_memory_attributes=Y): rmpopt / document, directmap / document, asid / "
+                         "document"))
+      << boots;
+  EXPECT_TRUE(has(boots, "a boot with kvm.vm_memory_attributes=0: make_shared / document")) << boots;
+}
+
+// The same host booted with kvm.vm_memory_attributes=0: make_shared's
+// document runs through the guest_memfd ioctl; QEMU's SNP guests need the
+// other boot.
+TEST(DryRunCli, SnpHostBootedForInPlaceConversion) {
+  auto r = run_kvmbench({"run", "all", "--dry-run", "--host", kHosts + "snp-vmattr0.json", "--set",
+                         "firmware=/usr/share/ovmf/OVMF.fd", "--set", "confidential=snp"},
+                        60, "", env());
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const std::string ms = unwrapped(section(r.out, "make_shared / document"));
+  EXPECT_TRUE(has(ms, "would run on this host")) << ms;
+  EXPECT_TRUE(has(ms, "[boot] this one: kvm.vm_memory_attributes=0 (the boot planned for has it)")) << ms;
+  EXPECT_TRUE(has(ms, "VM type snp, converted through KVM_SET_MEMORY_ATTRIBUTES2 (guest_memfd fd)")) << ms;
+  const std::string seq = ms.substr(ms.find("[ioctls]"));  // the ioctl sequence, after the notes
+  EXPECT_LT(at(seq, "KVM_SEV_SNP_LAUNCH_START(policy=0x30000)"), at(seq, "KVM_CREATE_VCPU(0)")) << seq;
+  EXPECT_LT(at(seq, "KVM_CREATE_VCPU(0)"), at(seq, "KVM_SEV_SNP_LAUNCH_FINISH")) << seq;
+  EXPECT_LT(at(seq, "KVM_SEV_SNP_LAUNCH_FINISH"), at(seq, "KVM_PRE_FAULT_MEMORY")) << seq;
+  EXPECT_TRUE(has(seq, "KVM_SET_MEMORY_ATTRIBUTES2(guest_memfd fd, offset=0, size=SIZE, attributes=0 (shared))"))
+      << seq;
+  EXPECT_FALSE(has(seq, "KVM_SET_MEMORY_ATTRIBUTES(VM fd")) << seq;
+  EXPECT_TRUE(has(ms, "\"guest_memfd to_shared: nr_pages=N, make_shared=C cycles, total=T cycles\" lines -> "
+                      "make_shared_cycles and total_cycles"))
+      << ms;
+  EXPECT_TRUE(has(ms, "not PVALIDATEd by a guest")) << ms;
+
+  const std::string rm = unwrapped(section(r.out, "rmpopt / document"));
+  EXPECT_TRUE(has(rm, "would not run: needs another boot, with kvm.vm_memory_attributes=1: QEMU sets up the "
+                      "private memory of QEMU's SEV-SNP guests through the VM-wide KVM_SET_MEMORY_ATTRIBUTES"))
+      << rm;
+  // And the guests' own refusal, from the VM type's attributes.
+  EXPECT_TRUE(has(rm, "KVM does not take the PRIVATE memory attribute through the VM-wide KVM_SET_MEMORY_ATTRIBUTES "
+                      "on a snp VM (KVM_CAP_MEMORY_ATTRIBUTES on its fd = 0x0)"))
+      << rm;
+  const std::string boots = unwrapped(section(r.out, "boots"));
+  EXPECT_TRUE(has(boots, "this boot (kvm.vm_memory_attributes=N): make_shared / document, asid / document")) << boots;
+  EXPECT_TRUE(has(boots, "a boot with kvm.vm_memory_attributes=1: rmpopt / document, directmap / document")) << boots;
+}
+
+// --kmsg FILE: the plan for a lab machine from its probe and its dmesg, for
+// each revision of the RMPOPT series (tests/data/kmsg/README.md).
+TEST(DryRunCli, RmpoptPlanFromACapturedKernelLog) {
+  const std::string kmsg = std::string(KVMBENCH_TEST_DATA) + "/kmsg/";
+  auto plan = [&](const std::string& log) {
+    return run_kvmbench({"run", "rmpopt", "--preset", "document", "--dry-run", "--host", kHosts + "snp.json",
+                         "--kmsg", kmsg + log, "--set", "firmware=/fw/OVMF.fd"},
+                        60, "", env());
+  };
+  for (const char* log : {"rmpopt-v2.dmesg", "rmpopt-v3.dmesg", "rmpopt-v8.dmesg", "rmpopt-v10.journal"}) {
+    auto r = plan(log);
+    EXPECT_EQ(r.exit_code, 0) << log << "\n" << r.err << r.out;
+    EXPECT_TRUE(has(unwrapped(r.out), "would run on this host")) << log << "\n" << r.out;
+    EXPECT_TRUE(has(unwrapped(r.out), "with its kernel log from " + kmsg + log)) << r.out;
+  }
+  auto v8 = unwrapped(plan("rmpopt-v8.dmesg").out);
+  EXPECT_TRUE(has(v8, "(v3+, 2 range lines: one per sweep); SEV-SNP: RMPOPT coverage limited to 2TB; memory above "
+                      "0x20000000000 not optimized"))
+      << v8;
+  EXPECT_TRUE(has(v8, "[skip] RMPOPT above the kernel's range: the kernel says")) << v8;
+  auto v10 = unwrapped(plan("rmpopt-v10.journal").out);
+  EXPECT_TRUE(has(v10, "the log holds 2 boots; the last is read")) << v10;
+  // v3 on a 512 GiB host part of the 2 TiB one described: the range it
+  // printed ends below where RAM ends, so the rest is said.
+  auto v3 = unwrapped(plan("rmpopt-v3.dmesg").out);
+  EXPECT_TRUE(has(v3, "[skip] RMPOPT above the kernel's range: the kernel sweeps up to 0x8080000000")) << v3;
+
+  auto none = plan("no-series.dmesg");
+  EXPECT_EQ(none.exit_code, 77) << none.err << none.out;
+  EXPECT_TRUE(has(unwrapped(none.out), "would not run: the kernel log holds none of the RMPOPT series' lines"))
+      << none.out;
+  auto both = plan("contradictory.dmesg");
+  EXPECT_EQ(both.exit_code, 77) << both.err << both.out;
+  EXPECT_TRUE(has(unwrapped(both.out), "whether RMPOPT is on cannot be told, so rmpopt is refused")) << both.out;
+  auto off = plan("rmpopt-v3-not-enabled.dmesg");
+  EXPECT_EQ(off.exit_code, 77) << off.err << off.out;
+  EXPECT_TRUE(has(unwrapped(off.out), "segmented RMP required")) << off.out;
+}
+
+TEST(DryRunCli, ABadKmsgFileIsAUsageError) {
+  TempDir tmp;
+  std::ofstream(tmp.path / "empty.log") << "";
+  std::ofstream(tmp.path / "probe.json") << "{\"cpu\": {}, \"kvm\": {\"present\": true}}\n";
+  for (const auto& [file, what] : std::vector<std::pair<fs::path, std::string>>{
+           {tmp.path / "empty.log", "empty"},
+           {tmp.path / "probe.json", "not a kernel log"},
+           {tmp.path / "nonexistent.log", "cannot read it"}}) {
+    auto r = run_kvmbench({"run", "rmpopt", "--dry-run", "--host", kHosts + "snp.json", "--kmsg", file.string()}, 60,
+                          "", env());
+    EXPECT_EQ(r.exit_code, 2) << file << r.err << r.out;
+    EXPECT_TRUE(has(r.err, "--kmsg " + file.string())) << r.err;
+    EXPECT_TRUE(has(r.err, what)) << r.err;
+    EXPECT_EQ(r.out, "") << "a plan was printed for " << file;
+  }
+  // The probe reads it too, and a run (not a dry run) refuses it.
+  auto p = run_kvmbench({"probe", "--host", kHosts + "snp.json", "--kmsg", (tmp.path / "empty.log").string()}, 60, "",
+                        env());
+  EXPECT_EQ(p.exit_code, 2) << p.err;
+  auto live = run_kvmbench({"run", "rmpopt", "--kmsg", (tmp.path / "empty.log").string()}, 60, "", env());
+  EXPECT_EQ(live.exit_code, 2) << live.err;
+  EXPECT_TRUE(has(live.err, "it needs --dry-run")) << live.err;
+}
+
+TEST(DryRunCli, ProbeReadsACapturedKernelLog) {
+  const std::string v10 = std::string(KVMBENCH_TEST_DATA) + "/kmsg/rmpopt-v10.journal";
+  auto r = run_kvmbench({"probe", "--json", "--host", kHosts + "plain.json", "--kmsg", v10}, 60, "", env());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& rm = j["confidential"]["rmpopt_boot"];
+  EXPECT_EQ(rm["state"], "enabled");
+  EXPECT_EQ(rm["revision"], "v3+");
+  EXPECT_EQ(rm["range_lines"], 3);  // SNP init and two guests' exits
+  EXPECT_EQ(rm["boots"], 2);
+  EXPECT_EQ(rm["not_optimized_above"], 0x20000000000ULL);
+  EXPECT_EQ(rm["from"], v10);
+  auto text = run_kvmbench({"probe", "--host", kHosts + "plain.json", "--kmsg", v10}, 60, "", env());
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(has(unwrapped(text.out), "RMPOPT in the kernel log (" + v10 + "): enabled: SEV-SNP: Attempt RMP")) << text.out;
 }
 
 TEST(DryRunCli, SnpDirectmapFollowsTheFieldThatGrowsWithGuestMemfd) {
@@ -106,7 +233,12 @@ TEST(DryRunCli, TdxHostPlan) {
       << ms;
   const std::string seq = ms.substr(ms.find("[ioctls]"));
   EXPECT_LT(at(seq, "KVM_ENABLE_CAP(KVM_CAP_SPLIT_IRQCHIP, 24)"), at(seq, "KVM_TDX_INIT_VM")) << seq;
-  EXPECT_LT(at(seq, "KVM_TDX_INIT_VM"), at(seq, "KVM_SET_CPUID2(vcpu 0")) << seq;
+  EXPECT_TRUE(has(seq, "with 0x80000008 EAX[23:16] = GPAW 48: KVM's GuestPhysBits is 46, so 4-level EPT; KVM takes "
+                       "only 48 or 52"))
+      << seq;
+  // The vCPU's CPUID is the TD's, from KVM_TDX_GET_CPUID (x2APIC fixed 1).
+  EXPECT_LT(at(seq, "KVM_TDX_INIT_VM"), at(seq, "KVM_TDX_GET_CPUID(vcpu 0)")) << seq;
+  EXPECT_LT(at(seq, "KVM_TDX_GET_CPUID(vcpu 0)"), at(seq, "KVM_SET_CPUID2(vcpu 0, that CPUID)")) << seq;
   EXPECT_LT(at(seq, "KVM_SET_CPUID2(vcpu 0"), at(seq, "KVM_TDX_INIT_VCPU")) << seq;
   EXPECT_LT(at(seq, "KVM_TDX_INIT_VCPU"), at(seq, "KVM_TDX_FINALIZE_VM")) << seq;
   EXPECT_LT(at(seq, "KVM_TDX_FINALIZE_VM"), at(seq, "KVM_PRE_FAULT_MEMORY")) << seq;

@@ -62,10 +62,17 @@ TEST(ConfidentialLaunch, PlanOrderPerVmType) {
   EXPECT_EQ(tdx[1], "KVM_ENABLE_CAP(KVM_CAP_SPLIT_IRQCHIP, 24)");
   EXPECT_NE(tdx[2].find("KVM_TDX_CAPABILITIES"), std::string::npos);
   EXPECT_NE(tdx[3].find("KVM_TDX_INIT_VM"), std::string::npos);
+  EXPECT_NE(tdx[3].find("GPAW 48"), std::string::npos) << tdx[3];
+  EXPECT_NE(private_vm_launch_plan(KVM_X86_TDX_VM, 0, 52)[3].find("GPAW 52"), std::string::npos);
+  EXPECT_NE(private_vm_launch_plan(KVM_X86_TDX_VM, 0, 46)[3].find("GPAW 48: KVM's GuestPhysBits is 46"),
+            std::string::npos);
+  // The vCPU's CPUID is the TD's (KVM_TDX_GET_CPUID: x2APIC fixed 1), not
+  // the INIT_VM one, which lacks x2APIC and makes INIT_VCPU fail.
   auto vcpu = private_vm_vcpu_plan(KVM_X86_TDX_VM);
-  ASSERT_EQ(vcpu.size(), 2u);
-  EXPECT_NE(vcpu[0].find("KVM_SET_CPUID2"), std::string::npos);
-  EXPECT_NE(vcpu[1].find("KVM_TDX_INIT_VCPU"), std::string::npos);
+  ASSERT_EQ(vcpu.size(), 3u);
+  EXPECT_NE(vcpu[0].find("KVM_TDX_GET_CPUID"), std::string::npos);
+  EXPECT_NE(vcpu[1].find("KVM_SET_CPUID2(vcpu 0, that CPUID)"), std::string::npos);
+  EXPECT_NE(vcpu[2].find("KVM_TDX_INIT_VCPU"), std::string::npos);
   EXPECT_NE(private_vm_finish_plan(KVM_X86_TDX_VM)[0].find("KVM_TDX_FINALIZE_VM"), std::string::npos);
 
   EXPECT_EQ(private_vm_launch_plan(KVM_X86_SW_PROTECTED_VM, 0), std::vector<std::string>{"KVM_CREATE_VM(sw_protected)"});

@@ -10,6 +10,7 @@
 #include "hostlib/kvm_uapi.h"
 #include "hostlib/private_vm.h"
 #include "suites/common/plan.h"
+#include "suites/param_check.h"
 #include "suites/suite.h"
 
 using namespace kvmbench;
@@ -63,15 +64,47 @@ TEST(DryRunPlan, AnSnpHostReadBackFromItsProbe) {
   EXPECT_EQ(caps.confidential.sev_bits->cbitpos, 51u);
   EXPECT_EQ(caps.confidential.rmpopt.state, host::RmpoptBootState::State::enabled);
   EXPECT_EQ(caps.confidential.flushbyasid, "yes");
-  // The document's choice from it: SNP through the guest_memfd ioctl.
+  EXPECT_EQ(caps.confidential.rmpopt.not_optimized_above, 0x20000000000ULL);
+  // Booted with the series' default vm_memory_attributes=Y: the document
+  // finds no guest_memfd ioctl; the host preset keeps the VM-wide one.
   auto c = host::choose_private_vm_type(host::vm_type_offer_from(caps.kvm), host::kDocumentVmTypeOrder, std::nullopt,
                                         host::ConversionNeed::arch_make_shared);
-  EXPECT_EQ(c.type, KVM_X86_SNP_VM);
-  EXPECT_EQ(c.conversion, host::ConversionIoctl::gmem_attributes2);
-  // The host preset keeps the VM-wide ioctl where it takes PRIVATE.
+  EXPECT_LT(c.type, 0);
   auto h = host::choose_private_vm_type(host::vm_type_offer_from(caps.kvm), host::kHostVmTypeOrder);
   EXPECT_EQ(h.type, KVM_X86_SW_PROTECTED_VM);
   EXPECT_EQ(h.conversion, host::ConversionIoctl::vm_attributes);
+  // Booted with =0: the document's SNP VM through the guest_memfd ioctl.
+  HostCaps in_place = host_caps_from_probe_json(host_file("snp-vmattr0.json"));
+  auto d = host::choose_private_vm_type(host::vm_type_offer_from(in_place.kvm), host::kDocumentVmTypeOrder,
+                                        std::nullopt, host::ConversionNeed::arch_make_shared);
+  EXPECT_EQ(d.type, KVM_X86_SNP_VM);
+  EXPECT_EQ(d.conversion, host::ConversionIoctl::gmem_attributes2);
+}
+
+// Which boot each preset needs, from the kvm module's parameter.
+TEST(DryRunPlan, BootsFromTheKvmModulesParameter) {
+  const HostCaps y = host_caps_from_probe_json(host_file("snp.json"));
+  const HostCaps n = host_caps_from_probe_json(host_file("snp-vmattr0.json"));
+  const HostCaps plain = host_caps_from_probe_json(host_file("plain.json"));
+  const Suite* make_shared = find_suite("make_shared");
+  const Suite* rmpopt = find_suite("rmpopt");
+  const Suite* directmap = find_suite("directmap");
+  ASSERT_TRUE(make_shared && rmpopt && directmap);
+  const Preset& ms = *make_shared->find_preset("document");
+  const Preset& rm = *rmpopt->find_preset("document");
+  const Preset& dm = *directmap->find_preset("document");
+  EXPECT_EQ(boot_need(ms, y, {}).setting, "kvm.vm_memory_attributes=0");
+  EXPECT_FALSE(boot_need(ms, y, {}).this_boot);
+  EXPECT_TRUE(boot_need(ms, n, {}).this_boot);
+  EXPECT_EQ(boot_need(rm, n, {}).setting, "kvm.vm_memory_attributes=1");
+  EXPECT_FALSE(boot_need(rm, n, {}).this_boot);
+  EXPECT_TRUE(boot_need(rm, y, {}).this_boot);
+  // directmap only with its SNP guests.
+  EXPECT_EQ(boot_need(dm, n, {}).setting, "");
+  EXPECT_FALSE(boot_need(dm, n, {{"confidential", "snp"}}).this_boot);
+  // A kernel without the series: any boot.
+  EXPECT_EQ(boot_need(ms, plain, {}).setting, "");
+  EXPECT_TRUE(boot_need(rm, plain, {}).this_boot);
 }
 
 TEST(DryRunPlan, ATdxHostWithTheVmIoctlOffStillConverts) {

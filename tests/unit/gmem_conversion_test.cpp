@@ -52,7 +52,7 @@ TEST(GmemConversion, TheDocumentNeedsTheGuestMemfdIoctl) {
             "its guest_memfd does not implement KVM_SET_MEMORY_ATTRIBUTES2 (ENOTTY for _IOWR(KVMIO, 0xd2, ...)), and "
             "the VM-wide KVM_SET_MEMORY_ATTRIBUTES accepts PRIVATE on a snp VM: the arch make_shared callback the "
             "document times runs only from KVM_SET_MEMORY_ATTRIBUTES2 on the guest_memfd fd (the in-place "
-            "conversion series, kvm.gmem_in_place_conversion); a conversion through the VM-wide ioctl never calls "
+            "conversion series, with kvm.vm_memory_attributes=0); a conversion through the VM-wide ioctl never calls "
             "it (upstream returns SNP pages to shared in the RMP only when guest_memfd frees them)");
   EXPECT_EQ(choose_conversion_ioctl(upstream, ConversionNeed::any, "snp").ioctl, ConversionIoctl::vm_attributes);
 }
@@ -65,12 +65,12 @@ TEST(GmemConversion, AVmIoctlTurnedOffIsNotNoPrivateMemory) {
   EXPECT_EQ(choose_conversion_ioctl(in_place, ConversionNeed::arch_make_shared, "tdx").ioctl,
             ConversionIoctl::gmem_attributes2);
   // Neither: the reason says what each ioctl answered.
-  ConversionPaths none{0, false, "kvm.gmem_in_place_conversion=N"};
+  ConversionPaths none{0, false, "ENOTTY ...; kvm.vm_memory_attributes=Y: the series turns it on only with =0"};
   auto c = choose_conversion_ioctl(none, ConversionNeed::any, "tdx");
   EXPECT_EQ(c.ioctl, ConversionIoctl::none);
   EXPECT_NE(c.reason.find("KVM_CAP_MEMORY_ATTRIBUTES on its fd = 0x0: absent or turned off"), std::string::npos)
       << c.reason;
-  EXPECT_NE(c.reason.find("(kvm.gmem_in_place_conversion=N)"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("kvm.vm_memory_attributes=Y: the series"), std::string::npos) << c.reason;
   EXPECT_EQ(to_string(ConversionIoctl::gmem_attributes2), "KVM_SET_MEMORY_ATTRIBUTES2 (guest_memfd fd)");
   EXPECT_EQ(to_string(ConversionIoctl::vm_attributes), "KVM_SET_MEMORY_ATTRIBUTES (VM fd)");
 }

@@ -98,6 +98,32 @@ TEST(KvmVmConfidential, TdxCpuidKeepsConfigurableLeavesAndMasksThem) {
   EXPECT_TRUE(tdx_guest_cpuid(supported, {}).empty());
 }
 
+// A TD's GPAW is 48 or 52 (KVM's setup_tdparams_eptp_controls refuses any
+// other with EINVAL), read from 0x80000008 EAX[23:16]; KVM reports its own
+// GuestPhysBits there (52 only with 5-level TDP, else at most 48, and the
+// host's MAXPHYADDR, e.g. 46, where that is smaller).
+TEST(KvmVmConfidential, TdxGpawIs48Or52FromKvmsGuestPhysBits) {
+  // EAX = 0x2e30_2e: PhysAddrBits 46, LinAddrBits 48, GuestPhysBits 46.
+  EXPECT_EQ(guest_phys_bits({leaf(0x80000008, 0, 0x002e302e)}), 46u);
+  EXPECT_EQ(guest_phys_bits({leaf(0x80000008, 0, 0x00343034)}), 52u);
+  EXPECT_EQ(guest_phys_bits({leaf(0x80000008, 0, 0x00003030)}), 48u);  // EAX[23:16] 0: EAX[7:0]
+  EXPECT_EQ(guest_phys_bits({leaf(0x1, 0, 0)}), 0u);
+  EXPECT_EQ(tdx_gpaw(46), 48u);
+  EXPECT_EQ(tdx_gpaw(48), 48u);
+  EXPECT_EQ(tdx_gpaw(52), 52u);
+  EXPECT_EQ(tdx_gpaw(0), 48u);
+  // Set over what "supported AND configurable" left (46 here), the other
+  // bits of EAX kept; added where the CPUID lacks the leaf.
+  std::vector<uapi::CpuidEntry2> cpuid = {leaf(0x1, 0, 0), leaf(0x80000008, 0, 0x002e302e)};
+  set_tdx_gpaw(cpuid, 48);
+  EXPECT_EQ(cpuid[1].eax, 0x0030302eu);
+  std::vector<uapi::CpuidEntry2> without = {leaf(0x1, 0, 0)};
+  set_tdx_gpaw(without, 52);
+  ASSERT_EQ(without.size(), 2u);
+  EXPECT_EQ(without[1].function, 0x80000008u);
+  EXPECT_EQ(without[1].eax, 0x00340000u);
+}
+
 TEST(KvmVmConfidential, SevFirmwareStatusNames) {
   EXPECT_EQ(sev_firmware_status_name(0), "SUCCESS");
   EXPECT_EQ(sev_firmware_status_name(2), "INVALID_GUEST_STATE");

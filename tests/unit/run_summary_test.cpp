@@ -85,3 +85,24 @@ TEST(RunSummary, RunsInSeveralFoldersKeepTheirPaths) {
   EXPECT_EQ(count_lines_with(lines, "runs in"), 0u);
   EXPECT_EQ(count_lines_with(lines, "warnings"), 0u) << "no warning, no heading";
 }
+
+// A live `run all` on a boot that cannot run every document preset names the
+// boot the others need, once per boot, within 80 columns.
+TEST(RunSummary, TheOtherBootIsNamedOncePerSetting) {
+  RunSummary s;
+  s.not_run("make_shared: not run here: document: needs another boot, with kvm.vm_memory_attributes=0: ...");
+  s.other_boot("kvm.vm_memory_attributes=0", "make_shared / document");
+  s.other_boot("kvm.vm_memory_attributes=0", "make_shared / document");  // asked twice: named once
+  s.other_boot("clearcpuid=flushbyasid", "asid / document");
+  const auto lines = s.render(1.0);
+  std::string text;  // the lines unwrapped
+  for (const auto& l : lines) {
+    EXPECT_LE(l.size(), 80u) << l;
+    text += " " + l.substr(l.find_first_not_of(' '));
+  }
+  const std::string boot0 =
+      "on another boot, with kvm.vm_memory_attributes=0 on the kernel command line: make_shared / document";
+  ASSERT_NE(text.find(boot0), std::string::npos) << text;
+  EXPECT_EQ(text.find(boot0, text.find(boot0) + 1), std::string::npos) << text;
+  EXPECT_EQ(count_lines_with(lines, "on another boot, with clearcpuid=flushbyasid"), 1u);
+}
