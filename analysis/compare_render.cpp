@@ -184,6 +184,16 @@ std::vector<std::string> experimental_unit_notes(const Comparison& c) {
   };
   not_measured(c.base_not_measured, "base");
   not_measured(c.cand_not_measured, "cand");
+  auto failed = [&](const std::vector<FailedTest>& list, const char* side) {
+    for (auto& f : list)
+      notes.push_back(fmt::format("{}: {} failed ({}): the figures it printed before are not compared{}", side,
+                                  f.test.empty() ? "a test" : f.test, f.reason,
+                                  side[0] == 'c' ? "; the gate fails on them" : ""));
+  };
+  failed(c.base_failed_tests, "base");
+  failed(c.cand_failed_tests, "cand");
+  for (auto& n : c.base_input_notes) notes.push_back("base: " + n);
+  for (auto& n : c.cand_input_notes) notes.push_back("cand: " + n);
   for (auto& m : c.metrics)
     if (m.change.log_scale) {
       notes.push_back("log: the CI of the change computed on the log scale (delta method): its linear form would let "
@@ -473,6 +483,9 @@ nlohmann::json comparison_to_json(const Comparison& c) {
                                                                                             : "normal approximation")},
                         {"from_aggregates", m.from_aggregates},
                         {"note", m.note}};
+    // Why the side's test failed, where it did: its figures are no good run's.
+    if (!m.base_failed.empty()) r["base_failed"] = m.base_failed;
+    if (!m.cand_failed.empty()) r["cand_failed"] = m.cand_failed;
     j["metrics"].push_back(std::move(r));
   }
   j["notes"] = experimental_unit_notes(c);
@@ -483,6 +496,15 @@ nlohmann::json comparison_to_json(const Comparison& c) {
   };
   j["base"]["not_measured"] = not_measured(c.base_not_measured);
   j["cand"]["not_measured"] = not_measured(c.cand_not_measured);
+  auto failed = [](const std::vector<FailedTest>& list) {
+    nlohmann::json a = nlohmann::json::array();
+    for (auto& f : list) a.push_back({{"test", f.test}, {"reason", f.reason}});
+    return a;
+  };
+  j["base"]["failed_tests"] = failed(c.base_failed_tests);
+  j["cand"]["failed_tests"] = failed(c.cand_failed_tests);
+  j["base"]["input_notes"] = c.base_input_notes;
+  j["cand"]["input_notes"] = c.cand_input_notes;
   j["base"]["invocations"] = c.base_invocations;
   j["cand"]["invocations"] = c.cand_invocations;
   return j;

@@ -38,9 +38,15 @@ static std::string headline(const GateResult& g) {
   if (g.skipped() > derived + secondary) skipped += fmt::format(", {} skipped", g.skipped() - derived - secondary);
   switch (g.status) {
     case GateStatus::unusable: return "gate: UNUSABLE INPUT (exit 2)";
-    case GateStatus::fail:
-      return fmt::format("gate: FAILED, {} of {} gated metrics regressed significantly by more than {}%{} (exit 1)",
-                         g.failures(), g.judged(), g.options.max_regression_pct, skipped);
+    case GateStatus::fail: {
+      std::size_t test_failed = 0;
+      for (auto& m : g.metrics) test_failed += m.regressed() && !g.comparison.metrics[m.index].cand_failed.empty();
+      const std::string of_failed_test =
+          test_failed ? fmt::format(", {} from a test that failed in cand", test_failed) : "";
+      return fmt::format("gate: FAILED, {} of {} gated metrics regressed significantly by more than {}%{}{} (exit 1)",
+                         g.failures() - test_failed, g.judged(), g.options.max_regression_pct, of_failed_test,
+                         skipped);
+    }
     case GateStatus::pass: break;
   }
   return fmt::format("gate: PASSED, no significant regression beyond {}% in {} gated metrics{} (exit 0)",
@@ -86,7 +92,7 @@ std::string render_gate_junit(const GateResult& g) {
     std::string change = fmt::format("{}: change {} {}", m.key, format_pct(m.change.pct), format_ci(m.change));
     if (gm.regressed()) {
       jc.result = JunitCase::Result::failure;
-      jc.type = "regression";
+      jc.type = m.cand_failed.empty() ? "regression" : "test failed";
       jc.message = change + "; " + gm.message;
     } else if (gm.skipped()) {
       jc.result = JunitCase::Result::skipped;
