@@ -98,9 +98,11 @@ std::string render_gate_junit(const GateResult& g) {
       jc.result = JunitCase::Result::skipped;
       jc.message = gm.message;
     }
+    const ReadingScale scale = row_scale(m);
     jc.system_out = fmt::format("{}\n{}\nbase: {}\ncand: {}\nverdict: {}", gm.message, change,
-                                format_mean_sd(m.base, m.in_base) + " " + m.unit,
-                                format_mean_sd(m.cand, m.in_cand) + " " + m.unit, stats::to_string(m.verdict));
+                                format_mean_sd(m.base, m.in_base, scale) + " " + scale.unit,
+                                format_mean_sd(m.cand, m.in_cand, scale) + " " + scale.unit,
+                                stats::to_string(m.verdict));
     suite.cases.push_back(std::move(jc));
   }
   return render_junit("kvmbench gate", {suite});
@@ -138,8 +140,9 @@ std::string render_gate_markdown(const GateResult& g) {
   for (auto& gm : g.metrics) {
     const auto& m = c.metrics[gm.index];
     const char* mark = gm.regressed() ? "❌" : gm.skipped() ? "➖" : "✅";
-    out += fmt::format("| {} | `{}` ({}) | {} | {} | {} | {} | {} | {} |\n", mark, markdown_cell(m.key), markdown_cell(m.unit),
-                       markdown_cell(format_mean_sd(m.base, m.in_base)), markdown_cell(format_mean_sd(m.cand, m.in_cand)),
+    const ReadingScale scale = row_scale(m);
+    out += fmt::format("| {} | `{}` ({}) | {} | {} | {} | {} | {} | {} |\n", mark, markdown_cell(m.key), markdown_cell(scale.unit),
+                       markdown_cell(format_mean_sd(m.base, m.in_base, scale)), markdown_cell(format_mean_sd(m.cand, m.in_cand, scale)),
                        format_pct(m.change.pct), format_ci(m.change), format_p(m.p_holm), markdown_cell(gm.message));
   }
   out += "\nA metric fails when its Holm-adjusted Welch p < alpha and the whole 95% CI of the change "

@@ -68,6 +68,7 @@ void mark_incomplete(std::vector<Table>& tables, const std::string& note) {
   for (auto& t : tables) {
     const std::size_t at = t.title.rfind("# ", 0) == 0 ? 2 : 0;
     t.title.insert(at, "[" + note + "] ");
+    if (t.data_title) t.data_title->insert(0, "[" + note + "] ");
   }
 }
 
