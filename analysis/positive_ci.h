@@ -22,8 +22,8 @@ struct MeanCi {
   bool log_scale = false;
   // Two values of a positive quantity whose t interval reaches below zero:
   // with one degree of freedom the interval is 12.7 standard errors to
-  // each side, and on the log scale it spans orders of magnitude (1e-15
-  // to 1e14 of two values a hundredfold apart): no interval is given.
+  // each side, and on the log scale it spans orders of magnitude for two
+  // values far apart: no interval is given.
   bool too_few = false;
 };
 

@@ -137,8 +137,9 @@ void add_ingest_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand(
-      "ingest", "Recognise raw output (kernel log lines, Google Benchmark JSON, plain numbers), store it as a "
-                "run (source: replay) and print its tables");
+      "ingest", "Recognise raw output (kernel log lines, Google Benchmark JSON, KVM selftests output, plain "
+                "numbers), store it as a run (source: replay) and print its tables; exit 1 when a test in it failed "
+                "(stored as a failed run)");
   cmd->add_option("FILE", o->files, "raw output files")->required();
   cmd->add_option("--out", o->out, "directory the run directory is created in")->capture_default_str();
   cmd->add_option("--suite", o->suite, "suite of the run (default: inferred from the metrics)");
