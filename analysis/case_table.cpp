@@ -105,16 +105,27 @@ std::vector<Table> case_tables(const std::vector<CaseSeries>& cases, std::size_t
   }
   std::vector<Table> tables;
   for (const MetricRows& m : metrics) {
-    double typical = 0;
+    double typical = 0, smallest = INFINITY;
     for (const Row& r : m.rows)
-      if (r.finite) typical = std::max(typical, std::fabs(r.mean));
+      if (r.finite) {
+        typical = std::max(typical, std::fabs(r.mean));
+        if (r.mean != 0) smallest = std::min(smallest, std::fabs(r.mean));
+      }
     const ReadingScale scale = reading_scale(typical, m.unit);
+    // Means that span many decades (a Google Benchmark file from ns to s)
+    // lose their digits in the largest one's unit: each row reads in its
+    // own, said in its cells.
+    const bool unit_per_row = std::isfinite(smallest) && smallest * scale.factor < 1e-3 &&
+                              reading_scale(smallest, m.unit).unit != scale.unit;
     Table t;
-    t.title = scale.unit.empty() ? "# " + m.metric : fmt::format("# {} ({})", m.metric, scale.unit);
+    t.title = scale.unit.empty() || unit_per_row ? "# " + m.metric : fmt::format("# {} ({})", m.metric, scale.unit);
+    // CSV and JSON hold the values in their own unit, which their columns
+    // name: their title names none.
+    t.data_title = m.metric;
     t.source = std::string(source);
     t.columns = {{"", Align::left}, {"mean"}, {"sd"}, {"n"}, {"95% CI of mean"}};
     t.chart = TableChart{.label = 0, .value = 1, .interval = 4};
-    bool any_log = false, any_pooled = false, any_single = false;
+    bool any_log = false, any_pooled = false, any_single = false, any_too_few = false;
     std::size_t most_summarised = 1;
     std::string sub_unit_kind;
     for (const Row& r : m.rows) {
@@ -125,27 +136,33 @@ std::vector<Table> case_tables(const std::vector<CaseSeries>& cases, std::size_t
         t.add_row(std::move(cells));
         continue;
       }
-      const double mean = r.mean * scale.factor, sd = r.sd * scale.factor;
-      const double low = r.ci.low * scale.factor, high = r.ci.high * scale.factor;
+      const ReadingScale row_scale = unit_per_row ? reading_scale(std::fabs(r.mean), m.unit) : scale;
+      const std::string unit_text = unit_per_row && !row_scale.unit.empty() ? " " + row_scale.unit : "";
+      const double mean = r.mean * row_scale.factor, sd = r.sd * row_scale.factor;
+      const double low = r.ci.low * row_scale.factor, high = r.ci.high * row_scale.factor;
       const int d = decimals_for(mean, r.ci.log_scale ? NAN : (high - low) / 2);
-      cells.push_back(Cell::number(r.mean, m.unit, fixed(mean, d)));
+      cells.push_back(Cell::number(r.mean, m.unit, fixed(mean, d) + unit_text));
       std::string sd_text = std::isnan(sd) ? "n/a" : fixed(sd, d);
       // A spread smaller than the last digit shown is still not none.
       if (sd > 0 && std::stod(sd_text) == 0) sd_text = format_reading(sd, 1);
-      cells.push_back(std::isnan(sd) ? Cell("n/a") : Cell::number(r.sd, m.unit, sd_text));
+      cells.push_back(std::isnan(sd) ? Cell("n/a") : Cell::number(r.sd, m.unit, sd_text + unit_text));
       cells.push_back(Cell::number(static_cast<double>(r.n), "", std::to_string(r.n)));
-      if (std::isnan(r.ci.low)) {
+      if (r.ci.too_few) {
+        cells.push_back("n/a");
+        any_too_few = true;
+      } else if (std::isnan(r.ci.low)) {
         cells.push_back("n/a");
         any_single = true;
       } else if (r.ci.log_scale) {
         // The ends of a geometric mean's CI: 2 significant digits each, as
         // far apart as they are.
-        cells.push_back(Cell::interval(r.ci.low, r.ci.high, m.unit,
-                                       fmt::format("[{}, {}]*", format_reading(low, 2), format_reading(high, 2))));
+        cells.push_back(Cell::interval(
+            r.ci.low, r.ci.high, m.unit,
+            fmt::format("[{}, {}]{}*", format_reading(low, 2), format_reading(high, 2), unit_text)));
         any_log = true;
       } else {
         cells.push_back(Cell::interval(r.ci.low, r.ci.high, m.unit,
-                                       fmt::format("[{}, {}]", fixed(low, d), fixed(high, d))));
+                                       fmt::format("[{}, {}]{}", fixed(low, d), fixed(high, d), unit_text)));
       }
       any_pooled = any_pooled || r.pooled;
       if (r.summarised > most_summarised) {
@@ -158,6 +175,15 @@ std::vector<Table> case_tables(const std::vector<CaseSeries>& cases, std::size_t
       t.notes.push_back(
           "* the t interval of the mean would go below zero: 95% CI of the geometric mean (log scale)");
     if (any_single) t.notes.push_back("n/a: one value, no interval");
+    if (any_too_few)
+      t.notes.push_back("n/a at n = 2: the two values are too far apart for a 95% CI to say anything (at n = 2 "
+                        "it is 12.7 standard errors to each side: below zero, or orders of magnitude wide on the "
+                        "log scale); more repetitions give one");
+    if (unit_per_row)
+      t.notes.push_back(fmt::format("each row in its own unit: the means span {} {} to {} {}",
+                                    format_reading(smallest * reading_scale(smallest, m.unit).factor),
+                                    reading_scale(smallest, m.unit).unit, format_reading(typical * scale.factor),
+                                    scale.unit));
     if (most_summarised > 1)
       t.notes.push_back(fmt::format("n counts repetitions: up to {} {}s of one summarised by their mean", most_summarised,
                                     sub_unit_kind.empty() ? "value" : sub_unit_kind));

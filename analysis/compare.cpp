@@ -22,9 +22,11 @@ std::vector<Series> group_series(const std::vector<Sample>& samples, int invocat
     auto it = index.find(key);
     if (it == index.end()) {
       it = index.emplace(key, out.size()).first;
-      out.push_back(Series{key, s.case_name, s.variant, s.metric, s.unit, {}, 0, std::nullopt});
+      out.push_back(Series{key, s.case_name, s.variant, s.metric, s.unit, {}, 0, std::nullopt, {}});
     }
     Series& ser = out[it->second];
+    if (ser.failed.empty() && s.extra.is_object())
+      if (auto f = s.extra.find("failed"); f != s.extra.end() && f->is_string()) ser.failed = f->get<std::string>();
     double value = s.value;
     if (ser.unit != s.unit) {
       const auto to = seconds_per_time_unit(ser.unit), from = seconds_per_time_unit(s.unit);
@@ -80,11 +82,18 @@ ComparisonSide side_from_run(const Run& run, std::string label) {
   if (run.meta.contains("not_measured") && run.meta["not_measured"].is_array())  // what ingest stores
     for (auto& n : run.meta["not_measured"])
       if (n.is_object()) side.not_measured.push_back({n.value("case", ""), n.value("message", "")});
-  int most = 0;
-  for (auto& ser : side.series)
-    for (auto& o : ser.observations) most = std::max(most, o.invocation);
-  side.invocations = static_cast<std::size_t>(most) + 1;
+  if (run.meta.contains("failures") && run.meta["failures"].is_array())  // ingest's, of a test that failed
+    for (auto& f : run.meta["failures"])
+      if (f.is_object()) side.failed_tests.push_back({f.value("program", ""), f.value("reason", "")});
+  side.invocations = invocations_of(side.series);
   return side;
+}
+
+std::size_t invocations_of(const std::vector<Series>& series) {
+  int most = 0;
+  for (auto& ser : series)
+    for (auto& o : ser.observations) most = std::max(most, o.invocation);
+  return static_cast<std::size_t>(most) + 1;
 }
 
 ComparisonSide merge_invocations(std::vector<ComparisonSide> sides) {
@@ -108,6 +117,8 @@ ComparisonSide merge_invocations(std::vector<ComparisonSide> sides) {
     if (s.status != "complete" && !s.status.empty()) out.status = s.status;
     out.roles = merge_roles(out.roles, s.roles);
     out.not_measured.insert(out.not_measured.end(), s.not_measured.begin(), s.not_measured.end());
+    out.failed_tests.insert(out.failed_tests.end(), s.failed_tests.begin(), s.failed_tests.end());
+    out.input_notes.insert(out.input_notes.end(), s.input_notes.begin(), s.input_notes.end());
     if (std::isfinite(s.costs.invocation_s) && std::isfinite(s.costs.repetition_s)) {
       inv_cost += s.costs.invocation_s;
       rep_cost += s.costs.repetition_s;
@@ -127,6 +138,7 @@ ComparisonSide merge_invocations(std::vector<ComparisonSide> sides) {
         continue;
       }
       Series& into = out.series[it->second];
+      if (into.failed.empty()) into.failed = ser.failed;
       double factor = 1;
       if (into.unit != ser.unit) {
         const auto to = seconds_per_time_unit(into.unit), from = seconds_per_time_unit(ser.unit);
@@ -314,6 +326,18 @@ std::string errored_note(const std::vector<NotMeasured>& list, const std::string
   return "";
 }
 
+// Why the test of `case_name` failed on a side ("" when it did not): the
+// case is the test's own ("memslot_perf_test") or one of its parts
+// ("memslot_perf_test/rw", "dirty_log_perf_test [With this series]").
+std::string failed_test_reason(const std::vector<FailedTest>& list, const std::string& case_name) {
+  for (auto& f : list) {
+    if (f.test.empty() || !case_name.starts_with(f.test)) continue;
+    const std::string_view rest = std::string_view(case_name).substr(f.test.size());
+    if (rest.empty() || rest.front() == '/' || rest.front() == ' ') return f.reason;
+  }
+  return "";
+}
+
 }  // namespace
 
 Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, const CompareOptions& opt) {
@@ -334,6 +358,10 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
   c.cand_invocations = cand_in.invocations;
   c.base_not_measured = base.not_measured;
   c.cand_not_measured = cand_in.not_measured;
+  c.base_failed_tests = base.failed_tests;
+  c.cand_failed_tests = cand_in.failed_tests;
+  c.base_input_notes = base.input_notes;
+  c.cand_input_notes = cand_in.input_notes;
   c.base_costs = base.costs;
   c.cand_costs = cand_in.costs;
   const MetricRoles roles = merge_roles(base.roles, cand_in.roles);
@@ -354,6 +382,7 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
     m.unit = s.unit;
     m.direction = direction_for_unit(s.unit);
     m.derived_from = roles.derived_from(s.metric);
+    m.primary = roles.is_primary(s.metric);
     return m;
   };
   for (auto& bs : base.series) {
@@ -364,8 +393,10 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
     }
     MetricComparison m = start_row(bs);
     fill_side(m, bs, true);
+    m.base_failed = bs.failed;
     auto it = cand_by_key.find(bs.key);
     if (it != cand_by_key.end()) {
+      m.cand_failed = it->second->failed;
       if (!align_units(bs, *it->second)) {
         add_note(m, fmt::format("in '{}' in base but in '{}' in cand: not compared", bs.unit, it->second->unit));
         mismatched.insert(c.metrics.size());
@@ -384,6 +415,7 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
     }
     MetricComparison m = start_row(cs);
     fill_side(m, cs, false);
+    m.cand_failed = cs.failed;
     c.metrics.push_back(std::move(m));
   }
 
@@ -393,12 +425,30 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
   for (std::size_t i = 0; i < c.metrics.size(); ++i) {
     auto& m = c.metrics[i];
     if (mismatched.count(i)) continue;  // stays not_comparable
+    // A side whose test failed before it printed this figure.
+    if (!m.in_base) m.base_failed = failed_test_reason(c.base_failed_tests, m.case_name);
+    if (!m.in_cand) m.cand_failed = failed_test_reason(c.cand_failed_tests, m.case_name);
+    auto failed_notes = [&] {
+      for (auto [side, reason] : {std::pair{"base", &m.base_failed}, std::pair{"cand", &m.cand_failed}})
+        if (!reason->empty())
+          add_note(m, fmt::format("{}'s test failed ({}): {}", side, *reason,
+                                  (side[0] == 'b' ? m.in_base : m.in_cand) ? "figures before the failure, not compared"
+                                                                            : "it printed none"));
+    };
     if (!m.in_base || !m.in_cand) {
       m.status = MetricStatus::one_side;
       add_note(m, m.in_base ? "only in base" : "only in cand");
       const std::string why = m.in_base ? errored_note(c.cand_not_measured, m.case_name, "cand")
                                         : errored_note(c.base_not_measured, m.case_name, "base");
       if (!why.empty()) add_note(m, why);
+      failed_notes();
+      continue;
+    }
+    // Figures printed before their test failed are no good run's: shown,
+    // never tested (the gate fails on cand's).
+    if (!m.base_failed.empty() || !m.cand_failed.empty()) {
+      m.status = MetricStatus::not_comparable;
+      failed_notes();
       continue;
     }
     // (A summary from aggregates may lack its spread: a stddev row.)

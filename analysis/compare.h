@@ -32,6 +32,9 @@ struct Series {
   // Aggregates-only Google Benchmark input: the mean, stddev and count the
   // file gives (no observations).
   std::optional<stats::Summary> given;
+  // Why the test that printed these figures failed (its samples' extra
+  // "failed"); "" for a good run's.
+  std::string failed;
 };
 
 // Seconds an invocation spends beside its repetitions (start-up, set-up)
@@ -46,6 +49,13 @@ struct NotMeasured {
   std::string case_name, message;
 };
 
+// A test whose output says it failed (a selftest's "not ok", its
+// TEST_ASSERT; ingest's meta.json "failures"). The figures it printed
+// before are marked (Series::failed): never a good run's.
+struct FailedTest {
+  std::string test, reason;
+};
+
 // One side of a comparison: one or more invocations (run directories or
 // input files) of the same thing.
 struct ComparisonSide {
@@ -56,9 +66,14 @@ struct ComparisonSide {
   std::string status;                             // run status ("complete", ...); may be empty
   MetricRoles roles;                              // which metrics are derived
   std::vector<NotMeasured> not_measured;
+  std::vector<FailedTest> failed_tests;
+  std::vector<std::string> input_notes;          // what the input holds that is left out or read specially
   std::size_t invocations = 1;
   LevelCosts costs;
 };
+
+// The invocations the series' observations come from (the highest index + 1).
+std::size_t invocations_of(const std::vector<Series>& series);
 
 // Groups samples into series (first-seen order), dropping warm-up samples;
 // every observation gets `invocation`. Time units within one series are
@@ -121,6 +136,11 @@ struct MetricComparison {
   double p_holm = NAN;                   // Welch p, Holm-adjusted over the tested metrics
   stats::Verdict verdict = stats::Verdict::not_enough_data;
   std::string note;                      // e.g. "only in base", "n = 1: change only"
+  // The side's test failed ("TIMEOUT 120 seconds"): its figures, or their
+  // absence, are no good run's. Such a row is never tested
+  // (not_comparable, or one_side); the gate fails on cand's.
+  std::string base_failed, cand_failed;
+  bool primary = true;                   // a primary metric of its suite (metric_roles.h)
 };
 
 struct CompareOptions {
@@ -146,6 +166,8 @@ struct Comparison {
   std::size_t base_invocations = 1, cand_invocations = 1;
   std::string repetition;                 // what a repetition is, where the runs say
   std::vector<NotMeasured> base_not_measured, cand_not_measured;
+  std::vector<FailedTest> base_failed_tests, cand_failed_tests;
+  std::vector<std::string> base_input_notes, cand_input_notes;
   LevelCosts base_costs, cand_costs;
 
   // "hardware", or "base hardware, cand replay" when they differ.

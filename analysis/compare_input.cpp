@@ -43,6 +43,24 @@ std::vector<Series> series_from_aggregates(const std::vector<parsers::GbenchAggr
     }
   }
   std::vector<Series> out;
+  // A benchmark given by other aggregates only (a percentage, as a cv, no
+  // mean): each one's value, shown with its change and never tested, as
+  // Google Benchmark's compare.py shows it.
+  std::set<std::string> with_mean;
+  for (const Moments& m : order)
+    if (m.has_mean) with_mean.insert(m.case_name);
+  for (const auto& a : aggregates) {
+    if (with_repetitions.count(a.case_name) || with_mean.count(a.case_name) || a.aggregate_name == "mean" ||
+        a.aggregate_name == "stddev" || !std::isfinite(a.value))
+      continue;
+    Series s;
+    s.case_name = a.case_name;
+    s.metric = a.metric + "_" + a.aggregate_name;
+    s.unit = a.unit;
+    s.key = s.case_name + "/" + s.metric;
+    s.given = stats::summary_from_moments(a.value, NAN, 1);
+    out.push_back(std::move(s));
+  }
   for (const Moments& m : order) {
     if (!m.has_mean || m.count == 0) continue;
     Series s;
@@ -91,9 +109,22 @@ ComparisonSide side_from_file(const fs::path& path) {
     for (auto& s : g.result.samples) with_repetitions.insert(s.case_name);
     for (auto& s : series_from_aggregates(g.aggregates, with_repetitions)) side.series.push_back(std::move(s));
     for (auto& n : g.not_measured) side.not_measured.push_back({n.case_name, n.message});
+    for (auto& n : g.result.notes) side.input_notes.push_back(fmt::format("{}:{}", path.filename().string(), n.substr(4)));
+    std::set<std::string> percentage_only;
+    for (auto& a : g.aggregates)
+      if (!with_repetitions.count(a.case_name) && a.aggregate_name != "mean" && a.aggregate_name != "stddev")
+        percentage_only.insert(a.case_name);
+    for (auto& a : g.aggregates)
+      if (a.aggregate_name == "mean") percentage_only.erase(a.case_name);
+    for (auto& c : percentage_only)
+      side.input_notes.push_back(fmt::format("{}: '{}' has aggregates only, none of them a mean (no repetitions): "
+                                             "each aggregate's value is shown with its change, not tested",
+                                             path.filename().string(), c));
     side.roles.repetition = "a Google Benchmark repetition (in one process)";
     if (side.series.empty() && side.not_measured.empty())
-      throw std::runtime_error(fmt::format("{}: Google Benchmark JSON without any benchmark", path.string()));
+      throw std::runtime_error(fmt::format("{}: Google Benchmark JSON without a benchmark row that measured{}",
+                                           path.string(),
+                                           g.result.notes.empty() ? "" : " (" + g.result.notes.front() + ")"));
     return side;
   }
   try {
@@ -103,6 +134,9 @@ ComparisonSide side_from_file(const fs::path& path) {
   }
   side.series = group_series(parsed.result.samples);
   side.roles = parsed.roles;
+  side.invocations = invocations_of(side.series);  // a file can hold several runs
+  for (auto& f : parsed.result.failures) side.failed_tests.push_back({f.program, f.reason});
+  if (!side.failed_tests.empty()) side.status = "failed";
   return side;
 }
 

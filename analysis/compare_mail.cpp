@@ -136,6 +136,14 @@ std::string render_comparison_mail(const Comparison& c, const nlohmann::json& ba
            "\n";
   }
   if (shown == 0) out += "(no metric both runs measured)\n";
+  // A test that failed: its figures are in no row above.
+  for (auto [side, list] : {std::pair{"base", &c.base_failed_tests}, std::pair{"cand", &c.cand_failed_tests}})
+    for (const FailedTest& f : *list) {
+      std::string line = fmt::format("{}: {} FAILED ({}): not compared", side, f.test.empty() ? "a test" : f.test,
+                                     f.reason);
+      if (line.size() > 80) line = line.substr(0, 62) + "...): not compared";
+      out += line + "\n";
+    }
   bool any_log_scale = false;
   for (const MetricComparison& m : c.metrics)
     any_log_scale = any_log_scale || (m.status != MetricStatus::not_comparable && m.change.log_scale);

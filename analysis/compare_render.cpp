@@ -8,7 +8,9 @@
 #include <map>
 #include <stdexcept>
 
+#include "analysis/case_table.h"
 #include "analysis/html_report.h"
+#include "analysis/number_format.h"
 
 namespace kvmbench {
 
@@ -51,12 +53,26 @@ std::string format_p(double p) {
   return fmt::format("{:.1e}", p);
 }
 
-std::string format_mean_sd(const stats::Summary& s, bool present) {
+ReadingScale row_scale(const MetricComparison& m) {
+  double typical = 0;
+  for (auto [present, s] : {std::pair{m.in_base, &m.base}, std::pair{m.in_cand, &m.cand}})
+    if (present && std::isfinite(s->mean)) typical = std::max(typical, std::fabs(s->mean));
+  return reading_scale(typical, m.unit);
+}
+
+std::string format_mean_sd(const stats::Summary& s, bool present, const ReadingScale& scale) {
   if (!present || s.n == 0) return "-";
   if (std::isnan(s.mean)) return fmt::format("NaN ({})", s.n);
   if (std::isinf(s.mean)) return fmt::format("{} ({})", s.mean > 0 ? "inf" : "-inf", s.n);
-  if (s.n < 2) return fmt::format("{} (1)", format_number(s.mean));
-  return fmt::format("{} ± {} ({})", format_number(s.mean), format_number(s.stddev, 2), s.n);
+  const double mean = s.mean * scale.factor, sd = s.stddev * scale.factor;
+  // The mean to the digit its CI leaves uncertain (3 significant without
+  // one), the sd to the same decimal, and to one digit at least.
+  const double half = (s.ci95_high - s.ci95_low) / 2 * scale.factor;
+  const int d = decimals_for(mean, half);
+  if (s.n < 2 || !std::isfinite(sd)) return fmt::format("{} ({})", format_fixed(mean, d), s.n);
+  std::string sd_text = format_fixed(sd, d);
+  if (sd > 0 && std::stod(sd_text) == 0) sd_text = format_reading(sd, 1);
+  return fmt::format("{} ± {} ({})", format_fixed(mean, d), sd_text, s.n);
 }
 
 std::string format_ci(const stats::Change& c) {
@@ -184,6 +200,16 @@ std::vector<std::string> experimental_unit_notes(const Comparison& c) {
   };
   not_measured(c.base_not_measured, "base");
   not_measured(c.cand_not_measured, "cand");
+  auto failed = [&](const std::vector<FailedTest>& list, const char* side) {
+    for (auto& f : list)
+      notes.push_back(fmt::format("{}: {} failed ({}): the figures it printed before are not compared{}", side,
+                                  f.test.empty() ? "a test" : f.test, f.reason,
+                                  side[0] == 'c' ? "; the gate fails on them" : ""));
+  };
+  failed(c.base_failed_tests, "base");
+  failed(c.cand_failed_tests, "cand");
+  for (auto& n : c.base_input_notes) notes.push_back("base: " + n);
+  for (auto& n : c.cand_input_notes) notes.push_back("cand: " + n);
   for (auto& m : c.metrics)
     if (m.change.log_scale) {
       notes.push_back("log: the CI of the change computed on the log scale (delta method): its linear form would let "
@@ -232,9 +258,12 @@ Table comparison_table(const Comparison& c) {
                {"cand mean ± sd (n)"},  {"change"},            {"95% CI"},
                {"p (Welch)"},           {"p (M-W)"},  {"p (Holm)"},
                {"verdict", Align::left}};
-  for (auto& m : c.metrics)
-    t.add_row({m.key, m.unit, format_mean_sd(m.base, m.in_base), format_mean_sd(m.cand, m.in_cand), change_cell(m),
-               ci_cell(m), format_p(m.p_welch), mann_whitney_cell(m), format_p(m.p_holm), verdict_cell(m)});
+  for (auto& m : c.metrics) {
+    const ReadingScale scale = row_scale(m);
+    t.add_row({m.key, scale.unit, format_mean_sd(m.base, m.in_base, scale), format_mean_sd(m.cand, m.in_cand, scale),
+               change_cell(m), ci_cell(m), format_p(m.p_welch), mann_whitney_cell(m), format_p(m.p_holm),
+               verdict_cell(m)});
+  }
   t.notes.push_back(fmt::format(
       "change: (cand - base) / base, 95% CI by Fieller; p (M-W): Mann-Whitney U; verdict at alpha {} "
       "on the Welch p, Holm-adjusted over {} tested primary metrics (derived metrics are not tested again); "
@@ -280,8 +309,9 @@ std::string render_comparison_text(const Comparison& c) {
                {"cand mean ± sd (n)"}};
   for (std::size_t i = 0; i < c.metrics.size(); ++i) {
     auto& m = c.metrics[i];
-    a.add_row({std::to_string(i + 1), m.key, m.unit, format_mean_sd(m.base, m.in_base),
-               format_mean_sd(m.cand, m.in_cand)});
+    const ReadingScale scale = row_scale(m);
+    a.add_row({std::to_string(i + 1), m.key, scale.unit, format_mean_sd(m.base, m.in_base, scale),
+               format_mean_sd(m.cand, m.in_cand, scale)});
   }
   std::string at = render_text(a);
   bool too_wide = false;
@@ -473,6 +503,9 @@ nlohmann::json comparison_to_json(const Comparison& c) {
                                                                                             : "normal approximation")},
                         {"from_aggregates", m.from_aggregates},
                         {"note", m.note}};
+    // Why the side's test failed, where it did: its figures are no good run's.
+    if (!m.base_failed.empty()) r["base_failed"] = m.base_failed;
+    if (!m.cand_failed.empty()) r["cand_failed"] = m.cand_failed;
     j["metrics"].push_back(std::move(r));
   }
   j["notes"] = experimental_unit_notes(c);
@@ -483,6 +516,15 @@ nlohmann::json comparison_to_json(const Comparison& c) {
   };
   j["base"]["not_measured"] = not_measured(c.base_not_measured);
   j["cand"]["not_measured"] = not_measured(c.cand_not_measured);
+  auto failed = [](const std::vector<FailedTest>& list) {
+    nlohmann::json a = nlohmann::json::array();
+    for (auto& f : list) a.push_back({{"test", f.test}, {"reason", f.reason}});
+    return a;
+  };
+  j["base"]["failed_tests"] = failed(c.base_failed_tests);
+  j["cand"]["failed_tests"] = failed(c.cand_failed_tests);
+  j["base"]["input_notes"] = c.base_input_notes;
+  j["cand"]["input_notes"] = c.cand_input_notes;
   j["base"]["invocations"] = c.base_invocations;
   j["cand"]["invocations"] = c.cand_invocations;
   return j;

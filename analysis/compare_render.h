@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/compare.h"
+#include "analysis/reading_units.h"
 #include "analysis/table.h"
 
 namespace kvmbench {
@@ -20,8 +21,12 @@ std::string format_number(double x, int sig = 4);
 std::string format_pct(double pct);
 // "1.2e-05", "0.0312", "1"; "n/a" for NaN.
 std::string format_p(double p);
-// "mean ± sd (n)"; "-" when absent.
-std::string format_mean_sd(const stats::Summary& s, bool present);
+// The unit a row reads in: its larger mean's (reading_units.h), so that
+// 45.28 s is not 4.528e+10 ns.
+ReadingScale row_scale(const MetricComparison& m);
+// "45.3 ± 0.1 (3)" in `scale`: the digits of the mean as its CI allows;
+// "-" when absent.
+std::string format_mean_sd(const stats::Summary& s, bool present, const ReadingScale& scale);
 // "[+4.1%, +6.0%]"; "[unbounded]" when the CI has no finite bounds.
 std::string format_ci(const stats::Change& c);
 

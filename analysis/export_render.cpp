@@ -30,10 +30,12 @@ std::string exact(double x) { return std::isfinite(x) ? fmt::format("{}", x) : (
 // "mean ± sd unit (n repetitions), 95% CI [lo, hi]".
 std::string described(const ExportedMetric& m) {
   if (m.units == 0) return "no value";
-  std::string s = format_mean_sd(m.summary, true) + " " + m.unit;
+  const ReadingScale scale = reading_scale(std::fabs(m.summary.mean), m.unit);
+  std::string s = format_mean_sd(m.summary, true, scale) + " " + scale.unit;
   s += fmt::format(" ({} {}{})", m.units, m.unit_level, m.units == 1 ? "" : "s");
   if (m.units >= 2)
-    s += fmt::format(", 95% CI [{}, {}]", format_number(m.summary.ci95_low), format_number(m.summary.ci95_high));
+    s += fmt::format(", 95% CI [{}, {}]", format_number(m.summary.ci95_low * scale.factor),
+                     format_number(m.summary.ci95_high * scale.factor));
   return s;
 }
 
@@ -223,12 +225,13 @@ std::string render_export_markdown(const std::vector<ExportedRun>& runs) {
       out += "\n| | primary metric | mean ± sd (n) | 95% CI | unit |\n|:-:|:---|---:|---:|:---|\n";
       for (const auto& m : r.metrics) {
         const bool ci = m.units >= 2;
+        const ReadingScale scale = reading_scale(std::fabs(m.summary.mean), m.unit);
         out += fmt::format("| {} | `{}` | {} | {} | {} |\n", m.result == ExportResult::pass ? "✅" : "➖",
-                           markdown_cell(m.key), markdown_cell(format_mean_sd(m.summary, m.units > 0)),
-                           ci ? fmt::format("[{}, {}]", format_number(m.summary.ci95_low),
-                                            format_number(m.summary.ci95_high))
+                           markdown_cell(m.key), markdown_cell(format_mean_sd(m.summary, m.units > 0, scale)),
+                           ci ? fmt::format("[{}, {}]", format_number(m.summary.ci95_low * scale.factor),
+                                            format_number(m.summary.ci95_high * scale.factor))
                               : markdown_cell(m.message),
-                           markdown_cell(m.unit));
+                           markdown_cell(scale.unit));
       }
     }
     if (!r.skipped.empty()) {

@@ -84,6 +84,17 @@ static GateMetric decide(const MetricComparison& m, const GateOptions& opt) {
     g.message = "skipped: " + std::move(why);
     return g;
   };
+  // A metric of a test that failed: the candidate's failure fails the gate
+  // (a timeout may be the regression itself); a base that failed is no
+  // baseline for it.
+  if (!m.base_failed.empty() || !m.cand_failed.empty()) {
+    if (!m.derived_from.empty()) return skip(fmt::format("derived from {}, which is gated instead", m.derived_from));
+    if (opt.include.empty() && !m.primary) return skip("not a primary metric of its suite (--metrics gates it)");
+    if (m.cand_failed.empty()) return skip(fmt::format("base's test failed ({}): no baseline", m.base_failed));
+    g.outcome = GateOutcome::fail;
+    g.message = fmt::format("FAIL: cand's test failed ({})", m.cand_failed);
+    return g;
+  }
   switch (m.status) {
     case MetricStatus::derived:
       return skip(fmt::format("derived from {}, which is gated instead", m.derived_from));

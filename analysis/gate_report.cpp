@@ -38,9 +38,15 @@ static std::string headline(const GateResult& g) {
   if (g.skipped() > derived + secondary) skipped += fmt::format(", {} skipped", g.skipped() - derived - secondary);
   switch (g.status) {
     case GateStatus::unusable: return "gate: UNUSABLE INPUT (exit 2)";
-    case GateStatus::fail:
-      return fmt::format("gate: FAILED, {} of {} gated metrics regressed significantly by more than {}%{} (exit 1)",
-                         g.failures(), g.judged(), g.options.max_regression_pct, skipped);
+    case GateStatus::fail: {
+      std::size_t test_failed = 0;
+      for (auto& m : g.metrics) test_failed += m.regressed() && !g.comparison.metrics[m.index].cand_failed.empty();
+      const std::string of_failed_test =
+          test_failed ? fmt::format(", {} from a test that failed in cand", test_failed) : "";
+      return fmt::format("gate: FAILED, {} of {} gated metrics regressed significantly by more than {}%{}{} (exit 1)",
+                         g.failures() - test_failed, g.judged(), g.options.max_regression_pct, of_failed_test,
+                         skipped);
+    }
     case GateStatus::pass: break;
   }
   return fmt::format("gate: PASSED, no significant regression beyond {}% in {} gated metrics{} (exit 0)",
@@ -86,15 +92,17 @@ std::string render_gate_junit(const GateResult& g) {
     std::string change = fmt::format("{}: change {} {}", m.key, format_pct(m.change.pct), format_ci(m.change));
     if (gm.regressed()) {
       jc.result = JunitCase::Result::failure;
-      jc.type = "regression";
+      jc.type = m.cand_failed.empty() ? "regression" : "test failed";
       jc.message = change + "; " + gm.message;
     } else if (gm.skipped()) {
       jc.result = JunitCase::Result::skipped;
       jc.message = gm.message;
     }
+    const ReadingScale scale = row_scale(m);
     jc.system_out = fmt::format("{}\n{}\nbase: {}\ncand: {}\nverdict: {}", gm.message, change,
-                                format_mean_sd(m.base, m.in_base) + " " + m.unit,
-                                format_mean_sd(m.cand, m.in_cand) + " " + m.unit, stats::to_string(m.verdict));
+                                format_mean_sd(m.base, m.in_base, scale) + " " + scale.unit,
+                                format_mean_sd(m.cand, m.in_cand, scale) + " " + scale.unit,
+                                stats::to_string(m.verdict));
     suite.cases.push_back(std::move(jc));
   }
   return render_junit("kvmbench gate", {suite});
@@ -132,8 +140,9 @@ std::string render_gate_markdown(const GateResult& g) {
   for (auto& gm : g.metrics) {
     const auto& m = c.metrics[gm.index];
     const char* mark = gm.regressed() ? "❌" : gm.skipped() ? "➖" : "✅";
-    out += fmt::format("| {} | `{}` ({}) | {} | {} | {} | {} | {} | {} |\n", mark, markdown_cell(m.key), markdown_cell(m.unit),
-                       markdown_cell(format_mean_sd(m.base, m.in_base)), markdown_cell(format_mean_sd(m.cand, m.in_cand)),
+    const ReadingScale scale = row_scale(m);
+    out += fmt::format("| {} | `{}` ({}) | {} | {} | {} | {} | {} | {} |\n", mark, markdown_cell(m.key), markdown_cell(scale.unit),
+                       markdown_cell(format_mean_sd(m.base, m.in_base, scale)), markdown_cell(format_mean_sd(m.cand, m.in_cand, scale)),
                        format_pct(m.change.pct), format_ci(m.change), format_p(m.p_holm), markdown_cell(gm.message));
   }
   out += "\nA metric fails when its Holm-adjusted Welch p < alpha and the whole 95% CI of the change "

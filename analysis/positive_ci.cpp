@@ -18,6 +18,7 @@ MeanCi mean_ci95(std::span<const double> xs, bool positive) {
   MeanCi ci{s.ci95_low, s.ci95_high, false};
   if (s.n < 2 || !positive || s.ci95_low > 0) return ci;
   if (!std::all_of(xs.begin(), xs.end(), [](double x) { return x > 0; })) return ci;
+  if (s.n == 2) return {NAN, NAN, false, true};
   std::vector<double> logs(xs.size());
   std::transform(xs.begin(), xs.end(), logs.begin(), [](double x) { return std::log(x); });
   const stats::Summary l = stats::summarize(logs);

@@ -18,12 +18,18 @@ namespace kvmbench {
 bool positive_unit(std::string_view unit);
 
 struct MeanCi {
-  double low = 0, high = 0;  // NaN when n < 2
+  double low = 0, high = 0;  // NaN when n < 2, and when too_few
   bool log_scale = false;
+  // Two values of a positive quantity whose t interval reaches below zero:
+  // with one degree of freedom the interval is 12.7 standard errors to
+  // each side, and on the log scale it spans orders of magnitude for two
+  // values far apart: no interval is given.
+  bool too_few = false;
 };
 
 // The t interval of the mean; on the log scale when `positive` and every
-// value is above zero and the t interval's low end is not.
+// value is above zero and the t interval's low end is not, from three
+// values on (with two: none, too_few).
 MeanCi mean_ci95(std::span<const double> xs, bool positive);
 
 }  // namespace kvmbench

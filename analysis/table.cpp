@@ -47,6 +47,8 @@ std::string_view plain_title(const Table& t) {
   return s;
 }
 
+std::string_view data_title(const Table& t) { return t.data_title ? std::string_view(*t.data_title) : plain_title(t); }
+
 Format parse_format(std::string_view name) {
   if (name == "text") return Format::text;
   if (name == "md" || name == "markdown") return Format::md;
@@ -288,7 +290,7 @@ std::string render_csv(const Table& t) {
 }
 
 nlohmann::json render_json(const Table& t) {
-  nlohmann::json j = {{"title", plain_title(t)}, {"source", t.source}};
+  nlohmann::json j = {{"title", data_title(t)}, {"source", t.source}};
   j["columns"] = nlohmann::json::array();
   for (auto& c : t.columns) j["columns"].push_back(c.header);
   // A number is an object {value, unit, text}: the value in full (null

@@ -53,6 +53,10 @@ struct TableChart {
 
 struct Table {
   std::string title;                 // printed first, e.g. "# Average fault-in rate ..."
+  // The title of CSV and JSON, whose numbers are in their own unit (the
+  // columns say which), when `title` names the unit the text reads in
+  // ("# real_time (ms)" over values in ns): unset, the title.
+  std::optional<std::string> data_title;
   std::string source;                // "hardware" | "replay" | "emulated" | "model"
   std::vector<Column> columns;
   std::vector<std::vector<Cell>> rows;
@@ -85,6 +89,8 @@ std::vector<std::vector<std::string>> text_rows(const Table& t);
 // The title as a heading (Markdown, HTML, JSON, CSV): without the "# " that
 // the text layout of the documents puts in front of it.
 std::string_view plain_title(const Table& t);
+// The title of CSV and JSON: data_title, else plain_title.
+std::string_view data_title(const Table& t);
 
 enum class Format { text, md, csv, json, html };
 // Throws std::invalid_argument for an unknown name.

@@ -13,6 +13,16 @@ std::string incomplete_note(const Run& run) {
                                 : std::string();
   const char* plural = (asked.empty() ? measured : m["repetitions"].get<int>()) == 1 ? "" : "s";
   if (status == "interrupted") return fmt::format("INTERRUPTED: {}{} repetition{} measured", measured, asked, plural);
+  if (status == "failed" && m.contains("failures") && m["failures"].is_array() && !m["failures"].empty()) {
+    // Output of a test that failed (ingest): the tests, their reasons in
+    // the notes (failure_notes).
+    std::string tests;
+    for (const auto& f : m["failures"]) {
+      const std::string p = f.value("program", std::string());
+      tests += (tests.empty() ? "" : ", ") + (p.empty() ? std::string("a test") : p);
+    }
+    return "FAILED: " + tests;
+  }
   if (status == "failed") return fmt::format("FAILED after {}{} repetition{}", measured, asked, plural);
   if (status == "running") return "RUNNING (or killed): not finished";
   nlohmann::json skips = nlohmann::json::array();
@@ -33,9 +43,23 @@ std::vector<std::string> not_offered_notes(const Run& run) {
   return notes;
 }
 
+std::vector<std::string> failure_notes(const Run& run) {
+  std::vector<std::string> notes;
+  for (const auto& f : run.meta.value("failures", nlohmann::json::array())) {
+    if (!f.is_object()) continue;
+    const std::string p = f.value("program", std::string());
+    notes.push_back(fmt::format("{} failed ({}:{}): {}; the figures it printed before are marked failed: compare "
+                                "does not test them, gate fails on them",
+                                p.empty() ? "a test" : p, f.value("file", std::string("?")),
+                                f.value("line", std::size_t{0}), f.value("reason", std::string())));
+  }
+  return notes;
+}
+
 void mark_run_notes(std::vector<Table>& tables, const Run& run) {
   mark_incomplete(tables, incomplete_note(run));
-  const auto notes = not_offered_notes(run);
+  auto notes = not_offered_notes(run);
+  for (auto& n : failure_notes(run)) notes.push_back(std::move(n));
   for (auto& t : tables) t.notes.insert(t.notes.end(), notes.begin(), notes.end());
 }
 
@@ -44,6 +68,7 @@ void mark_incomplete(std::vector<Table>& tables, const std::string& note) {
   for (auto& t : tables) {
     const std::size_t at = t.title.rfind("# ", 0) == 0 ? 2 : 0;
     t.title.insert(at, "[" + note + "] ");
+    if (t.data_title) t.data_title->insert(0, "[" + note + "] ");
   }
 }
 

@@ -15,7 +15,8 @@ namespace kvmbench::suites {
 
 // "" for a complete run with no skipped part; else e.g.
 // "INTERRUPTED: 1 of 5 repetitions measured",
-// "FAILED after 2 of 5 repetitions", "PARTIAL: 2 parts skipped" or
+// "FAILED after 2 of 5 repetitions", "FAILED: memslot_perf_test" (ingested
+// output of a test that failed), "PARTIAL: 2 parts skipped" or
 // "NOTHING MEASURED: 4 parts skipped".
 std::string incomplete_note(const Run& run);
 
@@ -27,8 +28,12 @@ void mark_incomplete(std::vector<Table>& tables, const std::string& note);
 // PARTIAL.
 std::vector<std::string> not_offered_notes(const Run& run);
 
-// Both: the titles marked with incomplete_note(run), the not-offered parts
-// noted under each table.
+// "memslot_perf_test failed (memslot.tap:28): TIMEOUT 120 seconds; ..." for
+// each test whose output (ingested) says it failed (meta.json "failures").
+std::vector<std::string> failure_notes(const Run& run);
+
+// All: the titles marked with incomplete_note(run), the not-offered parts
+// and the failures noted under each table.
 void mark_run_notes(std::vector<Table>& tables, const Run& run);
 
 }  // namespace kvmbench::suites

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "analysis/units.h"
+#include "suites/common/collector.h"
 #include "hostlib/interrupt.h"
 #include "suites/kvmbench/exit.h"
 
@@ -67,6 +68,9 @@ Collector& RunContext::collector() const {
 void RunContext::emit(Sample s) {
   s.iteration = iteration_;
   s.warmup = warmup_;
+  // Every sample, whoever built it: a suite that makes samples from what
+  // the collector gave (a kernel log, a ramp) cannot forget the mark.
+  if (collector_) collector_->stamp(s);
   sink_(s);
 }
 

@@ -179,7 +179,8 @@ class RunContext {
   }
 
   // The repetition being run (0-based) and whether it is a warm-up; set by
-  // the runner. emit() stamps both onto each sample.
+  // the runner. emit() stamps both onto each sample, and the collector's
+  // mark (Collector::stamp: a replay's samples are "replayed").
   int iteration() const { return iteration_; }
   bool warmup() const { return warmup_; }
   void set_iteration(int i, bool warmup) {

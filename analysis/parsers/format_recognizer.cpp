@@ -89,11 +89,23 @@ ParsedInput parse_any(std::string_view text, Provenance kernel_provenance) {
       out.aggregates = std::move(g.aggregates);
       out.not_measured = std::move(g.not_measured);
       out.context = std::move(g.context);
-      if (out.result.samples.empty())
-        throw ParseError(1, out.aggregates.empty()
-                                ? "Google Benchmark JSON without any iteration row (nothing to ingest)"
-                                : "Google Benchmark JSON with aggregates only (--benchmark_report_aggregates_only): "
-                                  "ingest keeps repetitions; `kvmbench compare` reads such a file as it is");
+      if (out.result.samples.empty()) {
+        std::string held;  // what the aggregates are, when none is a mean: "BM_x (cv)"
+        bool mean = false;
+        for (const auto& a : out.aggregates) {
+          mean = mean || a.aggregate_name == "mean";
+          const std::string what = fmt::format("{} ({})", a.case_name, a.aggregate_name);
+          if (held.find(what) == std::string::npos) held += (held.empty() ? "" : ", ") + what;
+        }
+        if (out.aggregates.empty())
+          throw ParseError(1, "Google Benchmark JSON without any iteration row (nothing to ingest)" +
+                                  (out.result.notes.empty() ? std::string() : " (" + out.result.notes.front() + ")"));
+        throw ParseError(1, mean ? "Google Benchmark JSON with aggregates only (--benchmark_report_aggregates_only): "
+                                   "ingest keeps repetitions; `kvmbench compare` reads such a file as it is"
+                                 : "Google Benchmark JSON whose only rows are aggregates, none a mean: " + held +
+                                       "; ingest keeps repetitions; `kvmbench compare` shows each value and its "
+                                       "change");
+      }
       break;
     }
     case InputFormat::kvm_selftest: {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
@@ -27,7 +28,7 @@ const std::set<std::string>& known_fields() {
       "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
       "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit",
       "aggregate_name", "aggregate_unit", "error_occurred", "error_message", "label", "big_o",
-      "rms", "complexity_n", "skipped", "skip_message"};
+      "rms", "complexity_n", "skipped", "skip_message", "cpu_coefficient", "real_coefficient"};
   return k;
 }
 
@@ -170,6 +171,17 @@ GbenchParse parse_gbench_json(std::string_view original) {
     if (row.is_object() && row.contains("family_index") && row["family_index"].is_number_integer())
       families[row.value("run_name", row.value("name", std::string()))].insert(row["family_index"].get<long long>());
   std::set<std::string> not_measured_seen;
+  // Names of rows, for aggregates that older libraries name by suffix
+  // alone ("BM_x_mean" beside "BM_x", without run_type).
+  std::set<std::string> names;
+  for (const auto& row : rows)
+    if (row.is_object() && row.contains("name") && row["name"].is_string()) names.insert(row["name"].get<std::string>());
+  // Repetition numbers used per benchmark, and the rows numbered here in
+  // file order (no repetition_index, or one already used): per benchmark
+  // its count and first line.
+  std::map<std::string, std::set<int>> repetitions_of;
+  std::map<std::string, std::pair<int, std::size_t>> numbered_in_order;
+  std::set<std::string> complexity_noted;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& row = rows[i];
     const std::size_t line = i < row_lines.size() ? row_lines[i] : 0;
@@ -193,9 +205,26 @@ GbenchParse parse_gbench_json(std::string_view original) {
       continue;
     }
     ++res.records;
-    const std::string run_type = row.value("run_type", std::string("iteration"));
+    std::string run_type = row.value("run_type", std::string("iteration"));
+    std::string agg = row.value("aggregate_name", std::string());
+    if (!row.contains("run_type"))
+      for (const char* suffix : {"_mean", "_median", "_stddev", "_cv"})
+        if (name.ends_with(suffix) && names.count(name.substr(0, name.size() - std::strlen(suffix)))) {
+          run_type = "aggregate";
+          agg = suffix + 1;
+          run_name = name.substr(0, name.size() - std::strlen(suffix));
+        }
+    // A complexity fit (BigO: coefficient and order; RMS: its error) is
+    // no measurement of the benchmark: said, and left out.
+    if (agg == "BigO" || agg == "RMS" || row.contains("big_o") || row.contains("rms")) {
+      if (complexity_noted.insert(run_name).second)
+        res.notes.push_back(fmt::format(
+            "line {}: '{}': its complexity fit (BigO{}, RMS) is left out: a curve fitted over the benchmark's "
+            "arguments, not a measurement (the rows of each argument are kept)",
+            line, run_name, row.contains("big_o") && row["big_o"].is_string() ? " " + row["big_o"].get<std::string>() : ""));
+      continue;
+    }
     if (run_type == "aggregate") {
-      const std::string agg = row.value("aggregate_name", std::string());
       const bool percentage = row.value("aggregate_unit", std::string("time")) == "percentage";
       const std::size_t count =
           row.contains("repetitions") && row["repetitions"].is_number_unsigned() ? row["repetitions"].get<std::size_t>() : 0;
@@ -209,7 +238,20 @@ GbenchParse parse_gbench_json(std::string_view original) {
           if (auto x = number_of(v)) out.aggregates.push_back({run_name, agg, k, counter_unit(k), *x, count, line});
       continue;
     }
-    const int rep = row.value("repetition_index", 0);
+    // Older libraries write no repetition_index, and a hand-merged file may
+    // give one twice: such rows are repetitions of their own, numbered in
+    // file order, never values of one repetition.
+    std::set<int>& used = repetitions_of[run_name];
+    int rep = 0;
+    if (row.contains("repetition_index") && row["repetition_index"].is_number_integer() &&
+        !used.count(row["repetition_index"].get<int>())) {
+      rep = row["repetition_index"].get<int>();
+    } else {
+      rep = used.empty() ? 0 : *used.rbegin() + 1;
+      auto& [count, first_line] = numbered_in_order[run_name];
+      if (count++ == 0) first_line = line;
+    }
+    used.insert(rep);
     nlohmann::json extra = {{"line", line}};
     if (row.contains("iterations")) extra["iterations"] = row["iterations"];
     if (row.contains("threads")) extra["threads"] = row["threads"];
@@ -234,6 +276,12 @@ GbenchParse parse_gbench_json(std::string_view original) {
       if (!known_fields().count(k))
         if (auto x = number_of(v)) add(k, counter_unit(k), *x);
   }
+  for (const auto& [case_name, numbered] : numbered_in_order)
+    if (repetitions_of[case_name].size() > 1 && numbered.first > 0)
+      res.notes.push_back(fmt::format(
+          "line {}: '{}': {} of its rows give no repetition_index of their own (an older library, or files "
+          "merged by hand): each is a repetition, numbered in file order",
+          numbered.second, case_name, numbered.first));
   return out;
 }
 

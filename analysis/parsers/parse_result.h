@@ -12,6 +12,17 @@
 
 namespace kvmbench::parsers {
 
+// A program whose output this is that failed (a selftest's "not ok", its
+// TEST_ASSERT): what it printed before is kept, each of those samples
+// marked with extra "failed" (the reason), so that no comparison reads
+// them as a good run.
+struct ProgramFailure {
+  std::string program;      // "memslot_perf_test"; "" when the output names none
+  std::string reason;       // as printed: "TIMEOUT 120 seconds", the assertion
+  std::size_t line = 0;
+  std::size_t samples = 0;  // the figures it printed before
+};
+
 struct ParseResult {
   std::string format;                 // "kernel-log", "gbench-json", "plain-numbers"
   std::vector<Sample> samples;
@@ -20,6 +31,7 @@ struct ParseResult {
   std::size_t lines_ignored = 0;      // non-blank lines that were not part of a record
   std::vector<std::string> warnings;  // "line N: ..." for things skipped on purpose
   std::vector<std::string> notes;     // "line N: ..." for lines known not to be records (status lines)
+  std::vector<ProgramFailure> failures;
 };
 
 // Malformed input. `line` is 1-based (0 when no line applies); what() is the

@@ -129,6 +129,7 @@ class Collector {
                             const std::string& why_not = "") = 0;
 
   // Marks a sample made from what this collector gave (a replay's: replayed).
+  // RunContext::emit calls it on every sample it passes on.
   virtual void stamp(Sample& s) const = 0;
 
  private:

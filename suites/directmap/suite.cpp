@@ -234,7 +234,6 @@ void guest_faultin(RunContext& ctx, const GuestFaultinParams& p, host::Accel acc
              {"directmap", directmap}};
   if (m.late_samples) s.extra["late_samples"] = *m.late_samples;
   if (node) set_sample_key(s, "numa_node", *node);
-  collect.stamp(s);
   ctx.emit(s);
 }
 

@@ -10,6 +10,9 @@
 // otherwise.
 // Every file is read and parsed before the run directory is created, so a
 // rejected input leaves nothing behind.
+// Output of a test that failed (a selftest's "not ok", an assertion) is
+// stored with status "failed", meta.json "failures" naming each test and
+// its reason, its figures marked (extra "failed"); ingest then exits 1.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -31,6 +34,7 @@
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
 #include "suites/kvmbench/render_tables.h"
+#include "suites/incomplete_run.h"
 #include "suites/run_report.h"
 
 namespace kvmbench::cli {
@@ -112,6 +116,17 @@ bool append_samples(RunWriter& w, const Input& in, std::span<const Sample> sampl
   return true;
 }
 
+// "memslot_perf_test failed: TIMEOUT 120 seconds (memslot.tap:28)", and
+// how many more failed.
+std::string failure_summary(const nlohmann::json& failures) {
+  const auto& f = failures.front();
+  const std::string program = f["program"].get<std::string>();
+  std::string s = fmt::format("{} failed: {} ({}:{})", program.empty() ? "a test" : program,
+                              f["reason"].get<std::string>(), f["file"].get<std::string>(), f["line"].get<std::size_t>());
+  if (failures.size() > 1) s += fmt::format(", and {} more", failures.size() - 1);
+  return s;
+}
+
 }  // namespace
 
 void add_ingest_command(CLI::App& app) {
@@ -122,8 +137,9 @@ void add_ingest_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand(
-      "ingest", "Recognise raw output (kernel log lines, Google Benchmark JSON, plain numbers), store it as a "
-                "run (source: replay) and print its tables");
+      "ingest", "Recognise raw output (kernel log lines, Google Benchmark JSON, KVM selftests output, plain "
+                "numbers), store it as a run (source: replay) and print its tables; exit 1 when a test in it failed "
+                "(stored as a failed run)");
   cmd->add_option("FILE", o->files, "raw output files")->required();
   cmd->add_option("--out", o->out, "directory the run directory is created in")->capture_default_str();
   cmd->add_option("--suite", o->suite, "suite of the run (default: inferred from the metrics)");
@@ -163,17 +179,35 @@ void add_ingest_command(CLI::App& app) {
     nlohmann::json aggregates = nlohmann::json::array();
     nlohmann::json contexts = nlohmann::json::object();
     nlohmann::json not_measured = nlohmann::json::array();
+    nlohmann::json failures = nlohmann::json::array();
     MetricRoles roles;
+    int next_invocation = 0;
     for (std::size_t k = 0; k < inputs.size(); ++k) {
       Input& in = inputs[k];
       auto& res = in.parsed.result;
       const std::string stem = in.path.stem().string();
-      const bool invocation = inputs.size() > 1 && parsers::is_one_invocation(in.parsed.format);
+      // Each file of one program's output is an invocation of it, and so is
+      // each run a file holds several of (the parser's extra "invocation").
+      int invocations = 1;
+      for (auto& s : res.samples)
+        if (s.extra.is_object() && s.extra.contains("invocation"))
+          invocations = std::max(invocations, s.extra["invocation"].get<int>() + 1);
+      const bool invocation = (inputs.size() > 1 || invocations > 1) && parsers::is_one_invocation(in.parsed.format);
       for (auto& s : res.samples) {
         if (in.parsed.format == parsers::InputFormat::plain_numbers) s.case_name = stem;
         if (o->variant_per_file && s.variant.empty()) s.variant = stem;
         if (s.extra.is_object()) s.extra.erase("file");  // written from raw_name below
-        if (invocation) s.extra["invocation"] = k;
+        if (invocation) s.extra["invocation"] = next_invocation + s.extra.value("invocation", 0);
+      }
+      if (invocation) next_invocation += invocations;
+      for (auto& f : res.failures) {
+        failures.push_back({{"file", in.raw_name}, {"program", f.program}, {"reason", f.reason}, {"line", f.line},
+                            {"samples", f.samples}});
+        fmt::print(stderr, "kvmbench: warning: {}:{}: {} failed: {}; {}\n", in.path.string(), f.line,
+                   f.program.empty() ? "the test" : f.program, f.reason,
+                   f.samples ? fmt::format("the {} figure{} it printed before are stored marked failed", f.samples,
+                                           f.samples == 1 ? "" : "s")
+                             : "it printed no figure");
       }
       roles = merge_roles(roles, in.parsed.roles);
       for (auto& n : in.parsed.not_measured)
@@ -250,6 +284,10 @@ void add_ingest_command(CLI::App& app) {
     if (!aggregates.empty()) meta["gbench_aggregates"] = aggregates;
     if (!contexts.empty()) meta["gbench_context"] = contexts;
     if (!not_measured.empty()) meta["not_measured"] = not_measured;
+    if (!failures.empty()) {
+      meta["failures"] = failures;
+      meta["error"] = failure_summary(failures);
+    }
     if (!roles.derived.empty() || !roles.repetition.empty()) meta["metric_roles"] = roles.to_json();
     Run run{{}, meta, std::move(all)};
     stop_if_interrupted();
@@ -292,13 +330,17 @@ void add_ingest_command(CLI::App& app) {
       // input: the run is not finished, so nothing of it is left.
       if (!stopped) try {
           tables = tables_ahead.get();
+          if (!failures.empty()) {  // the tables say so, as `report` will
+            run.meta["status"] = "failed";
+            suites::mark_run_notes(tables, run);
+          }
         } catch (const std::exception& e) {
           std::error_code ec;
           fs::remove_all(dir, ec);
           const auto* exit = dynamic_cast<const ExitError*>(&e);
           throw ExitError(exit ? exit->code : kExitUsage, fmt::format("{}; nothing stored", e.what()));
         }
-      w.finish(stopped ? "interrupted" : "complete");
+      w.finish(stopped ? "interrupted" : failures.empty() ? "complete" : "failed");
     } catch (const ExitError&) {
       throw;
     } catch (const std::exception& e) {
@@ -311,15 +353,28 @@ void add_ingest_command(CLI::App& app) {
     if (stopped)
       throw ExitError(kExitInterrupted, fmt::format("interrupted; {} of {} samples kept in {} (status: interrupted)",
                                                     stored, n_samples, dir.string()));
+    // A failed test's output is stored, marked, and is no good run: exit 1.
+    auto end_failed = [&] {
+      if (!failures.empty())
+        throw ExitError(kExitGateFailed, fmt::format("stored as a failed run ({}); compare and gate do not read "
+                                                     "its marked figures as a good run",
+                                                     failure_summary(failures)));
+    };
     if (f == Format::json) {
-      fmt::print("{}\n", nlohmann::json{{"run", dir.string()}, {"suite", suite}, {"source", "replay"},
-                                        {"samples", n_samples}, {"tables", tables_json(tables)}}
-                             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+      nlohmann::json out = {{"run", dir.string()}, {"suite", suite}, {"source", "replay"},
+                            {"status", failures.empty() ? "complete" : "failed"}, {"samples", n_samples},
+                            {"tables", tables_json(tables)}};
+      if (!failures.empty()) out["failures"] = failures;
+      fmt::print("{}\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+      end_failed();
       return;
     }
     fmt::print(stderr, "kvmbench: stored {} samples from {} file(s) in {}\n", n_samples, o->files.size(), dir.string());
-    if (f == Format::text) fmt::print("run: {}\nsuite: {}  source: replay\n\n", dir.string(), suite);
+    if (f == Format::text)
+      fmt::print("run: {}\nsuite: {}  source: replay{}\n\n", dir.string(), suite,
+                 failures.empty() ? "" : "  status: failed");
     fmt::print("{}", render_tables(tables, f));
+    end_failed();
   });
 }
 

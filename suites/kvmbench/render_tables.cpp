@@ -29,7 +29,7 @@ std::string render_tables(const std::vector<Table>& tables, Format f) {
   for (std::size_t i = 0; i < tables.size(); ++i) {
     if (i) out += "\n";
     if (f == Format::csv) {
-      out += fmt::format("# {}\n# source: {}\n", plain_title(tables[i]), tables[i].source);
+      out += fmt::format("# {}\n# source: {}\n", data_title(tables[i]), tables[i].source);
     }
     out += render(tables[i], f);
   }

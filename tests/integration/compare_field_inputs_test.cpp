@@ -37,7 +37,8 @@ TEST(FieldInputs, GoogleBenchmarkDefaultOneSampleFiles) {
   EXPECT_NE(r.out.find("Change of cand vs base (no metric with a test: the change only)"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("#7 BM_SlowMs/real_time"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("ms              0.01907 (1)         0.01805 (1)"), std::string::npos) << r.out;
+  // 0.01907 ms and 0.01805 ms, read in the row's unit.
+  EXPECT_NE(r.out.find(" 7  us                   19.1 (1)            18.1 (1)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("-5.36%"), std::string::npos) << r.out;  // 0.01805 ms against 0.01907 ms
   EXPECT_NE(r.out.find("NaN (1)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("-inf (1)"), std::string::npos) << r.out;

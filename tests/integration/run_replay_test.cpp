@@ -58,6 +58,11 @@ StoredRun replayed_run(const fs::path& out) {
   EXPECT_EQ(run.meta["source"], "replay");
   EXPECT_EQ(run.meta["preset"], "document");
   EXPECT_TRUE(run.meta.contains("replay_dir"));
+  // Every sample says it was replayed, whichever way its suite built it
+  // (a guest's console, a kernel log record, a fitted ramp).
+  std::size_t marked = 0;
+  for (auto& s : run.samples) marked += s.extra.is_object() && s.extra.value("replayed", false);
+  EXPECT_EQ(marked, run.samples.size()) << run.meta["suite"];
   return run;
 }
 

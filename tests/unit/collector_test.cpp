@@ -117,6 +117,23 @@ TEST(ReplayCollector, WorkOnlyForThisHostIsNotDoneAndNotedOnce) {
   EXPECT_EQ(s.extra["replayed"], true);
 }
 
+TEST(ReplayCollector, EmitMarksEverySampleReplayed) {
+  // A suite that builds a sample itself (from a replayed kernel log) and
+  // emits it gets the mark without asking for it.
+  Fixture f;
+  auto c = replay_collector(f.dir.path());
+  f.ctx.set_collector(c.get());
+  Sample built;
+  built.metric = "sweep_time";
+  f.ctx.emit(built);
+  ASSERT_EQ(f.emitted.size(), 1u);
+  EXPECT_EQ(f.emitted[0].extra["replayed"], true);
+  auto live = live_collector();
+  f.ctx.set_collector(live.get());
+  f.ctx.emit(built);
+  EXPECT_TRUE(f.emitted[1].extra.is_null() || !f.emitted[1].extra.contains("replayed"));
+}
+
 TEST(ReplayCollector, TheSourceIsReplayAndTheHostTheCapturesOwn) {
   Fixture f;
   write(f.dir.path() / "host.json", R"({"hostname": "measured"})");

@@ -150,8 +150,8 @@ TEST(CompareUnits, NonFiniteValuesAreShownNotTested) {
       compare(side("A", {smp("ratio", "", NAN, 0)}), side("B", {smp("ratio", "", NAN, 0), smp("peak", "", INFINITY, 0)}));
   ASSERT_EQ(c.metrics.size(), 2u);
   EXPECT_EQ(c.metrics[0].status, MetricStatus::not_comparable);
-  EXPECT_EQ(format_mean_sd(c.metrics[0].base, true), "NaN (1)");
-  EXPECT_EQ(format_mean_sd(c.metrics[1].cand, true), "inf (1)");
+  EXPECT_EQ(format_mean_sd(c.metrics[0].base, true, row_scale(c.metrics[0])), "NaN (1)");
+  EXPECT_EQ(format_mean_sd(c.metrics[1].cand, true, row_scale(c.metrics[1])), "inf (1)");
   const auto j = comparison_to_json(c);
   EXPECT_EQ(j["metrics"][0]["base"]["mean"], "NaN");
   EXPECT_EQ(j["metrics"][1]["cand"]["values"][0], "Infinity");
