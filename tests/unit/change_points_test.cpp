@@ -1,27 +1,20 @@
 // Change points over a family of series: Holm over the series, the
-// minimum segment, the magnitude floor, and each change's size and CI.
+// minimum segment, the magnitude floor, each change's size and CI, and the
+// windowed scan's short regressions in long series.
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 #include "analysis/change_points.h"
+#include "tests/support/noise.h"
 
 using namespace kvmbench;
 using namespace kvmbench::changepoint;
+using test_support::Noise;
+using test_support::NoiseShape;
 
 namespace {
-
-// Normal noise from mt19937_64 by Box-Muller (the same numbers everywhere).
-struct Noise {
-  std::mt19937_64 rng;
-  explicit Noise(std::uint64_t seed) : rng(seed) {}
-  double operator()() {
-    const double u1 = (static_cast<double>(rng() >> 11) + 1) * 0x1.0p-53, u2 = static_cast<double>(rng() >> 11) * 0x1.0p-53;
-    return std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
-  }
-};
 
 std::vector<double> series(Noise& n, std::size_t len, double cv, std::vector<std::pair<std::size_t, double>> steps = {}) {
   std::vector<double> z;
@@ -123,4 +116,73 @@ TEST(ChangePoints, NoAlarmsOnMostStationaryFamilies) {
     alarms += any;
   }
   EXPECT_LE(alarms / 200.0, 0.096) << alarms << " of 200 families alarmed";
+}
+
+namespace {
+
+// 500 runs at CV 5 %, `shape` noise, the level x `factor` for runs
+// [from, from + length).
+std::vector<double> long_history(std::uint64_t seed, NoiseShape shape, std::size_t from = 0, std::size_t length = 0,
+                                 double factor = 1) {
+  Noise n(seed);
+  std::vector<double> z;
+  for (std::size_t i = 0; i < 500; ++i) z.push_back((i >= from && i < from + length ? factor : 1) * 100 * (1 + 0.05 * n.draw(shape)));
+  return z;
+}
+
+}  // namespace
+
+TEST(ChangePoints, ARegressionOfTenRunsThenFixedHasBothEdges) {
+  // +30 % for runs 243..252 of 500 at CV 5 % (a shift of 6 sigma for 10
+  // runs): diluted among 500 runs, the whole-segment splits alone do not
+  // find it; the windowed ones find its start and the whole-segment scan
+  // then its end.
+  const auto z = long_history(30, NoiseShape::normal, 243, 10, 1.3);
+  Options whole_only;
+  whole_only.window = 0;
+  EXPECT_TRUE(detect({z}, whole_only)[0].change_points.empty());
+
+  const auto r = detect({z});
+  ASSERT_EQ(r[0].change_points.size(), 2u);
+  const auto& up = r[0].change_points[0];
+  const auto& down = r[0].change_points[1];
+  EXPECT_NEAR(static_cast<double>(up.index), 243, 1);
+  EXPECT_NEAR(static_cast<double>(down.index), 253, 1);
+  EXPECT_TRUE(up.windowed || down.windowed);
+  // Sizes and CIs as for any change: +30 % up, 1/1.3 - 1 = -23.1 % down,
+  // each within its CI; the regression's 10 runs are the segment between.
+  EXPECT_EQ(up.after.n, down.before.n);
+  EXPECT_NEAR(static_cast<double>(up.after.n), 10, 2);
+  EXPECT_LT(up.change.ci95_low, 30);
+  EXPECT_GT(up.change.ci95_high, 30);
+  EXPECT_LT(down.change.ci95_low, -23.1);
+  EXPECT_GT(down.change.ci95_high, -23.1);
+  EXPECT_LT(up.p_holm, 0.05);
+  EXPECT_LT(down.p_holm, 0.05);
+  EXPECT_GT(r[0].window_permutations, r[0].permutations);  // the windowed test's share of alpha is smaller
+}
+
+TEST(ChangePoints, NoChangeInStationaryLongHistories) {
+  // Each series alone (its own family, alpha 0.05): none of these stationary
+  // 500-run series has a change point, whatever the noise's shape (the
+  // permutation test assumes none). bench/changepoint_rates measures the
+  // rate over hundreds of series per shape.
+  for (const auto shape : {NoiseShape::normal, NoiseShape::student_t3, NoiseShape::lognormal})
+    for (std::uint64_t k = 1; k <= 3; ++k) {
+      // A stream of its own for every series (the same seed would give the
+      // log-normal series the normal one's pattern).
+      const std::uint64_t seed = 7919 * k + static_cast<std::uint64_t>(shape);
+      const auto r = detect({long_history(seed, shape)});
+      EXPECT_TRUE(r[0].change_points.empty())
+          << test_support::noise_name(shape) << " seed " << seed << ": at " << r[0].change_points.front().index;
+      EXPECT_GT(r[0].window_permutations, 0u);  // the windows were scanned
+    }
+}
+
+TEST(ChangePoints, WindowTooShortForTwoSegmentsIsRefused) {
+  Options opt;
+  opt.window = 5;  // two segments of 3 need 6
+  EXPECT_THROW(detect({{1, 2, 3, 4, 5, 6}}, opt), std::invalid_argument);
+  opt.window = 0;  // no windows: fine
+  EXPECT_NO_THROW(detect({{1, 2, 3, 4, 5, 6}}, opt));
 }
