@@ -85,10 +85,18 @@ std::vector<double> q_statistics(std::span<const double> z, std::size_t min_segm
   return q;
 }
 
-EDivisive::EDivisive(std::vector<double> z, std::size_t min_segment, std::size_t permutations, std::uint64_t seed)
-    : z_(std::move(z)), min_segment_(min_segment), permutations_(permutations), rng_state_(seed) {
+EDivisive::EDivisive(std::vector<double> z, std::size_t min_segment, std::size_t permutations, std::uint64_t seed,
+                     std::size_t window, std::size_t window_permutations)
+    : z_(std::move(z)),
+      min_segment_(min_segment),
+      permutations_(permutations),
+      window_(window),
+      window_permutations_(window_permutations ? window_permutations : permutations),
+      rng_state_(seed) {
   if (min_segment_ < 2) throw std::invalid_argument("E-divisive needs a minimum segment of at least 2 points");
   if (permutations_ < 1) throw std::invalid_argument("the permutation test needs at least one permutation");
+  if (window_ && window_ < 2 * min_segment_)
+    throw std::invalid_argument("a window must hold two segments of the minimum length");
   rebuild_segments();
 }
 
@@ -97,8 +105,9 @@ void EDivisive::rebuild_segments() {
   std::size_t begin = 0;
   for (std::size_t k = 0; k <= cps_.size(); ++k) {
     const std::size_t end = k < cps_.size() ? cps_[k] : z_.size();
-    Segment s{begin, end, SegmentScan(std::span<const double>(z_).subspan(begin, end - begin)), {}};
+    Segment s{begin, end, SegmentScan(std::span<const double>(z_).subspan(begin, end - begin)), {}, {}};
     s.order.resize(end - begin);
+    s.ordered.resize(end - begin);
     segments_.push_back(std::move(s));
     begin = end;
   }
@@ -117,38 +126,51 @@ std::uint64_t EDivisive::random_below(std::uint64_t n) {
   }
 }
 
-SegmentScan::Best EDivisive::best(bool identity) {
-  SegmentScan::Best overall;
+WindowSplit EDivisive::best(bool identity, Split split) {
+  WindowSplit overall;
   for (auto& s : segments_) {
     if (identity) {
       std::iota(s.order.begin(), s.order.end(), 0);
     } else {
       for (std::size_t i = s.order.size(); i > 1; --i) std::swap(s.order[i - 1], s.order[random_below(i)]);  // Fisher-Yates
     }
-    const auto b = s.scan.scan(s.order, min_segment_);
-    if (b.found && (!overall.found || b.q > overall.q)) overall = {true, b.q, s.begin + b.tau};
+    WindowSplit b;
+    if (split == Split::window) {
+      const auto centered = s.scan.centered();
+      for (std::size_t i = 0; i < s.order.size(); ++i) s.ordered[i] = centered[s.order[i]];
+      b = window_scan_.best(s.ordered, window_, min_segment_);
+    } else if (const auto w = s.scan.scan(s.order, min_segment_); w.found) {
+      b = {true, w.q, 0, w.tau, s.end - s.begin};
+    }
+    if (b.found && (!overall.found || b.q > overall.q))
+      overall = {true, b.q, s.begin + b.begin, s.begin + b.tau, s.begin + b.end};
   }
   return overall;
 }
 
-std::optional<Candidate> EDivisive::next(double give_up_above) {
-  const auto observed = best(true);
+std::optional<Candidate> EDivisive::next(double give_up_above, Split split) {
+  if (split == Split::window && !window_) return std::nullopt;
+  const auto observed = best(true, split);
   if (!observed.found) return std::nullopt;  // no segment long enough
   const double q = observed.q;
   Candidate c;
+  c.split = split;
+  c.x_begin = observed.begin;
   c.tau = observed.tau;
+  c.y_end = observed.end;
   c.q = q;
   std::size_t at_least = 0;
-  const double r1 = static_cast<double>(permutations_ + 1);
-  for (std::size_t k = 0; k < permutations_; ++k) {
+  const std::size_t permutations = split == Split::window ? window_permutations_ : permutations_;
+  const double r1 = static_cast<double>(permutations + 1);
+  for (std::size_t k = 0; k < permutations; ++k) {
     // Each segment is shuffled from where the last permutation left it: a
     // uniform shuffle of any order is a uniform permutation.
     // An order that puts the same points on each side scores the same Q, up
     // to rounding in another order of summation: such ties count.
-    if (best(false).q >= q - 1e-9 * std::fabs(q)) ++at_least;
+    if (best(false, split).q >= q - 1e-9 * std::fabs(q)) ++at_least;
     ++c.permutations;
     if (static_cast<double>(at_least + 1) / r1 > give_up_above) {
-      c.p_is_lower_bound = c.permutations < permutations_;
+      c.p_is_lower_bound = c.permutations < permutations;
       break;
     }
   }

@@ -59,8 +59,11 @@ std::string column_name(const HistorySeries& s, bool with_variant) {
 std::string detection_line(const History& h, const char* sep) {
   const auto& d = h.options.detect;
   return fmt::format("change points: E-divisive means, permutation test, Holm over the{}{} series scanned "
-                     "(alpha {}); segments of {}+ runs, changes of {}%+",
-                     sep, h.series.size(), d.alpha, d.min_segment, d.min_change_pct);
+                     "(alpha {}); segments of {}+ runs, changes of {}%+;{}{}",
+                     sep, h.series.size(), d.alpha, d.min_segment, d.min_change_pct, sep,
+                     d.window ? fmt::format("short changes: windows of {} runs in series of {}+ runs", d.window,
+                                            2 * d.window)
+                              : std::string("no scan for short changes (--window 0)"));
 }
 
 std::string order_name(KernelOrder o) { return o == KernelOrder::time ? "time" : "release"; }
@@ -162,6 +165,7 @@ nlohmann::json history_to_json(const History& h) {
                       {"alpha", h.options.detect.alpha},
                       {"min_segment", h.options.detect.min_segment},
                       {"min_change_pct", h.options.detect.min_change_pct},
+                      {"window", h.options.detect.window},
                       {"runs", h.runs},
                       {"left_out", h.left_out},
                       {"non_finite_samples", h.non_finite},
@@ -185,7 +189,8 @@ nlohmann::json history_to_json(const History& h) {
                      {"n_before", c.before.n},
                      {"n_after", c.after.n},
                      {"p", c.p},
-                     {"p_holm", c.p_holm}});
+                     {"p_holm", c.p_holm},
+                     {"found_by", c.windowed ? "window" : "whole segment"}});
     j["series"].push_back({{"machine", s.machine},
                            {"hostname", s.hostname},
                            {"preset", s.preset},

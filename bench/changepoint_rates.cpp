@@ -16,8 +16,23 @@
 //                 (its first point) or one point from it, which must be at
 //                 least 95 % for k = 3.
 //
-//   build/bench/kvmbench_changepoint_rates [TRIALS]   (default 1000)
-// Exit 0 when both bounds hold, 1 when one does not.
+// and on long histories (500 runs, CV 5 %), where the windowed scan runs,
+// each figure also without it (--window 0: the whole-segment scan alone):
+//   false alarms  LONG stationary series of each noise shape (normal,
+//                 Student t with 3 df, log-normal), each series alone: the
+//                 share with any change point; alpha must not be below the
+//                 95 % CI's low end (as above).
+//   short         LONG series with a regression of k runs (k = 10, 5; +30 %,
+//                 +20 %, +10 %) starting at a run drawn in 200..289, then
+//                 back: the share with both edges reported (each within
+//                 one run), which must be at least 95 % for +30 % and 10
+//                 runs.
+//   long step     LONG series with a +2 % step (0.4 sigma) at run 250: the
+//                 share with a change point within 10 runs of it (what the
+//                 windowed scan's share of alpha costs a small step).
+//
+//   build/bench/kvmbench_changepoint_rates [TRIALS [LONG]]   (defaults 1000, 200)
+// Exit 0 when every bound holds, 1 when one does not.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -27,22 +42,14 @@
 #include <vector>
 
 #include "analysis/change_points.h"
+#include "tests/support/noise.h"
 
 namespace {
 
 using kvmbench::changepoint::detect;
 using kvmbench::changepoint::Options;
-
-// Box-Muller over mt19937_64: the same numbers with every standard library.
-struct Normal {
-  std::mt19937_64 rng;
-  explicit Normal(std::uint64_t seed) : rng(seed) {}
-  double operator()() {
-    const double u1 = (static_cast<double>(rng() >> 11) + 1) * 0x1.0p-53;
-    const double u2 = static_cast<double>(rng() >> 11) * 0x1.0p-53;
-    return std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
-  }
-};
+using kvmbench::test_support::NoiseShape;
+using Normal = kvmbench::test_support::Noise;
 
 std::vector<double> stationary(Normal& z, std::size_t n) {
   std::vector<double> s(n);
@@ -94,12 +101,121 @@ std::size_t detections(std::size_t trials, std::size_t after, const Options& opt
   return hit;
 }
 
+// Long histories: 500 runs at CV 5 %, the level x `factor` for runs
+// [from, to).
+constexpr std::size_t kLong = 500;
+
+std::vector<double> long_history(Normal& z, NoiseShape shape, std::size_t from = 0, std::size_t to = 0,
+                                 double factor = 1) {
+  std::vector<double> s(kLong);
+  for (std::size_t i = 0; i < kLong; ++i) s[i] = (i >= from && i < to ? factor : 1) * 100 * (1 + 0.05 * z.draw(shape));
+  return s;
+}
+
+bool near(std::size_t index, std::size_t want, std::size_t within) {
+  return index + within >= want && index <= want + within;
+}
+
+struct LongFigures {
+  std::size_t hit = 0, trials = 0;
+};
+
+// How often `found` holds over `trials` long histories made by `make`.
+template <class Make, class Found>
+LongFigures long_rate(std::size_t trials, const Options& opt, std::uint64_t seed, Make make, Found found) {
+  Normal z(seed);
+  std::mt19937_64 where(seed ^ 0x5eed);
+  LongFigures f;
+  for (std::size_t t = 0; t < trials; ++t) {
+    const std::size_t start = 200 + where() % 90;
+    Options o = opt;
+    o.seed = seed + t;
+    const auto r = detect({make(z, start)}, o);
+    f.hit += found(r[0].change_points, start);
+    ++f.trials;
+  }
+  return f;
+}
+
+// A false-alarm rate k / n against alpha. Above it only when the whole CI
+// is: a rate of exactly alpha (what Holm gives on independent series
+// without a floor, 1 - (1 - a/m)^m) reads above it in about half the
+// trials.
+bool within_alpha(std::size_t k, std::size_t n, double alpha) { return wilson(k, n).lo <= alpha; }
+const char* against_alpha(std::size_t k, std::size_t n, double alpha) {
+  return static_cast<double>(k) / n <= alpha ? "<= alpha" : within_alpha(k, n, alpha) ? "alpha within the CI" : "ABOVE ALPHA";
+}
+
+std::string rate_text(const LongFigures& f) {
+  return fmt::format("{:>4} of {:>4}: {:5.1f} % {}", f.hit, f.trials, 100.0 * f.hit / f.trials,
+                     wilson(f.hit, f.trials).text());
+}
+
+bool long_histories(std::size_t trials, const Options& with_windows) {
+  fmt::print("\nlong histories: {} runs, CV 5 %, windows of {} runs (before: --window 0)\n", kLong,
+             with_windows.window);
+  bool ok = true;
+  Options without = with_windows;
+  without.window = 0;
+  fmt::print("false alarms, each series alone ({} a shape):\n", trials);
+  for (const auto shape : {NoiseShape::normal, NoiseShape::student_t3, NoiseShape::lognormal}) {
+    const auto seed = 0x10a6 + static_cast<std::uint64_t>(shape);
+    auto make = [&](Normal& z, std::size_t) { return long_history(z, shape); };
+    auto any = [](const auto& cps, std::size_t) { return !cps.empty(); };
+    const auto before = long_rate(trials, without, seed, make, any);
+    const auto after = long_rate(trials, with_windows, seed, make, any);
+    ok &= within_alpha(after.hit, after.trials, with_windows.alpha);
+    fmt::print("  {:<22} before {}\n  {:<22} after  {}  {}\n", kvmbench::test_support::noise_name(shape),
+               rate_text(before), "", rate_text(after), against_alpha(after.hit, after.trials, with_windows.alpha));
+  }
+  fmt::print("short regressions, normal noise, both edges found within one run ({} each):\n", trials);
+  struct Short {
+    double factor;
+    std::size_t runs;
+  };
+  for (const Short s : {Short{1.3, 10}, Short{1.3, 5}, Short{1.2, 10}, Short{1.2, 5}, Short{1.1, 10}, Short{1.1, 5}}) {
+    const auto seed = 0x5407 + s.runs * 100 + static_cast<std::uint64_t>(s.factor * 100);
+    auto make = [&](Normal& z, std::size_t start) {
+      return long_history(z, NoiseShape::normal, start, start + s.runs, s.factor);
+    };
+    auto both = [&](const auto& cps, std::size_t start) {
+      bool up = false, down = false;
+      for (const auto& c : cps) {
+        up |= near(c.index, start, 1);
+        down |= near(c.index, start + s.runs, 1);
+      }
+      return up && down;
+    };
+    const auto before = long_rate(trials, without, seed, make, both);
+    const auto after = long_rate(trials, with_windows, seed, make, both);
+    const double rate = static_cast<double>(after.hit) / after.trials;
+    const bool bounded = s.factor == 1.3 && s.runs == 10;
+    if (bounded) ok &= rate >= 0.95;
+    fmt::print("  +{:.0f} % for {:>2} runs        before {}\n  {:<22} after  {}{}\n", (s.factor - 1) * 100, s.runs,
+               rate_text(before), "", rate_text(after),
+               bounded ? (rate >= 0.95 ? "  >= 95 %" : "  BELOW 95 %") : "");
+  }
+  fmt::print("a +2 % step (0.4 sigma) at run 250, a change point within 10 runs of it ({}):\n", trials);
+  {
+    auto make = [&](Normal& z, std::size_t) { return long_history(z, NoiseShape::normal, 250, kLong, 1.02); };
+    auto at_step = [](const auto& cps, std::size_t) {
+      for (const auto& c : cps)
+        if (near(c.index, 250, 10)) return true;
+      return false;
+    };
+    fmt::print("  {:<22} before {}\n  {:<22} after  {}\n", "", rate_text(long_rate(trials, without, 0x57e9, make, at_step)),
+               "", rate_text(long_rate(trials, with_windows, 0x57e9, make, at_step)));
+  }
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::size_t trials = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 1000;
-  if (trials < 10) {
-    fmt::print(stderr, "usage: {} [TRIALS >= 10]\n", argv[0]);
+  const std::size_t long_trials = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 200;
+  if (trials < 10 || long_trials < 10) {
+    fmt::print(stderr, "usage: {} [TRIALS >= 10 [LONG >= 10]]\n", argv[0]);
     return 2;
   }
   const Options defaults;  // alpha 0.05, min segment 3, floor 1 %
@@ -121,14 +237,9 @@ int main(int argc, char** argv) {
                       {"families of 10, no floor", trials, 10, &no_floor}};
   for (const auto& r : rows) {
     const std::size_t k = false_alarms(r.families, r.size, *r.opt, 0xfa15e + r.size);
-    const double rate = static_cast<double>(k) / r.families;
-    const Interval ci = wilson(k, r.families);
-    // Above alpha only when the whole CI is: a rate of exactly alpha (what
-    // Holm gives on independent series without a floor, 1 - (1 - a/m)^m)
-    // reads above it in about half the trials.
-    ok &= ci.lo <= alpha;
-    fmt::print("  {:<30} {:>4} of {:>4} families: {:5.1f} % {}  {}\n", r.what, k, r.families, 100 * rate,
-               ci.text(), rate <= alpha ? "<= alpha" : ci.lo <= alpha ? "alpha within the CI" : "ABOVE ALPHA");
+    ok &= within_alpha(k, r.families, alpha);
+    fmt::print("  {:<30} {:>4} of {:>4} families: {:5.1f} % {}  {}\n", r.what, k, r.families,
+               100.0 * k / r.families, wilson(k, r.families).text(), against_alpha(k, r.families, alpha));
   }
   fmt::print("\ndetection of a 5 % step at CV 1 % after 30 points, found at the step +-1:\n");
   for (std::size_t after : {3, 5}) {
@@ -138,5 +249,6 @@ int main(int argc, char** argv) {
     fmt::print("  {} points after the step          {:>4} of {:>4} trials: {:5.1f} % {}{}\n", after, k, trials,
                100 * rate, wilson(k, trials).text(), after == 3 ? (rate >= 0.95 ? "  >= 95 %" : "  BELOW 95 %") : "");
   }
+  ok &= long_histories(long_trials, defaults);
   return ok ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 // kvmbench history SUITE [METRIC...] [--machine FP|HOST] [--kernel-order time|release]
 //                  [--preset P] [--alpha A] [--min-segment N] [--min-change PCT]
-//                  [--format text|html|json] [--db DB]
+//                  [--window N] [--format text|html|json] [--db DB]
 // A suite's metrics (without one named: the primary metrics of its presets)
 // across kernels, one series per machine, with change points
 // (analysis/history.h).
@@ -62,6 +62,10 @@ void add_history_command(CLI::App& app) {
   cmd->add_option("--min-segment", o->detect.min_segment, "least runs on each side of a change point")
       ->capture_default_str();
   cmd->add_option("--min-change", o->detect.min_change_pct, "smallest change reported, percent")->capture_default_str();
+  cmd->add_option("--window", o->detect.window,
+                  "runs in a window of the scan for short changes (a regression of a few runs, then fixed), "
+                  "in series of two windows or more; 0: no such scan")
+      ->capture_default_str();
   cmd->add_option("--format", o->format, "text, html or json")->capture_default_str();
   add_db_option(cmd, o->db);
   cmd->callback([o] {

@@ -12,6 +12,8 @@
 //   lab-snp-1  anon-4k     x 1.05 from day 252 (6.14.0)
 //   lab-tdx-1  hugetlb-2m  x 0.92 from day 196 (6.13.0-rc5)
 //   lab-plain-1: nothing.
+// A caller may plant others instead, among them regressions that are fixed
+// again (PlantedChange::until).
 // Used by the history tests and by bench/synthetic_lab (the import and
 // `history` figures of the README); header-only over analysis/.
 #pragma once
@@ -39,6 +41,7 @@ struct PlantedChange {
   std::string hostname, case_name;
   int day;        // first day at the new level
   double factor;  // new level / old level
+  int until = 0;  // first day back at the old level (0: never)
 };
 
 inline const std::vector<PlantedChange>& planted_changes() {
@@ -66,7 +69,8 @@ struct SyntheticYear {
 // Writes `days` runs per machine under `out` (created). `hosts_dir` holds
 // snp.json, tdx.json and plain.json.
 inline SyntheticYear write_synthetic_year(const std::filesystem::path& out, const std::filesystem::path& hosts_dir,
-                                          int days = 365, std::uint64_t seed = 2026) {
+                                          int days = 365, std::uint64_t seed = 2026,
+                                          const std::vector<PlantedChange>& planted = planted_changes()) {
   namespace fs = std::filesystem;
   fs::create_directories(out);
   std::mt19937_64 rng(seed);
@@ -105,8 +109,9 @@ inline SyntheticYear write_synthetic_year(const std::filesystem::path& out, cons
       std::size_t n = 0;
       for (const auto& [case_name, base] : cases) {
         double level = base * m.speed;
-        for (const auto& p : planted_changes())
-          if (p.hostname == hostname && p.case_name == case_name && day >= p.day) level *= p.factor;
+        for (const auto& p : planted)
+          if (p.hostname == hostname && p.case_name == case_name && day >= p.day && (p.until == 0 || day < p.until))
+            level *= p.factor;
         const double run_level = level * (1 + 0.01 * normal());  // this boot's level
         for (int rep = -1; rep < 5; ++rep) {
           const double rate = run_level * (1 + 0.01 * normal()) * (rep < 0 ? 0.8 : 1.0);  // a slow warm-up

@@ -140,3 +140,77 @@ TEST(EDivisive, ShortSeriesHasNoCandidate) {
   EXPECT_FALSE(ed.next());
   EXPECT_THROW(EDivisive({1, 2, 3, 4}, 1, 99, 1), std::invalid_argument);
 }
+
+namespace {
+
+// Q of X = z[b, tau), Y = z[tau, e), straight from the definition.
+double q_of_parts(const std::vector<double>& z, std::size_t b, std::size_t tau, std::size_t e) {
+  const std::vector<double> part(z.begin() + static_cast<std::ptrdiff_t>(b), z.begin() + static_cast<std::ptrdiff_t>(e));
+  return q_by_definition(part, tau - b);
+}
+
+}  // namespace
+
+TEST(EDivisiveWindows, WindowsCoverTheSegmentByHalves) {
+  EXPECT_EQ(window_starts(120, 50), (std::vector<std::size_t>{0, 25, 50, 70}));
+  EXPECT_EQ(window_starts(100, 50), (std::vector<std::size_t>{0, 25, 50}));
+  EXPECT_EQ(window_starts(40, 50), (std::vector<std::size_t>{0}));  // shorter than a window: one
+  EXPECT_EQ(window_starts(7, 7), (std::vector<std::size_t>{0}));
+  EXPECT_EQ(window_starts(8, 7), (std::vector<std::size_t>{0, 1}));
+}
+
+TEST(EDivisiveWindows, BestWindowSplitEqualsTheDefinition) {
+  // Every split X = z[s, tau), Y = z[tau, kappa) of every window, by the
+  // definition (O(n^3) each), against the scan's best.
+  kvmbench::testing::TestRng rng(30);
+  WindowScan scan;
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::size_t L = 2 + rng.below(3), w = 2 * L + rng.below(12), n = 2 * L + rng.below(40);
+    std::vector<double> z(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      double v = static_cast<double>(rng.below(1000)) / 10.0;
+      if (trial % 3 == 0) v = std::round(v / 20);            // ties
+      if (trial % 3 == 1) v += 1e6;                           // an offset
+      if (trial % 4 == 0 && i > n / 3 && i < n / 3 + L + 2) v += 50;  // a short shift
+      z[i] = v;
+    }
+    double want = -INFINITY;
+    for (const std::size_t s : window_starts(n, w))
+      for (std::size_t tau = s + L; tau + L <= std::min(s + w, n); ++tau)
+        for (std::size_t kappa = tau + L; kappa <= std::min(s + w, n); ++kappa)
+          want = std::max(want, q_of_parts(z, s, tau, kappa));
+    const auto got = scan.best(z, w, L);
+    ASSERT_TRUE(got.found) << "trial " << trial;
+    EXPECT_NEAR(got.q, want, 1e-7 * std::max(1.0, std::fabs(want))) << "trial " << trial;
+    // The split it names scores its Q.
+    EXPECT_NEAR(q_of_parts(z, got.begin, got.tau, got.end), got.q, 1e-7 * std::max(1.0, std::fabs(want)));
+    EXPECT_LE(got.end - got.begin, w);
+  }
+  EXPECT_FALSE(scan.best(std::vector<double>{1, 2, 3, 4, 5}, 6, 3).found);
+  EXPECT_THROW(scan.best(std::vector<double>{1, 2, 3, 4, 5, 6}, 5, 3), std::invalid_argument);
+}
+
+TEST(EDivisiveWindows, AShortShiftIsAWindowedSplitNotAWholeSegmentOne) {
+  // 200 points of a deterministic wobble (+-1), 8 of them (100..107)
+  // shifted by +6: the best windowed split has one part exactly the
+  // shifted points (here X: the window starting at 100 holds them and 42
+  // points after), and no permutation scores as high; the whole-segment
+  // splits see them too faintly to be sure.
+  std::vector<double> z;
+  for (int i = 0; i < 200; ++i) z.push_back(100.0 + ((i * 7) % 5 - 2) * 0.5 + (i >= 100 && i < 108 ? 6 : 0));
+  EDivisive ed(z, 3, 199, 5, 50);
+  const auto whole = ed.next();
+  ASSERT_TRUE(whole);
+  EXPECT_GT(whole->p, 0.05);
+  const auto w = ed.next(1.0, Split::window);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->split, Split::window);
+  EXPECT_EQ(w->x_begin, 100u);
+  EXPECT_EQ(w->tau, 108u);
+  EXPECT_EQ(w->y_end, 150u);
+  EXPECT_NEAR(w->p, 1.0 / 200, 1e-12);
+  // Without windows there is no windowed candidate.
+  EDivisive plain(z, 3, 199, 5);
+  EXPECT_FALSE(plain.next(1.0, Split::window));
+  EXPECT_THROW(EDivisive(z, 3, 199, 5, 5), std::invalid_argument);
+}
