@@ -129,7 +129,12 @@ std::string render_export_lava(const std::vector<ExportedRun>& runs) {
     out += fmt::format("lava-test-case {} --result {}{}\n", shell_quote(name), to_string(res), extra);
   };
   for (const auto& r : runs) {
-    const std::string prefix = name_part(r.suite.empty() ? "run" : r.suite);
+    // LAVA keeps a case's name, result, measurement and units, nothing
+    // else: figures not measured on hardware (emulated, replay, model) name
+    // their source in every case, so that nothing fed from LAVA files them
+    // beside a hardware measurement of the same metric.
+    std::string prefix = name_part(r.suite.empty() ? "run" : r.suite);
+    if (!r.source.empty() && r.source != "hardware") prefix += "." + name_part(r.source);
     out += fmt::format("# kvmbench {}: status {}, source {}\n", run_title(r), r.status, r.source);
     line(prefix + ".run-status", status_result(r));
     for (const auto& m : r.metrics) {

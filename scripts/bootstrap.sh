@@ -6,7 +6,8 @@ set -eu
 PACKAGES="cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev libeigen3-dev
 libbenchmark-dev libgtest-dev nlohmann-json3-dev libhwloc-dev libnuma-dev
 libboost-dev libsqlite3-dev libpq-dev postgresql git qemu-system-x86 busybox-static cpio kmod
-chromium dpkg-dev file libxml2-utils python3-jsonschema lava-common"
+chromium dpkg-dev file libxml2-utils python3-jsonschema lava-common
+lava-dispatcher mmdebstrap"
 # chromium: the HTML report is checked in a real (headless) browser.
 # dpkg-dev, file: CPack's Debian package takes its Depends from
 # dpkg-shlibdeps, which CPack runs on what `file` says is ELF.
@@ -14,9 +15,13 @@ chromium dpkg-dev file libxml2-utils python3-jsonschema lava-common"
 # python3-jsonschema: its jsonschema (what kcidb-io validates with) checks
 # `--to kcidb` against KCIDB's schema. lava-common (with python3-yaml and
 # python3-voluptuous, nothing else): LAVA's own job and test definition
-# schemas check lab-jobs/lava/ (lava-dispatcher, 149 packages more by
-# apt-get -s on the build machine, is not needed for them). Test tools
-# only, not kvmbench's.
+# schemas check lab-jobs/lava/. Test tools only, not kvmbench's.
+# lava-dispatcher, mmdebstrap: the LAVA test (ctest -L lava) runs the QEMU
+# job of lab-jobs/lava/ with LAVA's dispatcher (lava-run) on a Debian root
+# file system mmdebstrap builds (tests/support/lava/rootfs.sh); about 130
+# packages with their Depends (libguestfs, udev, Perl), some 2.5 minutes of
+# apt on a busy 2-core machine. The package enables a lava-worker service,
+# which lava-run does not need.
 # kmod: modprobe, rmmod and depmod, also inside the emulated lab (`kvmbench
 # lab`), whose kvm_amd reloads use the host's own.
 # libsqlite3-dev, libpq-dev: the results database (SQLite file by default,

@@ -167,6 +167,9 @@ TEST(JobTemplates, LavaFilesValidateWithLava) {
   auto job = run_command({kPython, support("lava_validate.py"), "job", lab_job("lava/kvmbench-job.yaml"), kSource});
   if (job.exit_code == 77) GTEST_SKIP() << job.out;
   EXPECT_EQ(job.exit_code, 0) << job.out << job.err;
+  // The QEMU device's job (tests/integration/lava_dispatcher_test.cpp runs it).
+  job = run_command({kPython, support("lava_validate.py"), "job", lab_job("lava/kvmbench-qemu-job.yaml"), kSource});
+  EXPECT_EQ(job.exit_code, 0) << job.out << job.err;
   auto testdef = run_command({kPython, support("lava_validate.py"), "testdef", lab_job("lava/kvmbench-testdef.yaml")});
   EXPECT_EQ(testdef.exit_code, 0) << testdef.out << testdef.err;
 

@@ -66,6 +66,25 @@ TEST(RunExportRender, Lava) {
   EXPECT_TRUE(has(render_export_lava({exported("failed")}), "'rmpopt.run-status' --result fail"));
 }
 
+// LAVA records a case's name, result, measurement and units, nothing
+// else: a run that is not measured on hardware (emulated under TCG, a
+// replay, a model) says so in every case's name, so that LAVA and the
+// dashboards fed from it never file its figures beside a hardware one's.
+TEST(RunExportRender, LavaNamesASourceOtherThanHardware) {
+  auto e = exported();
+  e.source = "emulated";
+  const std::string l = render_export_lava({e});
+  EXPECT_TRUE(has(l, "lava-test-case 'rmpopt.emulated.run-status' --result pass\n")) << l;
+  EXPECT_TRUE(has(l, "lava-test-case 'rmpopt.emulated.ram_64G.layout_last.emulated_sweep_wall' --result pass "
+                     "--measurement 10.2 --units 'ms'\n"))
+      << l;
+  EXPECT_TRUE(has(l, "lava-test-set start 'rmpopt.emulated.ram_64G.layout_last.emulated_sweep_wall'\n")) << l;
+  EXPECT_TRUE(has(l, "lava-test-case 'rmpopt.emulated.skipped.document' --result skip\n")) << l;
+  EXPECT_FALSE(has(l, "'rmpopt.ram_64G")) << l;
+  e.source = "replay";
+  EXPECT_TRUE(has(render_export_lava({e}), "'rmpopt.replay.ram_64G.layout_last.emulated_sweep_wall'"));
+}
+
 TEST(RunExportRender, JunitCountsAndEscapes) {
   const std::string x = render_export_junit({exported("failed")});
   EXPECT_TRUE(has(x, "<testsuites name=\"kvmbench export\" tests=\"3\" failures=\"1\" errors=\"0\">")) << x;
