@@ -32,8 +32,9 @@ int GateResult::exit_code() const {
   return 2;
 }
 
-static void check_side(const ComparisonSide& s, const char* which, std::vector<std::string>& problems) {
-  if (s.source == Source::emulated || s.source == Source::model)
+static void check_side(const ComparisonSide& s, const char* which, bool pipeline_check,
+                       std::vector<std::string>& problems) {
+  if ((s.source == Source::emulated && !pipeline_check) || s.source == Source::model)
     problems.push_back(fmt::format("{} ({}) has source '{}': {} figures are not performance "
                                    "measurements and cannot gate a merge",
                                    which, s.label, to_string(s.source), to_string(s.source)));
@@ -131,8 +132,8 @@ GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand,
   if (opt.min_n < 2) throw std::invalid_argument("the gate needs at least 2 samples per side (min_n)");
   GateResult r;
   r.options = opt;
-  check_side(base, "base", r.problems);
-  check_side(cand, "cand", r.problems);
+  check_side(base, "base", opt.pipeline_check, r.problems);
+  check_side(cand, "cand", opt.pipeline_check, r.problems);
 
   CompareOptions co;
   co.alpha = opt.alpha;

@@ -26,6 +26,10 @@ struct GateOptions {
   std::vector<std::string> include = {}, exclude = {};
   // A metric on one side only fails the gate (else it is reported, skipped).
   bool strict = false;
+  // Emulated input is judged, not refused: a functional check of the
+  // pipeline (`kvmbench lab ab`), whose result says it is no performance
+  // verdict. Model input is refused all the same.
+  bool pipeline_check = false;
 };
 
 enum class GateStatus { pass, fail, unusable };

@@ -1,4 +1,5 @@
-// The lines of a text, one at a time, without building a vector of them.
+// The lines (and words) of a text, one at a time, without building a vector
+// of them.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +24,19 @@ void for_each_line(std::string_view text, F&& f) {
     } else {
       f(++number, line);
     }
+  }
+}
+
+// Calls f(word) for each blank-separated word of `text` (blanks: space,
+// tab, newline), in order.
+template <typename F>
+void for_each_word(std::string_view text, F&& f) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find_first_of(" \t\n", pos);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > pos) f(text.substr(pos, end - pos));
+    pos = end + 1;
   }
 }
 

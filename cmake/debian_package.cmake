@@ -13,8 +13,9 @@ set(CPACK_PACKAGE_DIRECTORY ${CMAKE_BINARY_DIR})
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # kvmbench_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# QEMU boots the guests, kmod reloads kvm_amd, virtiofsd serves the lab.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qemu-system-x86, kmod")
+# QEMU boots the guests, kmod reloads kvm_amd, virtiofsd serves the lab,
+# kexec-tools boots `kvmbench ab`'s kernels.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qemu-system-x86, kmod, kexec-tools")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "virtiofsd")
 include(CPack)
 # `cpack` and `cmake --install` take what is built and build nothing more:

@@ -50,7 +50,7 @@ std::vector<std::string> build_lab_qemu_argv(const LabSpec& spec, const LabPaths
           // No tsc=reliable here (the kvmbench guests have it): with it, KVM
           // guests in the lab stalled for minutes waiting for their timers
           // (soft lockups, "timer wakeup didn't happen") in network runs.
-          "-append", "console=ttyS0 panic=-1 quiet",
+          "-append", kLabKernelCmdline,
           "-chardev", "file,id=con0,path=" + p.console_log.string(), "-serial", "chardev:con0",
           // ttyS1: the host's control line (a Ctrl-C sent in as "INT").
           "-chardev", "socket,id=ctl0,path=" + p.control_socket.string() + ",server=on,wait=off",
@@ -302,7 +302,14 @@ LabResult run_lab(const LabSpec& spec, const LabStreams& streams) {
   // --- the initramfs: lab-init and busybox, then modules and the command -
   try {
     write_all(dir / "config", lab_config_text(spec, dir));
-    write_all(dir / "command", script);
+    // What the running kernel is, for a command that boots it again with
+    // kexec (`kvmbench ab`): the files this machine booted from, on the
+    // host's filesystem it sees.
+    LabSpec booted = spec;
+    booted.env.emplace_back("KVMBENCH_AB_RUNNING_IMAGE", spec.kernel.vmlinuz.string());
+    booted.env.emplace_back("KVMBENCH_AB_RUNNING_INITRD", paths.initramfs.string());
+    booted.env.emplace_back("KVMBENCH_AB_RUNNING_CMDLINE", kLabKernelCmdline);
+    write_all(dir / "command", lab_command_script(booted));
     write_all(dir / "entries", fmt::format("file:lab/config:{}\nfile:lab/command:{}\ntree:lib/modules:{}\n",
                                            (dir / "config").string(), (dir / "command").string(),
                                            (spec.kernel.modules_root / "lib/modules").string()));

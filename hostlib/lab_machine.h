@@ -41,6 +41,8 @@ namespace kvmbench::host {
 inline constexpr const char* kLabCpu = "qemu64,+svm,+npt";
 // The virtiofs tag of the host's filesystem (lab-init mounts it).
 inline constexpr const char* kLabHostFsTag = "kvmbench-host";
+// The lab kernel's command line.
+inline constexpr const char* kLabKernelCmdline = "console=ttyS0 panic=-1 quiet";
 
 struct LabSpec {
   LabKernel kernel;

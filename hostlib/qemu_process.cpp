@@ -136,6 +136,30 @@ ProgramRun run_program(const std::vector<std::string>& argv, double timeout_s) {
   return r;
 }
 
+int run_attached(const std::vector<std::string>& argv) {
+  if (argv.empty()) return 127;
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) return 127;
+  if (pid == 0) {
+    ::execv(args[0], args.data());
+    const char* why = std::strerror(errno);
+    (void)!::write(2, "kvmbench: cannot start ", 23);
+    (void)!::write(2, args[0], std::strlen(args[0]));
+    (void)!::write(2, ": ", 2);
+    (void)!::write(2, why, std::strlen(why));
+    (void)!::write(2, "\n", 1);
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return 127;
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
 std::string ProgramRun::failure() const {
   if (timed_out) return "did not finish in time";
   std::string out = output;

@@ -58,4 +58,10 @@ struct ProgramRun {
 };
 ProgramRun run_program(const std::vector<std::string>& argv, double timeout_s);
 
+// A program run to its end with this process's stdin, stdout and stderr
+// (what it prints is the user's to see), in this process group, so that a
+// Ctrl-C reaches it. Its exit code, 128 + N for signal N, 127 when it cannot
+// start (the reason on stderr).
+int run_attached(const std::vector<std::string>& argv);
+
 }  // namespace kvmbench::host

@@ -60,17 +60,17 @@ std::pair<std::optional<unsigned long long>, std::optional<unsigned long long>> 
 // went backwards, journalctl's "-- Boot <id> --", or the kernel's banner
 // after the first one.
 struct BootTracker {
-  std::optional<double> last_uptime;
+  double last_uptime = -1;  // < 0: none seen in this boot yet
   bool banner_seen = false;
   bool starts_boot(std::string_view raw, const parsers::KernelLogLine& l) {
     const bool banner = l.message.substr(0, 14) == "Linux version ";
     const bool journal_boot = raw.substr(0, 8) == "-- Boot ";
     bool fresh = journal_boot || (banner && banner_seen);
     if (l.uptime_s) {
-      if (last_uptime && *l.uptime_s + 1e-6 < *last_uptime) fresh = true;
-      last_uptime = l.uptime_s;
+      if (last_uptime >= 0 && *l.uptime_s + 1e-6 < last_uptime) fresh = true;
+      last_uptime = *l.uptime_s;
     }
-    if (journal_boot) last_uptime.reset();
+    if (journal_boot) last_uptime = -1;
     banner_seen = fresh ? banner : (banner_seen || banner);
     return fresh;
   }

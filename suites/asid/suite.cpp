@@ -198,13 +198,16 @@ host::GuestSpec workload_guest_spec(const AsidParams& p, const WorkloadArgs& w, 
 
 // `flushbyasid`: the state the samples record (none under TCG).
 void run_in_guests(RunContext& ctx, const AsidParams& p, host::Accel accel, const std::string& variant,
-                   const std::string& label_suffix, std::optional<asid::FlushByAsidState> flushbyasid) {
+                   const std::string& label_suffix, std::optional<asid::FlushByAsidState> flushbyasid,
+                   const std::string& npt_loaded = "") {
   for (auto& w : p.in_guest) {
     if (ctx.interrupted()) return;
     const host::GuestSpec spec = workload_guest_spec(p, w, accel);
     host::GuestRunResult r = ctx.collector().guest(ctx, spec, w.name + label_suffix);
-    if (flushbyasid)
-      for (auto& s : r.samples) s.extra["flushbyasid"] = std::string(asid::to_string(*flushbyasid));
+    for (auto& s : r.samples) {
+      if (flushbyasid) s.extra["flushbyasid"] = std::string(asid::to_string(*flushbyasid));
+      if (!npt_loaded.empty()) s.extra["npt"] = npt_loaded;
+    }
     emit_guest_result(ctx, r, w.name + label_suffix, variant);
   }
 }
@@ -223,7 +226,10 @@ void run_natively(RunContext& ctx, const AsidParams& p) {
 void run_npt_setting(RunContext& ctx, const AsidParams& p, host::KnobSet& knobs, const std::string& setting,
                      std::optional<std::string>& as_left, asid::FlushByAsidState flushbyasid) {
   if (setting == "as-loaded") {
-    run_in_guests(ctx, p, host::Accel::kvm, "npt=" + npt_fact(ctx, "npt"), "", flushbyasid);
+    // The variant names what was asked, the state the boot had goes with
+    // each sample: so two boots (`kvmbench ab --cand-append kvm_amd.npt=0`)
+    // compare the same series.
+    run_in_guests(ctx, p, host::Accel::kvm, "npt=as-loaded", "", flushbyasid, npt_fact(ctx, "npt"));
     return;
   }
   const std::string variant = "npt=" + setting;

@@ -9,6 +9,8 @@
 // console as raw/lab-console.log; the command's exit status is passed
 // through. Everything measured in the lab is `emulated`.
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -34,6 +36,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr double kDefaultLabTimeout = 1800;
+
 struct LabOptions {
   // One vCPU: with two, a KVM guest inside failed to boot (hung early or
   // panicked) in 3 of 8 tries, with one in none of 8 (QEMU 7.2's SVM
@@ -41,7 +45,7 @@ struct LabOptions {
   int vcpus = 1;
   std::string memory = "4G";
   std::string kernel, modules;
-  double timeout_s = 1800;
+  double timeout_s = kDefaultLabTimeout;
   double silence_s = 300;
   std::string out = "results/runs";
   std::string console;
@@ -207,14 +211,22 @@ int run_lab_command(const LabOptions& o) {
   spec.cwd = fs::current_path();
   spec.hostname = hostname() + "-lab";
   spec.kvmbench = self;
-  fs::path out_dir;
+  fs::path out_dir, ab_state;
   if (!o.shell.empty()) {
     spec.command = {"/bin/sh", "-c", o.shell};
     out_dir = fs::absolute(o.out);
   } else {
     spec.command = {self.string()};
     spec.command.insert(spec.command.end(), o.command.begin(), o.command.end());
-    if (stores_runs(o.command.front())) {
+    if (o.command.front() == "ab") {
+      // Its runs and its state on the host: the lab's /var/lib is gone with
+      // each boot, and the experiment goes on across kexecs.
+      const auto dashes = std::find(spec.command.begin(), spec.command.end(), "--");
+      const std::vector<std::string> own(spec.command.begin(), dashes);
+      out_dir = fs::absolute(out_option(own).value_or(o.out));
+      if (!out_option(own)) spec.command.insert(spec.command.begin() + (dashes - spec.command.begin()), {"--out", out_dir.string()});
+      ab_state = out_dir / "ab-state";
+    } else if (stores_runs(o.command.front())) {
       if (auto own = out_option(o.command)) {
         out_dir = fs::absolute(*own);
       } else {
@@ -242,6 +254,11 @@ int run_lab_command(const LabOptions& o) {
                                    {"memory_mib", spec.memory_mib}};
   spec.env = lab_environment(identity);
   if (!o.shell.empty()) spec.env.emplace_back("KVMBENCH_LAB_OUT", out_dir.string());
+  if (!ab_state.empty()) {
+    spec.env.emplace_back("KVMBENCH_AB_STATE", ab_state.string());
+    // Every boot of an experiment (2n + 2 of them) in one lab.
+    if (o.timeout_s == kDefaultLabTimeout) spec.timeout_s = kDefaultLabTimeout * 4;
+  }
 
   fmt::print(stderr, "kvmbench lab: booting the emulated lab machine (QEMU TCG, -cpu {}, {} vCPU{}, {}; kernel {})\n",
              host::kLabCpu, spec.vcpus, spec.vcpus == 1 ? "" : "s", format_bytes(*mem), spec.kernel.release);
@@ -302,7 +319,8 @@ void add_lab_command(CLI::App& app) {
                   "the kernel it boots: a Debian kernel package (.deb) or a vmlinuz-<release> (default: the package "
                   "scripts/fetch-guest-kernel.sh fetched)");
   cmd->add_option("--lab-modules", o.modules, "with a vmlinuz: its modules directory (default /lib/modules/<release>)");
-  cmd->add_option("--lab-timeout", o.timeout_s, "seconds before the lab machine is killed (default 1800)")
+  cmd->add_option("--lab-timeout", o.timeout_s,
+                  "seconds before the lab machine is killed (default 1800; 7200 for `ab`, whose boots add up)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--lab-silence", o.silence_s,
                   "seconds without a sign of life from the lab machine (its heartbeat, the command's output) after "

@@ -122,8 +122,6 @@ int plan_suites(const RunRequest& req) {
   for (const Suite* s : chosen) {
     const Preset* p = s->find_preset(preset_name);
     if (!p) continue;
-    if (!p->plan)
-      usage_error(fmt::format("{} / {} has no dry-run plan (every document preset has one)", s->name, p->name));
     targets.emplace_back(s, p);
     for (const auto& d : p->params) known.insert(d.name);
   }
@@ -157,7 +155,11 @@ int plan_suites(const RunRequest& req) {
     plan.check(suites::why_not_here(*preset, caps, req.overrides));
     // Another boot is the check's reason already.
     if (!boot.setting.empty() && boot.this_boot) plan.boot(boot);
-    preset->plan(ctx, plan);
+    if (preset->plan)
+      preset->plan(ctx, plan);
+    else
+      plan.note("no step-by-step plan for this preset (every document preset has one): its parameters are checked "
+                "as a run checks them, and it measures this host's side only");
     boots.add(suite->name, *preset, boot, plan.would_run());
     fmt::print("{}\n", suites::render_plan(suite->name, *preset, plan, params[i].text, req.adaptive ? -1 : reps));
     any = any || plan.would_run();

@@ -15,6 +15,7 @@ inline constexpr int kExitUsage = 2;        // usage error or bad input
 // incomplete, or a primary metric without a CI): a lab engine may rerun.
 inline constexpr int kExitInconclusive = 3;
 inline constexpr int kExitInternalError = 70;  // a bug in kvmbench (sysexits' EX_SOFTWARE)
+inline constexpr int kExitBusy = 75;        // the run lock is held (sysexits' EX_TEMPFAIL): try again later
 inline constexpr int kExitCannotRun = 77;   // this host cannot run it
 inline constexpr int kExitInterrupted = 130;  // Ctrl-C / SIGTERM (128 + SIGINT)
 

@@ -1,0 +1,56 @@
+// kvmbench ab --base K --cand K [--base-append ARGS] [--cand-append ARGS]
+//             [-n N] [--order abba|random] [--seed S] [--state DIR]
+//             [--out DIR] [--junit F] [--markdown F] [--max-regression PCT]
+//             -- run SUITE ...
+// kvmbench ab --status | --abort | --resume [--state DIR]
+// One verdict across boots (ab_driver.h).
+#include <cstdlib>
+#include <memory>
+
+#include "suites/kvmbench/ab_driver.h"
+#include "suites/kvmbench/commands.h"
+#include "suites/kvmbench/exit.h"
+
+namespace kvmbench::cli {
+
+void add_ab_command(CLI::App& app) {
+  auto o = std::make_shared<AbRequest>();
+  auto state = std::make_shared<std::string>();
+  auto* cmd = app.add_subcommand(
+      "ab", "Run a command once per boot, alternately on a base and a candidate kernel (kexec between boots), and "
+            "give one verdict with the boot as the unit: exit 0 pass, 1 regression, 3 inconclusive");
+  cmd->add_option("--base", o->base,
+                  "the base kernel: running (default), an installed release, a Debian kernel package (.deb) or a "
+                  "bzImage");
+  cmd->add_option("--cand", o->cand, "the candidate kernel, as --base");
+  cmd->add_option("--base-append", o->base_append, "words added to the base kernel's command line");
+  cmd->add_option("--cand-append", o->cand_append,
+                  "words added to the candidate's command line (e.g. clearcpuid=flushbyasid, kvm_amd.npt=0)");
+  cmd->add_option("-n", o->n, "boots a side (default 3, at least 2)");
+  cmd->add_option("--order", o->order, "abba (counterbalanced blocks, default) or random (with --seed)")
+      ->check(CLI::IsMember({"abba", "random"}));
+  cmd->add_option("--seed", o->seed, "the random order's seed (default 1)");
+  cmd->add_option("--state", *state,
+                  "the experiment's state directory (default $KVMBENCH_AB_STATE, else /var/lib/kvmbench/ab)");
+  cmd->add_option("--out", o->out_dir, "where each boot's run goes (default results/runs/<experiment>)");
+  cmd->add_option("--junit", o->junit, "write the verdict as JUnit XML here");
+  cmd->add_option("--markdown", o->markdown, "write the verdict as Markdown here");
+  cmd->add_option("--max-regression", o->max_regression_pct, "allowed regression in percent (default 0)");
+  cmd->add_option("--alpha", o->alpha, "family-wise significance level (Holm; default 0.05)");
+  cmd->add_option("--boot-timeout", o->boot_timeout_s,
+                  "seconds a kexec'd kernel has to come back before its boot counts as failed (default 600)");
+  cmd->add_option("--db", o->db, "import each boot's run into this results database (else $KVMBENCH_DB, if set)");
+  cmd->add_flag("--status", o->status, "say where the experiment stands");
+  cmd->add_flag("--abort", o->abort, "stop the experiment after its current step (the machine ends in base)");
+  cmd->add_flag("--resume", o->resume, "go on with the experiment in the state directory (what runs at boot)");
+  cmd->add_option("command", o->command, "after --: the kvmbench command each boot runs (run SUITE ...)");
+  cmd->callback([o, state] {
+    o->state_dir = *state;
+    if (o->db.empty())
+      if (const char* d = std::getenv("KVMBENCH_DB"); d && *d) o->db = d;
+    const int code = run_ab(*o);
+    if (code != kExitOk) throw ExitError(code, "");
+  });
+}
+
+}  // namespace kvmbench::cli

@@ -1,0 +1,124 @@
+// `kvmbench ab` through the real binary on this host, where no kernel is
+// ever booted: every bad input is exit 2 before the first kexec, nothing
+// changed; --status and --abort on an experiment's state. The experiment
+// itself runs end to end in the emulated lab (lab_ab_test.cpp).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/ab_experiment.h"
+#include "tests/support/run_command.h"
+
+using kvmbench::test_support::private_state_dir_env;
+using kvmbench::test_support::run_kvmbench;
+using kvmbench::test_support::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+// A file with a bzImage's setup header, standing in for the running
+// kernel's image (this host's may not be in /boot).
+fs::path fake_bzimage(const fs::path& dir) {
+  std::string bytes(0x400, '\0');
+  bytes.replace(0x202, 4, "HdrS");
+  std::ofstream(dir / "bzImage", std::ios::binary) << bytes;
+  return dir / "bzImage";
+}
+
+}  // namespace
+
+TEST(AbCli, BadInputIsRefusedBeforeAnyBoot) {
+  TempDir tmp;
+  const fs::path image = fake_bzimage(tmp.path);
+  std::ofstream(tmp.path / "not-a-kernel") << "hello\n";
+  std::ofstream(tmp.path / "broken.deb") << "not an ar archive\n";
+  const std::vector<std::string> env = {private_state_dir_env(), "KVMBENCH_AB_RUNNING_IMAGE=" + image.string(),
+                                        "KVMBENCH_AB_STATE=" + (tmp.path / "state").string()};
+  const std::vector<std::string> cmd = {"--", "run", "rmpopt", "--preset", "host", "-r", "2"};
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {{"-n", "1", "--cand", "running"}, "-n 1: at least 2"},
+      {{"--cand", (tmp.path / "nonexistent").string()}, "no such file"},
+      {{"--cand", (tmp.path / "not-a-kernel").string()}, "not a bzImage"},
+      {{"--cand", (tmp.path / "broken.deb").string()}, "dpkg-deb -x failed"},
+      {{"--cand", "0.0.0-no-such-release"}, "no /boot/vmlinuz-0.0.0-no-such-release"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"ab"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    args.insert(args.end(), cmd.begin(), cmd.end());
+    auto r = run_kvmbench(args, 120, "", env);
+    EXPECT_EQ(r.exit_code, 2) << c.says << "\n" << r.err;
+    EXPECT_TRUE(has(r.err, c.says)) << r.err;
+  }
+  // Commands that store no run of one suite.
+  for (const auto& [command, says] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--", "probe"}, "must be a `run SUITE ...`"},
+           {{"--", "run", "all"}, "not `run all`"},
+           {{"--", "run", "rmpopt", "--out", "x"}, "may not have --out"},
+           {{"--", "run", "nosuchsuite"}, "refused as a dry run"},
+           {{}, "give the command to run on each boot"}}) {
+    std::vector<std::string> args = {"ab", "--cand", "running"};
+    args.insert(args.end(), command.begin(), command.end());
+    auto r = run_kvmbench(args, 120, "", env);
+    EXPECT_EQ(r.exit_code, 2) << says << "\n" << r.err;
+    EXPECT_TRUE(has(r.err, says)) << r.err;
+  }
+  // Nothing was begun.
+  EXPECT_FALSE(fs::exists(tmp.path / "state" / "state.json"));
+  auto status = run_kvmbench({"ab", "--status"}, 60, "", env);
+  EXPECT_EQ(status.exit_code, 2) << status.err;
+  EXPECT_TRUE(has(status.err, "no experiment in")) << status.err;
+}
+
+// A state directory holds one experiment: another request is refused
+// naming it, --status says where it stands, --abort marks it to stop.
+TEST(AbCli, AStateDirectoryOfAnotherExperiment) {
+  TempDir tmp;
+  kvmbench::ab::Experiment e;
+  e.id = "ab-20261203T100000Z-beef";
+  e.command = {"run", "asid", "--preset", "lab"};
+  e.base.spec = e.cand.spec = "running";
+  e.cand.append = "kvm_amd.npt=0";
+  e.n = 2;
+  for (auto s : kvmbench::ab::invocation_order(2, "abba", 0)) {
+    kvmbench::ab::Step step;
+    step.side = s;
+    e.steps.push_back(step);
+  }
+  e.steps[0].status = kvmbench::ab::StepStatus::done;
+  e.steps[0].run_dir = "/runs/step1-base/asid-x";
+  e.created_at = "2026-12-03T10:00:00Z";
+  fs::create_directories(tmp.path / "state");
+  std::ofstream(tmp.path / "state" / "state.json") << to_json(e).dump(2);
+  const std::vector<std::string> env = {private_state_dir_env(), "KVMBENCH_AB_STATE=" + (tmp.path / "state").string()};
+
+  auto other = run_kvmbench({"ab", "--cand", "running", "--", "run", "rmpopt", "--preset", "host"}, 60, "", env);
+  EXPECT_EQ(other.exit_code, 2) << other.err;
+  EXPECT_TRUE(has(other.err, "holds another experiment (ab-20261203T100000Z-beef")) << other.err;
+
+  auto status = run_kvmbench({"ab", "--status"}, 60, "", env);
+  ASSERT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_TRUE(has(status.out, "experiment ab-20261203T100000Z-beef (running)")) << status.out;
+  EXPECT_TRUE(has(status.out, "cand: running + kvm_amd.npt=0")) << status.out;
+  EXPECT_TRUE(has(status.out, "1. base done     /runs/step1-base/asid-x")) << status.out;
+
+  auto abort = run_kvmbench({"ab", "--abort"}, 60, "", env);
+  ASSERT_EQ(abort.exit_code, 0) << abort.err;
+  auto after = run_kvmbench({"ab", "--status"}, 60, "", env);
+  EXPECT_TRUE(has(after.out, "abort requested")) << after.out;
+
+  // A malformed state file is bad input, named.
+  std::ofstream(tmp.path / "state" / "state.json") << "{\"kvmbench_ab\": 1, \"id\": 5}";
+  auto bad = run_kvmbench({"ab", "--status"}, 60, "", env);
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_TRUE(has(bad.err, "state.json")) << bad.err;
+}

@@ -1,0 +1,92 @@
+// `kvmbench lab ab` end to end (ctest label `lab`): the very code path a lab
+// machine runs, in the emulated lab: kexec between the lab kernel's boots,
+// the experiment's state on the host share, the command run again by the
+// lab's init after each boot, one verdict with the boot as the unit. The
+// verdict is marked emulated (a functional check of the pipeline), with the
+// same exit codes as on hardware, so a planted regression must fail it.
+//
+// Sized for CI: 2 boots a side (5 lab boots with the way back), one
+// repetition a boot, asid's mmap_churn alone in its lab preset.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/run_store.h"
+#include "tests/support/run_command.h"
+
+using kvmbench::test_support::CommandResult;
+using kvmbench::test_support::private_state_dir_env;
+using kvmbench::test_support::read_text;
+using kvmbench::test_support::run_kvmbench;
+using kvmbench::test_support::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The run directories ab stored under `out` (one per boot: stepN-side/<run>).
+std::vector<fs::path> ab_runs(const fs::path& out) {
+  std::vector<fs::path> runs;
+  std::error_code ec;
+  for (auto& e : fs::recursive_directory_iterator(out, ec))
+    if (e.path().filename() == "meta.json" && e.path().parent_path().parent_path().filename().string().rfind("step", 0) == 0)
+      runs.push_back(e.path().parent_path());
+  std::sort(runs.begin(), runs.end());
+  return runs;
+}
+
+CommandResult lab_ab(const fs::path& out, const std::vector<std::string>& cand_append) {
+  std::vector<std::string> args = {"lab", "--lab-out", out.string(), "ab", "--base", "running", "--cand", "running",
+                                   "-n", "2"};
+  args.insert(args.end(), cand_append.begin(), cand_append.end());
+  for (const char* w : {"--", "run", "asid", "--preset", "lab", "-r", "1", "--set", "npt=as-loaded", "--set",
+                        "workloads=mmap_churn", "--set", "mmap-rounds=8"})
+    args.push_back(w);
+  return run_kvmbench(args, 3600, "", {private_state_dir_env()});
+}
+
+}  // namespace
+
+TEST(LabAb, SameKernelBothSidesPassesAndAPlantedNptOffRegressionFails) {
+  TempDir tmp;
+  // A/A: the same kernel on both sides.
+  CommandResult aa = lab_ab(tmp.path / "aa", {});
+  if (aa.exit_code == 77) GTEST_SKIP() << aa.err;
+  ASSERT_FALSE(aa.timed_out) << aa.err;
+  EXPECT_EQ(aa.exit_code, 0) << aa.out << aa.err;
+  EXPECT_NE(aa.out.find("kvmbench ab: PASS"), std::string::npos) << aa.out;
+  // Printed once, after the boot back into base; each boot's marker is no
+  // configuration difference.
+  EXPECT_EQ(aa.out.find("kvmbench ab: PASS", aa.out.find("kvmbench ab: PASS") + 1), std::string::npos) << aa.out;
+  EXPECT_EQ(aa.out.find("kvmbench.ab="), std::string::npos) << aa.out;
+  EXPECT_NE(aa.out.find("[EMULATED: a functional check of the pipeline, not a performance verdict]"),
+            std::string::npos)
+      << aa.out;
+  const auto aa_runs = ab_runs(tmp.path / "aa");
+  ASSERT_EQ(aa_runs.size(), 4u) << aa.err;
+  std::set<std::string> boots;
+  for (const auto& r : aa_runs) {
+    const auto meta = nlohmann::json::parse(read_text(r / "meta.json"));
+    EXPECT_EQ(meta["status"], "complete") << r;
+    EXPECT_EQ(meta["source"], "emulated") << r;
+    boots.insert(meta["ab"]["boot_id"].get<std::string>());
+  }
+  EXPECT_EQ(boots.size(), 4u) << "each invocation on a boot of its own";
+
+  // The candidate boots with kvm_amd.npt=0: shadow paging makes every
+  // guest mmap/munmap round trip exit to the host, a cost far above the
+  // lab's noise.
+  CommandResult planted = lab_ab(tmp.path / "planted", {"--cand-append", "kvm_amd.npt=0"});
+  ASSERT_FALSE(planted.timed_out) << planted.err;
+  EXPECT_EQ(planted.exit_code, 1) << planted.out << planted.err;
+  // mmap_churn's metric, on the guest's series (the native one is the same
+  // on both kernels).
+  EXPECT_NE(planted.out.find("kvmbench ab: REGRESSION: bytes=4194304,rounds=8/npt=as-loaded/time_per_round"),
+            std::string::npos)
+      << planted.out;
+  EXPECT_NE(planted.out.find("[EMULATED"), std::string::npos) << planted.out;
+  EXPECT_EQ(ab_runs(tmp.path / "planted").size(), 4u) << planted.err;
+}
