@@ -4,23 +4,22 @@
 
 namespace kvmbench::parsers {
 
-namespace {
-
-std::string too_large(std::string_view what) {
-  return fmt::format("{} larger than {} MiB: only kernel logs are read as a stream, every other format is read "
-                     "whole, up to that size",
-                     what, kWholeInputLimit >> 20);
+InputReader::InputReader(Provenance kernel_provenance, std::size_t size_hint, std::size_t whole_limit)
+    : provenance_(kernel_provenance),
+      whole_limit_(whole_limit),
+      kernel_(kernel_provenance, BadRecords::fail, size_hint) {
+  if (size_hint && size_hint <= whole_limit_) held_.reserve(size_hint);
 }
 
-}  // namespace
-
-InputReader::InputReader(Provenance kernel_provenance, std::size_t size_hint)
-    : provenance_(kernel_provenance), kernel_(kernel_provenance, BadRecords::fail, size_hint) {
-  if (size_hint && size_hint <= kWholeInputLimit) held_.reserve(size_hint);
+std::string InputReader::too_large(std::string_view what) const {
+  return fmt::format("{} larger than {}: only kernel logs are read as a stream, every other format is read "
+                     "whole, up to that size",
+                     what, whole_limit_ % (1 << 20) ? fmt::format("{} bytes", whole_limit_)
+                                                     : fmt::format("{} MiB", whole_limit_ >> 20));
 }
 
 void InputReader::hold(std::string_view piece) {
-  if (held_.size() + piece.size() > kWholeInputLimit) throw ParseError(0, too_large("JSON"));
+  if (held_.size() + piece.size() > whole_limit_) throw ParseError(0, too_large("JSON"));
   held_.append(piece);
 }
 
@@ -43,7 +42,7 @@ void InputReader::feed(std::string_view piece) {
   }
   kernel_.feed(piece);
   if (!holding_) return;
-  if (kernel_.mentions_record() || held_.size() + piece.size() > kWholeInputLimit) {
+  if (kernel_.mentions_record() || held_.size() + piece.size() > whole_limit_) {
     // A kernel log (no other format is looked for), or too large for any
     // other format: the text is no longer needed.
     std::string().swap(held_);

@@ -26,7 +26,9 @@ inline constexpr std::size_t kWholeInputLimit = std::size_t{64} << 20;
 class InputReader {
  public:
   // `size_hint`: the input's size where it is known (0: unknown).
-  explicit InputReader(Provenance kernel_provenance = Provenance::in_extra, std::size_t size_hint = 0);
+  // `whole_limit`: kWholeInputLimit, or less (a test's).
+  explicit InputReader(Provenance kernel_provenance = Provenance::in_extra, std::size_t size_hint = 0,
+                       std::size_t whole_limit = kWholeInputLimit);
 
   // The next piece. Throws ParseError for an inconsistent kernel log record
   // (as parse_any does) and for a text of another format that grows beyond
@@ -40,8 +42,10 @@ class InputReader {
  private:
   enum class Mode { undecided, whole, lines };
   void hold(std::string_view piece);
+  std::string too_large(std::string_view what) const;
 
   Provenance provenance_;
+  std::size_t whole_limit_;
   Mode mode_ = Mode::undecided;
   KernelLogStream kernel_;
   std::string held_;     // the text so far, while it may be of a format parsed whole

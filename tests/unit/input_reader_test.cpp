@@ -138,19 +138,17 @@ TEST(InputReader, BadRecordNamedAsWhole) {
   for (std::size_t piece : {1, 5, 333, 65536}) EXPECT_EQ(in_pieces(log, piece), want) << piece;
 }
 
-// A kernel log is not held: its first record may come after more than
-// kWholeInputLimit of other lines. Text of any other format is refused
-// beyond that limit, saying why.
+// A kernel log is not held: its first record may come after more than the
+// limit of a format read whole (kWholeInputLimit; 1 MiB here). Text of any
+// other format is refused beyond that limit, saying why.
 TEST(InputReader, OnlyKernelLogsGoBeyondTheWholeInputLimit) {
-  const std::string noise = [] {
-    std::string s;
-    while (s.size() < (std::size_t{1} << 20)) s += "usb 1-1: " + std::string(120, 'x') + "\n";
-    return s;
-  }();
-  const std::size_t n = kWholeInputLimit / noise.size() + 1;
+  constexpr std::size_t kLimit = std::size_t{1} << 20;
+  std::string noise;
+  while (noise.size() < kLimit / 16) noise += "usb 1-1: " + std::string(120, 'x') + "\n";
+  constexpr int kPieces = 17;
   {
-    InputReader r(Provenance::by_record);
-    for (std::size_t i = 0; i < n; ++i) r.feed(noise);
+    InputReader r(Provenance::by_record, 0, kLimit);
+    for (int i = 0; i < kPieces; ++i) r.feed(noise);
     r.feed("[ 1.0] guest_memfd to_shared: nr_pages=1, make_shared=9 cycles, total=100 cycles\n");
     const ParsedInput p = r.finish();
     EXPECT_EQ(p.format, InputFormat::kernel_log);
@@ -158,24 +156,27 @@ TEST(InputReader, OnlyKernelLogsGoBeyondTheWholeInputLimit) {
     EXPECT_EQ(p.kernel_records[0].line, p.result.lines_read);
   }
   {
-    InputReader r(Provenance::by_record);
-    for (std::size_t i = 0; i < n; ++i) r.feed(noise);
+    InputReader r(Provenance::by_record, 0, kLimit);
+    for (int i = 0; i < kPieces; ++i) r.feed(noise);
     try {
       r.finish();
       FAIL() << "a text without records beyond the limit was read";
     } catch (const ParseError& e) {
       EXPECT_EQ(e.line, 0u);
-      EXPECT_NE(std::string(e.what()).find("only kernel logs are read as a stream"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("larger than 1 MiB: only kernel logs are read as a stream"),
+                std::string::npos)
+          << e.what();
     }
   }
   {
-    InputReader r(Provenance::by_record);
+    InputReader r(Provenance::by_record, 0, kLimit);
     r.feed("{\"benchmarks\": [");
     try {
-      for (std::size_t i = 0; i < n; ++i) r.feed(noise);
+      for (int i = 0; i < kPieces; ++i) r.feed(noise);
       FAIL() << "JSON beyond the limit was held";
     } catch (const ParseError& e) {
-      EXPECT_NE(std::string(e.what()).find("JSON larger than 64 MiB"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("JSON larger than 1 MiB"), std::string::npos) << e.what();
     }
   }
+  EXPECT_EQ(kWholeInputLimit, std::size_t{64} << 20);  // what README.md says
 }
