@@ -8,6 +8,7 @@
 
 #include "analysis/printable.h"
 #include "analysis/json_input.h"
+#include "analysis/run_meta_types.h"
 #include "analysis/sample_jsonl.h"
 
 #include <algorithm>
@@ -438,6 +439,8 @@ Run run_from_text(const fs::path& dir, std::string_view meta_text, std::optional
     throw std::runtime_error(fmt::format("{}: malformed JSON: {}", meta_path.string(), e.what()));
   }
   if (!run.meta.is_object()) throw std::runtime_error(fmt::format("{}: not a JSON object", meta_path.string()));
+  if (const auto problem = run_meta_type_problem(run.meta))
+    throw std::runtime_error(fmt::format("{}: {}", meta_path.string(), *problem));
   if (!run.meta.contains("source") || !run.meta["source"].is_string() ||
       !parse_source(run.meta["source"].get<std::string>()))
     throw std::runtime_error(fmt::format("{}: missing or unknown 'source'", meta_path.string()));

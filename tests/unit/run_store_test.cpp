@@ -232,3 +232,31 @@ TEST(RunStore, AFailedSampleWriteKeepsEveryWholeLineAndTheRunEnds) {
   EXPECT_EQ(run.status(), "failed");
   EXPECT_FALSE(fs::exists(dir / ".meta.json.reserve"));
 }
+
+// A meta.json member of another type than kvmbench writes is refused when
+// the run is read, naming it; it failed later, in a reader, with the JSON
+// library's own message ("type must be string, but is number", found by
+// fuzzing: tests/data/fuzz/run_files/).
+TEST(RunStore, AMetaMemberOfAnotherTypeIsRefusedByName) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"source": "replay", "suite": 5})", "\"suite\" is number where a string belongs"},
+      {R"({"source": "replay", "skipped_parts": [{"part": "a", "reason": 7}]})",
+       "\"skipped_parts\"[0].\"reason\" is number where a string belongs"},
+      {R"({"source": "replay", "gbench_aggregates": [{"case": 1, "value": 2}]})",
+       "\"gbench_aggregates\"[0].\"case\" is number where a string belongs"},
+      {R"({"source": "replay", "stability_warnings": "x"})", "\"stability_warnings\" is string where an array belongs"},
+      {R"({"source": "replay", "measured_repetitions": 1.5})",
+       "\"measured_repetitions\" is number where a whole number belongs"},
+  };
+  for (const auto& [meta, why] : cases) {
+    try {
+      run_from_text("runs/x", meta, std::nullopt);
+      ADD_FAILURE() << "read " << meta;
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "runs/x/meta.json: " + why);
+    }
+  }
+  // What kvmbench writes reads, null members included.
+  EXPECT_NO_THROW(run_from_text("runs/x", R"({"source": "replay", "suite": "x", "error": null, "skipped_parts": []})",
+                                std::nullopt));
+}
