@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+
 #include "analysis/json_input.h"
 #include "analysis/printable.h"
 
@@ -71,8 +73,13 @@ std::size_t write_dump(ResultsDb& from, std::ostream& out) {
   return n;
 }
 
-LoadSummary load_dump(std::istream& in, ResultsDb& into, const std::string& where) {
-  LoadSummary sum;
+namespace {
+
+// Reads a dump line by line: its header, then each run as a record checked
+// against its hash and key. `run` gets each record; a problem throws
+// std::runtime_error naming the line.
+void read_dump(std::istream& in, const std::string& where, const std::function<void(RunRecord&)>& run,
+               const char* after_cut) {
   std::string line;
   std::size_t line_no = 0;
   auto fail = [&](const std::string& why) -> std::runtime_error {
@@ -150,16 +157,34 @@ LoadSummary load_dump(std::istream& in, ResultsDb& into, const std::string& wher
                              r.run_key));
     r.imported_from = std::move(imported_from);
     r.imported_at = std::move(imported_at);
-    const ImportResult res = into.import_run(r);
-    if (res.outcome == ImportResult::Outcome::added) ++sum.added;
-    else if (res.outcome == ImportResult::Outcome::already_present) ++sum.already_present;
-    else sum.conflicts.push_back(res.message);
+    run(r);
     ++runs;
   }
   if (header.contains("runs") && header["runs"].is_number_integer() &&
       header["runs"].get<std::size_t>() != runs)
-    throw std::runtime_error(fmt::format("{}: {} runs, but its header says {} (cut short?); the {} read were loaded",
-                                         where, runs, header["runs"].get<std::size_t>(), runs));
+    throw std::runtime_error(fmt::format("{}: {} runs, but its header says {} (cut short?){}", where, runs,
+                                         header["runs"].get<std::size_t>(), after_cut));
+}
+
+}  // namespace
+
+std::size_t check_dump(std::istream& in, const std::string& where) {
+  std::size_t runs = 0;
+  read_dump(in, where, [&](RunRecord&) { ++runs; }, "");
+  return runs;
+}
+
+LoadSummary load_dump(std::istream& in, ResultsDb& into, const std::string& where) {
+  LoadSummary sum;
+  read_dump(
+      in, where,
+      [&](RunRecord& r) {
+        const ImportResult res = into.import_run(r);
+        if (res.outcome == ImportResult::Outcome::added) ++sum.added;
+        else if (res.outcome == ImportResult::Outcome::already_present) ++sum.already_present;
+        else sum.conflicts.push_back(res.message);
+      },
+      "; the runs read were loaded");
   return sum;
 }
 

@@ -27,10 +27,15 @@ struct LoadSummary {
   std::vector<std::string> conflicts;  // messages of runs refused
 };
 
+// Reads a whole dump as load_dump does, without a database: what `db load`
+// does first, so that a dump it would refuse loads nothing (and creates no
+// database file). Returns the number of runs; throws as load_dump does.
+std::size_t check_dump(std::istream& in, const std::string& where);
+
 // Loads a dump run by run (each atomic, as an import). Throws
 // std::runtime_error naming the line for a file that is not a dump, a
-// damaged line or a run whose content does not match its hash; the runs
-// before it stay loaded.
+// damaged line, a run whose content does not match its hash, or fewer runs
+// than its header says; the runs before it stay loaded.
 LoadSummary load_dump(std::istream& in, ResultsDb& into, const std::string& where);
 
 }  // namespace kvmbench::db

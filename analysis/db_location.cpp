@@ -42,12 +42,27 @@ std::string without_password(const std::string& url) {
   return out;
 }
 
+// Whether `text` is a libpq key=value connection string: it starts with one
+// of libpq's connection keywords and '=' ("host=db1 dbname=kvmbench").
+bool is_conninfo(const std::string& text) {
+  static constexpr std::string_view keywords[] = {
+      "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service", "connect_timeout",
+      "options", "application_name", "sslmode", "sslcert", "sslkey", "sslrootcert", "target_session_attrs"};
+  const std::size_t start = text.find_first_not_of(" \t");
+  if (start == std::string::npos) return false;
+  const std::size_t eq = text.find('=', start);
+  if (eq == std::string::npos) return false;
+  std::string_view key = std::string_view(text).substr(start, eq - start);
+  while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) key.remove_suffix(1);
+  return std::find(std::begin(keywords), std::end(keywords), key) != std::end(keywords);
+}
+
 }  // namespace
 
 DbLocation parse_db_location(const std::string& text) {
   if (text.empty()) throw DbError("the database location is empty (a SQLite file or a postgresql:// URL)");
   DbLocation l;
-  if (starts_with(text, "postgresql://") || starts_with(text, "postgres://")) {
+  if (starts_with(text, "postgresql://") || starts_with(text, "postgres://") || is_conninfo(text)) {
     l.backend = Backend::postgresql;
     l.target = text;
     l.display = without_password(text);
@@ -72,15 +87,15 @@ DbLocation resolve_db_location(const std::optional<std::string>& flag, const cha
   return parse_db_location(kDefaultDatabase);
 }
 
-std::unique_ptr<SqlConnection> connect(const DbLocation& where, bool create) {
+std::unique_ptr<SqlConnection> connect(const DbLocation& where, Access access) {
   if (where.backend == Backend::postgresql) return connect_postgresql(where.target, where.display);
-  if (create) {
+  if (access == Access::create) {
     // results/ may not exist yet on a machine that has only imported.
     std::error_code ec;
     const auto parent = std::filesystem::path(where.target).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   }
-  return open_sqlite(where.target, create);
+  return open_sqlite(where.target, access);
 }
 
 }  // namespace kvmbench::db

@@ -1,7 +1,9 @@
 // Where the results database is: `--db`, else $KVMBENCH_DB, else
 // results/kvmbench.db (a SQLite file beside results/runs/). A
-// postgresql:// (or postgres://) URL names a PostgreSQL database, anything
-// else a SQLite file (an explicit "sqlite:" prefix is allowed).
+// postgresql:// (or postgres://) URL or a libpq key=value connection string
+// ("host=db1 dbname=kvmbench", starting with one of libpq's keywords) names
+// a PostgreSQL database, anything else a SQLite file (an explicit "sqlite:"
+// prefix is allowed, for a file named like a connection string).
 #pragma once
 
 #include <memory>
@@ -17,7 +19,7 @@ inline constexpr const char* kDefaultDatabase = "results/kvmbench.db";
 struct DbLocation {
   Backend backend = Backend::sqlite;
   std::string target;   // the file path, or the URL as given
-  std::string display;  // for messages: the path, or the URL without its password
+  std::string display;  // for messages: the path, or the URL or connection string without its password
 };
 
 // Throws DbError for an empty location, an unknown URL scheme
@@ -28,8 +30,8 @@ DbLocation parse_db_location(const std::string& text);
 // empty), else the default.
 DbLocation resolve_db_location(const std::optional<std::string>& flag, const char* env_value);
 
-// Opens the connection; `create` allows a new SQLite file (PostgreSQL
-// databases are made by their administrator).
-std::unique_ptr<SqlConnection> connect(const DbLocation& where, bool create);
+// Opens the connection; Access::create allows a new SQLite file
+// (PostgreSQL databases are made by their administrator).
+std::unique_ptr<SqlConnection> connect(const DbLocation& where, Access access);
 
 }  // namespace kvmbench::db

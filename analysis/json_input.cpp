@@ -84,8 +84,19 @@ nlohmann::json parse_json_input(std::string_view text) {
     }
     return true;
   };
-  return nlohmann::json::parse(LineCountingIterator(text.data(), &newlines),
-                               LineCountingIterator(text.data() + text.size(), &newlines), check);
+  try {
+    return nlohmann::json::parse(LineCountingIterator(text.data(), &newlines),
+                                 LineCountingIterator(text.data() + text.size(), &newlines), check);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // 406: a number beyond a double's range ("1e309"), which nlohmann
+    // reports as out_of_range rather than as a parse error.
+    if (e.id != 406) throw;
+    const std::string_view what = e.what();
+    const std::size_t from = what.find("parsing '");
+    const std::string number =
+        from == std::string_view::npos ? "" : std::string(what.substr(from + 9, what.rfind('\'') - from - 9));
+    throw JsonInputError(newlines + 1, fmt::format("number {} is beyond the range of a double", printable(number)));
+  }
 }
 
 nlohmann::json parse_json_input_or_discarded(std::string_view text) {

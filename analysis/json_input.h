@@ -28,8 +28,10 @@ struct JsonInputError : std::runtime_error {
 };
 
 // Parses `text` as one JSON document. Throws JsonInputError for nesting
-// deeper than kMaxJsonDepth or a key given twice in one object, and
-// nlohmann::json::parse_error (unchanged) for text that is not JSON.
+// deeper than kMaxJsonDepth, a key given twice in one object or a number
+// beyond a double's range (nlohmann's out_of_range.406, which no reader
+// expected), and nlohmann::json::parse_error (unchanged) for text that is
+// not JSON.
 nlohmann::json parse_json_input(std::string_view text);
 
 // The same, for a reader that skips what it cannot use: a discarded value

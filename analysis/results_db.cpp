@@ -7,6 +7,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "analysis/run_store.h"
@@ -81,7 +82,20 @@ std::string conflict_reason(const std::string& stored_meta, std::int64_t stored_
 
 }  // namespace
 
-ResultsDb ResultsDb::open(const DbLocation& where, bool create) { return ResultsDb(connect(where, create)); }
+ResultsDb ResultsDb::open(const DbLocation& where, Access access) {
+  std::unique_ptr<SqlConnection> c = connect(where, access);
+  if (access == Access::read) {
+    const int at = schema_version(*c);
+    if (at < kSchemaVersion) try {
+        c = connect(where, Access::write);
+      } catch (const DbError& e) {
+        throw DbError(fmt::format("{}: schema version {} is older than this kvmbench's ({}), and the database "
+                                  "cannot be opened to bring it up to date: {}",
+                                  c->name(), at, kSchemaVersion, e.what()));
+      }
+  }
+  return ResultsDb(std::move(c));
+}
 
 ResultsDb::ResultsDb(std::unique_ptr<SqlConnection> c, int schema_target) : conn_(std::move(c)) {
   migrate(*conn_, schema_target);
@@ -92,9 +106,11 @@ ImportResult ResultsDb::import_run(const RunRecord& r) {
   begin_write(c);
   try {
     ImportResult out;
-    const auto existing =
-        c.query("SELECT id, content_sha256, meta, n_samples FROM runs WHERE run_key = $1", {r.run_key});
-    if (!existing.empty()) {
+    // The run already there under its key: the same one, or another.
+    auto already_there = [&]() -> std::optional<ImportResult> {
+      const auto existing =
+          c.query("SELECT id, content_sha256, meta, n_samples FROM runs WHERE run_key = $1", {r.run_key});
+      if (existing.empty()) return std::nullopt;
       c.exec("ROLLBACK");
       out.run_id = existing[0].integer(0);
       if (existing[0].text(1) == r.content_sha256) {
@@ -107,16 +123,26 @@ ImportResult ResultsDb::import_run(const RunRecord& r) {
                                   r.dir_name, conflict_reason(existing[0].text(2), existing[0].integer(3), r));
       }
       return out;
-    }
+    };
+    if (auto there = already_there()) return *there;
     const std::string imported_at = r.imported_at.empty() ? utc_timestamp_iso() : r.imported_at;
+    // ON CONFLICT: another import of the same run that committed after the
+    // look above (PostgreSQL lets two importers write at once; SQLite's
+    // write lock does not) leaves no row here, instead of an error: the run
+    // is then looked at again, now that it is there.
     const auto id = c.query(R"(INSERT INTO runs (run_key, dir_name, content_sha256, suite, preset, source, status,
   start_time, end_time, hostname, kernel_release, machine, tool_version, parameters, n_samples, imported_from,
   imported_at, meta)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING id)",
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+ON CONFLICT (run_key) DO NOTHING RETURNING id)",
                             {r.run_key, r.dir_name, r.content_sha256, r.suite, r.preset, r.source, r.status,
                              r.start_time, r.end_time, r.hostname, r.kernel_release, r.machine, r.tool_version,
                              r.parameters, static_cast<std::int64_t>(r.samples.size()), r.imported_from, imported_at,
                              r.meta_text});
+    if (id.empty()) {
+      if (auto there = already_there()) return *there;
+      throw DbError(fmt::format("{}: the run's key {} was taken and is gone again", name(), r.run_key));
+    }
     out.run_id = id.at(0).integer(0);
     std::vector<std::vector<SqlValue>> rows;
     rows.reserve(r.samples.size());

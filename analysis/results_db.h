@@ -68,8 +68,10 @@ struct DbCounts {
 class ResultsDb {
  public:
   // Opens the database at `where` and brings its schema up to date
-  // (creating a SQLite file when `create`).
-  static ResultsDb open(const DbLocation& where, bool create);
+  // (creating a SQLite file with Access::create). To read, a database whose
+  // schema is up to date is opened read-only; an older one is brought up
+  // to date first, which needs a connection that may write.
+  static ResultsDb open(const DbLocation& where, Access access);
   // Over an open connection, migrated to `schema_target` (tests build an
   // older database this way).
   explicit ResultsDb(std::unique_ptr<SqlConnection> c, int schema_target = kSchemaVersion);

@@ -8,6 +8,7 @@
 
 #include "analysis/printable.h"
 #include "analysis/json_input.h"
+#include "analysis/run_meta_types.h"
 #include "analysis/sample_jsonl.h"
 
 #include <algorithm>
@@ -89,18 +90,24 @@ bool append_text(int fd, std::string_view text) {
 
 }  // namespace
 
-void write_file_atomic(const fs::path& path, std::string_view text, bool durable) {
+namespace {
+
+// Writes `path` through a temporary file in the same directory and
+// rename(2): `body` writes the temporary file's content (false, errno set,
+// on a write error).
+template <typename Body>
+void write_atomic(const fs::path& path, bool durable, Body body) {
   fs::path tmp = path;
   tmp += fmt::format(".tmp.{}", ::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error(fmt::format("cannot create {}: {}", tmp.string(), std::strerror(errno)));
-  // A durable file is synced at once: through the page cache, as usual.
-  std::size_t off = 0;
-  if (!(durable ? write_from(fd, text, off) : append_text(fd, text))) {
+  if (fd < 0)
+    throw std::runtime_error(
+        fmt::format("cannot write {} (creating {}): {}", path.string(), tmp.filename().string(), std::strerror(errno)));
+  if (!body(fd)) {
     const int e = errno;
     ::close(fd);
     ::unlink(tmp.c_str());
-    throw std::runtime_error(fmt::format("cannot write {}: {}", tmp.string(), std::strerror(e)));
+    throw std::runtime_error(fmt::format("cannot write {}: {}", path.string(), std::strerror(e)));
   }
   if (durable) ::fsync(fd);
   ::close(fd);
@@ -109,6 +116,54 @@ void write_file_atomic(const fs::path& path, std::string_view text, bool durable
     ::unlink(tmp.c_str());
     throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", tmp.string(), path.string(), std::strerror(e)));
   }
+}
+
+// Copies the first `bytes` bytes of the file open at `from` to the end of
+// the file open at `to`: in the kernel (copy_file_range) where the two
+// file systems allow it, else through a buffer. False (errno set) on an
+// error, and with errno ENODATA when `from` ends before `bytes`.
+bool copy_bytes(int from, int to, std::uint64_t bytes) {
+  off_t in = 0;
+  bool in_kernel = true;
+  std::unique_ptr<char[]> buf;
+  constexpr std::size_t kBuf = std::size_t{4} << 20;
+  while (static_cast<std::uint64_t>(in) < bytes) {
+    const std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(bytes - static_cast<std::uint64_t>(in), kBuf));
+    ssize_t n;
+    if (in_kernel) {
+      n = ::copy_file_range(from, &in, to, nullptr, want, 0);
+      if (n < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP)) {
+        in_kernel = false;
+        continue;
+      }
+    } else {
+      if (!buf) buf.reset(new char[kBuf]);
+      n = ::pread(from, buf.get(), want, in);
+      if (n > 0) {
+        std::size_t off = 0;
+        if (!write_from(to, std::string_view(buf.get(), static_cast<std::size_t>(n)), off)) return false;
+        in += n;
+      }
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) {
+      errno = ENODATA;
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void write_file_atomic(const fs::path& path, std::string_view text, bool durable) {
+  write_atomic(path, durable, [&](int fd) {
+    // A durable file is synced at once: through the page cache, as usual.
+    std::size_t off = 0;
+    return durable ? write_from(fd, text, off) : append_text(fd, text);
+  });
 }
 
 // One read(2) into a buffer of the file's size where the size is known,
@@ -171,6 +226,14 @@ static void check_meta(const nlohmann::json& meta) {
                                             depth, kMaxJsonDepth));
 }
 
+// Room kept for meta.json while the run is written (kReserveName, a file
+// of this size, at least kReserveTimesMeta times meta.json's first size),
+// given back before meta.json is written for the last time: a disk that
+// fills with the samples still takes the run's end, its status and the
+// reason.
+constexpr std::size_t kReserveMin = std::size_t{64} << 10, kReserveTimesMeta = 4;
+constexpr const char* kReserveName = ".meta.json.reserve";
+
 RunWriter::RunWriter(fs::path dir, nlohmann::json meta) : dir_(std::move(dir)), meta_(std::move(meta)) {
   meta_["status"] = "running";
   if (!meta_.contains("start_time")) meta_["start_time"] = utc_timestamp_iso();
@@ -179,6 +242,26 @@ RunWriter::RunWriter(fs::path dir, nlohmann::json meta) : dir_(std::move(dir)), 
   samples_ = ::open((dir_ / "samples.jsonl").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (samples_ < 0)
     throw std::runtime_error(fmt::format("cannot create {}: {}", (dir_ / "samples.jsonl").string(), std::strerror(errno)));
+  const fs::path reserve = dir_ / kReserveName;
+  const int fd = ::open(reserve.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  std::error_code ec;
+  const auto meta_size = static_cast<off_t>(fs::file_size(dir_ / "meta.json", ec));
+  const int err = fd < 0 ? errno : ::posix_fallocate(fd, 0, std::max<off_t>(kReserveMin, kReserveTimesMeta * meta_size));
+  if (fd >= 0) ::close(fd);
+  if (err != 0) {
+    ::unlink(reserve.c_str());
+    ::close(samples_);
+    samples_ = -1;
+    throw std::runtime_error(
+        fmt::format("cannot keep room for {} in {}: {}", (dir_ / "meta.json").string(), dir_.string(), std::strerror(err)));
+  }
+  reserve_ = reserve;
+}
+
+void RunWriter::release_reserve() {
+  if (reserve_.empty()) return;
+  ::unlink(reserve_.c_str());
+  reserve_.clear();
 }
 
 // A directory just made whose meta.json or samples file cannot be written
@@ -224,24 +307,35 @@ RunWriter RunWriter::create_in(const fs::path& out_root, const nlohmann::json& m
 }
 
 RunWriter::RunWriter(RunWriter&& o) noexcept
-    : dir_(std::move(o.dir_)), meta_(std::move(o.meta_)), samples_(o.samples_), n_samples_(o.n_samples_) {
+    : dir_(std::move(o.dir_)),
+      meta_(std::move(o.meta_)),
+      samples_(o.samples_),
+      n_samples_(o.n_samples_),
+      samples_bytes_(o.samples_bytes_),
+      reserve_(std::move(o.reserve_)) {
   o.samples_ = -1;
+  o.reserve_.clear();
 }
 
 RunWriter& RunWriter::operator=(RunWriter&& o) noexcept {
   if (this != &o) {
     if (samples_ >= 0) ::close(samples_);
+    release_reserve();
     dir_ = std::move(o.dir_);
     meta_ = std::move(o.meta_);
     samples_ = o.samples_;
     n_samples_ = o.n_samples_;
+    samples_bytes_ = o.samples_bytes_;
+    reserve_ = std::move(o.reserve_);
     o.samples_ = -1;
+    o.reserve_.clear();
   }
   return *this;
 }
 
 RunWriter::~RunWriter() {
   if (samples_ >= 0) ::close(samples_);
+  release_reserve();
 }
 
 void RunWriter::append(const Sample& s) {
@@ -254,16 +348,41 @@ void RunWriter::append_lines(std::string_view lines, std::size_t n) {
   if (samples_ < 0) throw std::logic_error("RunWriter::append after finish");
   if (!lines.empty() && lines.back() != '\n')
     throw std::logic_error("RunWriter::append_lines: the text must end in a newline");
-  if (!append_text(samples_, lines))
-    throw std::runtime_error(fmt::format("cannot append to {}: {}", (dir_ / "samples.jsonl").string(),
-                                         std::strerror(errno)));
+  if (!append_text(samples_, lines)) {
+    // What reached the file of these lines goes again: it ends with the
+    // last whole sample.
+    const int e = errno;
+    const bool cut = ::ftruncate(samples_, static_cast<off_t>(samples_bytes_)) == 0;
+    throw std::runtime_error(fmt::format("cannot append to {}: {}{}", (dir_ / "samples.jsonl").string(),
+                                         std::strerror(e), cut ? "" : " (and a part of a line is left at its end)"));
+  }
   n_samples_ += n;
+  samples_bytes_ += lines.size();
 }
 
 void RunWriter::write_raw(const std::string& name, std::string_view text, bool durable) const {
   if (name.empty() || name.find('/') != std::string::npos || name[0] == '.')
     throw std::invalid_argument("raw file name must be a plain file name: '" + name + "'");
   write_file_atomic(dir_ / "raw" / name, text, durable);
+}
+
+void RunWriter::copy_raw(const std::string& name, int from, std::uint64_t bytes, bool durable) const {
+  if (name.empty() || name.find('/') != std::string::npos || name[0] == '.')
+    throw std::invalid_argument("raw file name must be a plain file name: '" + name + "'");
+  const fs::path path = dir_ / "raw" / name;
+  bool source_short = false;
+  try {
+    write_atomic(path, durable, [&](int fd) {
+      const bool ok = copy_bytes(from, fd, bytes);
+      source_short = !ok && errno == ENODATA;
+      return ok;
+    });
+  } catch (const std::runtime_error&) {
+    if (!source_short) throw;
+    throw std::runtime_error(fmt::format("cannot write {}: its source is shorter than the {} bytes that were read "
+                                         "from it (changed since?)",
+                                         path.string(), bytes));
+  }
 }
 
 void RunWriter::update_meta(const nlohmann::json& patch) {
@@ -280,15 +399,23 @@ void RunWriter::finish(std::string_view status) {
   meta_["status"] = std::string(status);
   meta_["end_time"] = utc_timestamp_iso();
   meta_["n_samples"] = n_samples_;
+  release_reserve();
   write_meta();
 }
 
 // Text from a raw input (a guest console's case names, a warning quoting a
 // line) may hold bytes that are not UTF-8: stored as U+FFFD, as in
-// samples.jsonl; the raw copy keeps the bytes.
+// samples.jsonl; the raw copy keeps the bytes. Where the disk is full the
+// room kept for it is given back and it is written again.
 void RunWriter::write_meta() {
-  write_file_atomic(dir_ / "meta.json",
-                    meta_.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  const std::string text = meta_.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  try {
+    write_file_atomic(dir_ / "meta.json", text);
+  } catch (const std::runtime_error&) {
+    if (reserve_.empty()) throw;
+    release_reserve();
+    write_file_atomic(dir_ / "meta.json", text);
+  }
 }
 
 Source Run::source() const {
@@ -298,27 +425,28 @@ Source Run::source() const {
 std::string Run::suite() const { return meta.value("suite", std::string()); }
 std::string Run::status() const { return meta.value("status", std::string()); }
 
-Run load_run(const fs::path& dir, SampleProvenance provenance) {
+Run run_from_text(const fs::path& dir, std::string_view meta_text, std::optional<std::string_view> samples_text,
+                  SampleProvenance provenance) {
   const bool keep = provenance == SampleProvenance::keep;
   Run run;
   run.dir = dir;
-  if (!fs::is_directory(dir)) throw std::runtime_error(fmt::format("{}: not a run directory", dir.string()));
   const fs::path meta_path = dir / "meta.json";
-  if (!fs::exists(meta_path)) throw std::runtime_error(fmt::format("{}: missing (not a kvmbench run?)", meta_path.string()));
   try {
-    run.meta = parse_json_input(read_file(meta_path));
+    run.meta = parse_json_input(meta_text);
   } catch (const JsonInputError& e) {
     throw std::runtime_error(json_input_message(e, meta_path.string()));
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: malformed JSON: {}", meta_path.string(), e.what()));
   }
   if (!run.meta.is_object()) throw std::runtime_error(fmt::format("{}: not a JSON object", meta_path.string()));
+  if (const auto problem = run_meta_type_problem(run.meta))
+    throw std::runtime_error(fmt::format("{}: {}", meta_path.string(), *problem));
   if (!run.meta.contains("source") || !run.meta["source"].is_string() ||
       !parse_source(run.meta["source"].get<std::string>()))
     throw std::runtime_error(fmt::format("{}: missing or unknown 'source'", meta_path.string()));
+  if (!samples_text) return run;
   const fs::path samples_path = dir / "samples.jsonl";
-  if (!fs::exists(samples_path)) return run;
-  const std::string text = read_file(samples_path);
+  const std::string_view text = *samples_text;
   std::size_t pos = 0, line_no = 0;
   while (pos < text.size()) {
     ++line_no;
@@ -326,7 +454,7 @@ Run load_run(const fs::path& dir, SampleProvenance provenance) {
     if (nl == std::string::npos)
       throw std::runtime_error(
           fmt::format("{}:{}: truncated last line (run killed while writing?)", samples_path.string(), line_no));
-    const std::string_view line = std::string_view(text).substr(pos, nl - pos);
+    const std::string_view line = text.substr(pos, nl - pos);
     pos = nl + 1;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     try {
@@ -337,6 +465,16 @@ Run load_run(const fs::path& dir, SampleProvenance provenance) {
     }
   }
   return run;
+}
+
+Run load_run(const fs::path& dir, SampleProvenance provenance) {
+  if (!fs::is_directory(dir)) throw std::runtime_error(fmt::format("{}: not a run directory", dir.string()));
+  const fs::path meta_path = dir / "meta.json";
+  if (!fs::exists(meta_path)) throw std::runtime_error(fmt::format("{}: missing (not a kvmbench run?)", meta_path.string()));
+  const std::string meta = read_file(meta_path);
+  const fs::path samples_path = dir / "samples.jsonl";
+  if (!fs::exists(samples_path)) return run_from_text(dir, meta, std::nullopt, provenance);
+  return run_from_text(dir, meta, read_file(samples_path), provenance);
 }
 
 std::vector<std::string> check_raw_copies(const Run& run) {

@@ -7,6 +7,7 @@
 // Every file except samples.jsonl is written atomically (temp + rename).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -38,6 +39,9 @@ class RunWriter {
   // Creates a fresh directory <out_root>/<suite>-<timestamp>-<host> (a
   // numeric suffix is added if it exists) and writes meta.json with
   // status "running". `meta` must hold at least "suite" and "source".
+  // Room for meta.json's last writes is kept aside until finish(), so that
+  // a run on a disk that fills still ends with its status. A directory
+  // whose meta.json, samples file or that room cannot be made is removed.
   static RunWriter create_in(const std::filesystem::path& out_root, const nlohmann::json& meta);
   // Same, at exactly `dir`, which must not exist yet.
   static RunWriter create_at(const std::filesystem::path& dir, const nlohmann::json& meta);
@@ -47,7 +51,9 @@ class RunWriter {
   RunWriter(const RunWriter&) = delete;
   ~RunWriter();
 
-  // Appends one sample and flushes it to the kernel before returning.
+  // Appends one sample and flushes it to the kernel before returning. A
+  // write that fails (a full disk) throws std::runtime_error and leaves
+  // samples.jsonl as it was before, every line whole.
   void append(const Sample& s);
   // Appends `n` samples already formatted as samples.jsonl lines (each
   // ending in a newline, see sample_jsonl.h), in the kernel's hands (or on
@@ -58,6 +64,10 @@ class RunWriter {
   // see write_file_atomic). Touches nothing but raw/, so it may run on
   // another thread while samples are appended.
   void write_raw(const std::string& name, std::string_view text, bool durable = true) const;
+  // The same with the first `bytes` bytes of the file open at `from` (read
+  // from its start; the descriptor's offset is not used): a raw input too
+  // large to hold in memory.
+  void copy_raw(const std::string& name, int from, std::uint64_t bytes, bool durable = true) const;
   // Adds or replaces keys in meta.json (written atomically at once).
   void update_meta(const nlohmann::json& patch);
   // Records end time and status and closes the samples file.
@@ -71,11 +81,14 @@ class RunWriter {
   RunWriter(std::filesystem::path dir, nlohmann::json meta);
   static RunWriter writer_in_new_dir(const std::filesystem::path& dir, const nlohmann::json& meta);
   void write_meta();
+  void release_reserve();
 
   std::filesystem::path dir_;
   nlohmann::json meta_;
   int samples_ = -1;  // samples.jsonl, open for appending
   std::size_t n_samples_ = 0;
+  std::uint64_t samples_bytes_ = 0;  // of the whole lines in samples.jsonl
+  std::filesystem::path reserve_;    // room kept for meta.json (run_store.cpp)
 };
 
 struct Run {
@@ -95,6 +108,11 @@ struct Run {
 // extra (see kProvenanceMembers): what report, compare and gate load.
 enum class SampleProvenance { keep, drop };
 Run load_run(const std::filesystem::path& dir, SampleProvenance provenance = SampleProvenance::keep);
+// The same from the texts of meta.json and samples.jsonl (none: no such
+// file); `dir` names them in messages.
+Run run_from_text(const std::filesystem::path& dir, std::string_view meta_text,
+                  std::optional<std::string_view> samples_text,
+                  SampleProvenance provenance = SampleProvenance::keep);
 
 // For each meta.json "inputs" entry with "raw" and "raw_bytes" (what ingest
 // stores), a message when that copy is missing or not of that size (a crash

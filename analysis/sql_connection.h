@@ -54,9 +54,17 @@ class SqlConnection {
                            const std::vector<std::vector<SqlValue>>& rows) = 0;
 };
 
-// Opens a SQLite file; `create` allows a new one (else a missing file is a
-// DbError saying so).
-std::unique_ptr<SqlConnection> open_sqlite(const std::string& path, bool create);
+// How a command uses the database: it only reads (opened read-only, so a
+// file without write permission or on a read-only share is read as it is),
+// it writes, or it writes and may create a new SQLite file (else a missing
+// file is a DbError saying so).
+enum class Access { read, write, create };
+
+// Opens a SQLite file. To read, it is opened read-only and left in the
+// journal mode it has; a database in WAL mode whose -shm file cannot be
+// made (a read-only directory) is read as immutable, unless its -wal file
+// holds commits (then a DbError says so). To write, WAL mode is set.
+std::unique_ptr<SqlConnection> open_sqlite(const std::string& path, Access access);
 // Connects to PostgreSQL by URL (postgresql://...); `display` names it in
 // messages.
 std::unique_ptr<SqlConnection> connect_postgresql(const std::string& url, const std::string& display);

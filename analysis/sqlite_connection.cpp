@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <cctype>
 #include <map>
 
 #include "analysis/sql_connection.h"
@@ -13,21 +14,27 @@ namespace kvmbench::db {
 
 namespace {
 
+// A path as a "file:" URI, for the parameters only a URI takes.
+std::string file_uri(const std::string& path) {
+  std::string out = "file:";
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') out += static_cast<char>(c);
+    else out += fmt::format("%{:02X}", c);
+  }
+  return out;
+}
+
 class SqliteConnection final : public SqlConnection {
  public:
-  SqliteConnection(const std::string& path, bool create) : name_(fmt::format("SQLite database {}", path)) {
+  SqliteConnection(const std::string& path, Access access) : name_(fmt::format("SQLite database {}", path)) {
     struct stat st {};
-    if (!create && ::stat(path.c_str(), &st) != 0)
+    if (access != Access::create && ::stat(path.c_str(), &st) != 0)
       throw DbError(fmt::format("{}: no such file (import runs first: kvmbench db import RUN_DIR...)", name_));
-    const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
-      const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
-      sqlite3_close(db_);
-      db_ = nullptr;
-      throw DbError(fmt::format("{}: cannot open: {}", name_, why));
+    if (access == Access::read) {
+      open_reading(path);
+      return;
     }
-    sqlite3_busy_timeout(db_, 10000);  // another import holding the write lock
-    sqlite3_extended_result_codes(db_, 1);
+    open(path, SQLITE_OPEN_READWRITE | (access == Access::create ? SQLITE_OPEN_CREATE : 0));
     try {
       exec("PRAGMA foreign_keys = ON");
       // WAL: a commit is one append (no fsync of the database per run); a
@@ -36,14 +43,11 @@ class SqliteConnection final : public SqlConnection {
       exec("PRAGMA journal_mode = WAL");
       exec("PRAGMA synchronous = NORMAL");
     } catch (...) {
-      sqlite3_close(db_);
+      close();
       throw;
     }
   }
-  ~SqliteConnection() override {
-    for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
-    sqlite3_close(db_);
-  }
+  ~SqliteConnection() override { close(); }
 
   Backend backend() const override { return Backend::sqlite; }
   const std::string& name() const override { return name_; }
@@ -102,6 +106,59 @@ class SqliteConnection final : public SqlConnection {
   }
 
  private:
+  void open(const std::string& path_or_uri, int flags) {
+    if (sqlite3_open_v2(path_or_uri.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+      const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+      close();
+      throw DbError(fmt::format("{}: cannot open: {}", name_, why));
+    }
+    sqlite3_busy_timeout(db_, 10000);  // another import holding the write lock
+    sqlite3_extended_result_codes(db_, 1);
+  }
+
+  void close() {
+    for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
+    statements_.clear();
+    sqlite3_close(db_);
+    db_ = nullptr;
+  }
+
+  // Read-only, in the journal mode the file has. Its first read shows a
+  // file that is not a database, and a WAL database whose -shm file cannot
+  // be made here: that one is read as immutable (no -shm, no lock: nothing
+  // else may write it meanwhile), which would not see commits still in its
+  // -wal file, so one whose -wal holds any is refused instead.
+  void open_reading(const std::string& path) {
+    open(path, SQLITE_OPEN_READONLY);
+    int code = SQLITE_OK;
+    std::string why;
+    if (first_read(code, why)) return;
+    close();
+    const int primary = code & 0xff;
+    if (primary != SQLITE_CANTOPEN && primary != SQLITE_READONLY) throw DbError(fmt::format("{}: {}", name_, why));
+    struct stat wal {};
+    if (::stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 0)
+      throw DbError(fmt::format("{}: cannot be read here: its write-ahead log {}-wal holds commits, which need "
+                                "{}-shm, and that cannot be made ({}); read it where it can be, or open it once "
+                                "with a command that writes (db import) so that the log is written back",
+                                name_, path, path, why));
+    open(file_uri(path) + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+    if (!first_read(code, why)) {
+      close();
+      throw DbError(fmt::format("{}: {}", name_, why));
+    }
+  }
+
+  bool first_read(int& code, std::string& why) {
+    char* err = nullptr;
+    code = sqlite3_exec(db_, "PRAGMA foreign_keys = ON; SELECT count(*) FROM sqlite_master", nullptr, nullptr, &err);
+    if (code == SQLITE_OK) return true;
+    code = sqlite3_extended_errcode(db_);
+    why = err ? err : sqlite3_errmsg(db_);
+    sqlite3_free(err);
+    return false;
+  }
+
   sqlite3_stmt* prepared(const std::string& sql) {
     auto it = statements_.find(sql);
     if (it != statements_.end()) return it->second;
@@ -143,8 +200,8 @@ class SqliteConnection final : public SqlConnection {
 
 }  // namespace
 
-std::unique_ptr<SqlConnection> open_sqlite(const std::string& path, bool create) {
-  return std::make_unique<SqliteConnection>(path, create);
+std::unique_ptr<SqlConnection> open_sqlite(const std::string& path, Access access) {
+  return std::make_unique<SqliteConnection>(path, access);
 }
 
 }  // namespace kvmbench::db

@@ -24,6 +24,8 @@
 //     (default: a file under $TMPDIR, removed at exit)
 //   KVMBENCH_BENCH_BINARY=/tmp/kvmbench-main ...  # another build's kvmbench
 //     for the commands (default: this build's), to compare two builds
+//   KVMBENCH_BENCH_MB=2048 build/bench/kvmbench_ingest_bench --write-log=F
+//     # only write the log to F (ingest_memory.sh)
 //
 // The log: "[ uptime] " (or journalctl's "Mon DD hh:mm:ss host kernel: ") prefixed lines, one in 50 (one in
 // KVMBENCH_BENCH_RECORD_EVERY) a line of a record of the documents'
@@ -42,6 +44,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 
 #include "analysis/parsers/kernel_log.h"
 
@@ -84,16 +87,24 @@ bool journal_prefix() {
   return e && std::string(e) == "journal";
 }
 
-std::string make_log(std::size_t bytes) {
+// The log in pieces: `piece` gets each next part of about 1 MiB, of whole
+// lines, until `bytes` are made.
+template <typename Piece>
+void make_log_pieces(std::size_t bytes, Piece piece) {
   std::string out;
-  out.reserve(bytes + 256);
+  std::size_t made = 0;
   Lcg r;
   double uptime = 1.0;
   static const char* stats[] = {"largest", "smallest", "average"};
   static const std::uint64_t pages[] = {1, 262144, 1048576};
   const std::uint64_t every = record_every();
   const bool journal = journal_prefix();
-  while (out.size() < bytes) {
+  while (made + out.size() < bytes) {
+    if (out.size() >= (std::size_t{1} << 20)) {
+      made += out.size();
+      piece(out);
+      out.clear();
+    }
     uptime += 1e-6 * static_cast<double>(r.below(5000000));
     const auto s = static_cast<std::uint64_t>(uptime);
     const std::string prefix = journal ? fmt::format("Nov {:02} {:02}:{:02}:{:02} lab1 kernel: ", 1 + s / 86400 % 30,
@@ -127,6 +138,13 @@ std::string make_log(std::size_t bytes) {
       out += '\n';
     }
   }
+  piece(out);
+}
+
+std::string make_log(std::size_t bytes) {
+  std::string out;
+  out.reserve(bytes + 256);
+  make_log_pieces(bytes, [&](const std::string& piece) { out += piece; });
   return out;
 }
 
@@ -270,4 +288,24 @@ BENCHMARK(BM_IngestVsAwk)->Unit(benchmark::kMillisecond)->MinTime(4.0)->UseManua
 
 }  // namespace
 
-BENCHMARK_MAIN();
+// --write-log=PATH: only write the log (KVMBENCH_BENCH_MB of it, made a
+// piece at a time: a log larger than memory too) and exit; what
+// ingest_memory.sh measures ingest's memory on.
+int main(int argc, char** argv) {
+  constexpr std::string_view kWrite = "--write-log=";
+  if (argc == 2 && std::string_view(argv[1]).starts_with(kWrite)) {
+    const std::string path(std::string_view(argv[1]).substr(kWrite.size()));
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    make_log_pieces(log_bytes(), [&](const std::string& piece) { f << piece; });
+    if (!f.flush()) {
+      std::fprintf(stderr, "cannot write %s\n", path.c_str());
+      return 1;
+    }
+    return 0;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

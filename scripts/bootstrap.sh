@@ -29,6 +29,17 @@ lava-dispatcher mmdebstrap kexec-tools"
 # libsqlite3-dev, libpq-dev: the results database (SQLite file by default,
 # PostgreSQL by URL); postgresql: its tests start a throwaway server of
 # their own (initdb, pg_ctl). git: the bisect-run test drives `git bisect run`.
+# util-linux's setpriv and unshare (Debian's base system) run the tests of a
+# read-only database as `nobody` and of a full disk on a tmpfs of their own.
+
+# `scripts/bootstrap.sh fuzz`: also clang-14 and libclang-rt-14-dev, the
+# compiler and the libFuzzer runtime of the fuzz preset (the long fuzzing
+# runs, README.md "Fuzzing"). Not for the test command: ctest's bounded
+# fuzzing runs under a driver of its own that g++ builds, so CI does not
+# download a second compiler.
+if [ "${1:-}" = fuzz ]; then
+    PACKAGES="$PACKAGES clang-14 libclang-rt-14-dev"
+fi
 
 missing=""
 for p in $PACKAGES; do

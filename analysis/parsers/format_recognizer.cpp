@@ -74,6 +74,25 @@ static std::size_t first_content_line(std::string_view text) {
   return line;
 }
 
+ParsedInput parsed_kernel_log(KernelLogParse k) {
+  ParsedInput out;
+  out.format = InputFormat::kernel_log;
+  out.result = std::move(k.result);
+  out.kernel_records = std::move(k.records);
+  out.kernel_joined = std::move(k.joined);
+  out.kernel_sample_record = std::move(k.sample_record);
+  if (out.result.samples.empty()) {
+    std::size_t line = 1;
+    if (!out.result.warnings.empty()) {
+      const std::string& w = out.result.warnings.front();  // "line N: ..."
+      line = std::strtoul(w.c_str() + 5, nullptr, 10);
+    }
+    throw ParseError(line, "kernel log record incomplete, nothing to ingest" +
+                               (out.result.warnings.empty() ? "" : " (" + out.result.warnings.front() + ")"));
+  }
+  return out;
+}
+
 ParsedInput parse_any(std::string_view text, Provenance kernel_provenance) {
   const Recognition rec = recognise_format(text);
   ParsedInput out;
@@ -129,23 +148,8 @@ ParsedInput parse_any(std::string_view text, Provenance kernel_provenance) {
                                                        (g.ok() ? std::string() : " (" + g.failure() + ")"));
       break;
     }
-    case InputFormat::kernel_log: {
-      KernelLogParse k = parse_kernel_log_records(text, kernel_provenance);
-      out.result = std::move(k.result);
-      out.kernel_records = std::move(k.records);
-      out.kernel_joined = std::move(k.joined);
-      out.kernel_sample_record = std::move(k.sample_record);
-      if (out.result.samples.empty()) {
-        std::size_t line = 1;
-        if (!out.result.warnings.empty()) {
-          const std::string& w = out.result.warnings.front();  // "line N: ..."
-          line = std::strtoul(w.c_str() + 5, nullptr, 10);
-        }
-        throw ParseError(line, "kernel log record incomplete, nothing to ingest" +
-                                   (out.result.warnings.empty() ? "" : " (" + out.result.warnings.front() + ")"));
-      }
-      break;
-    }
+    case InputFormat::kernel_log:
+      return parsed_kernel_log(parse_kernel_log_records(text, kernel_provenance));
     case InputFormat::plain_numbers: {
       PlainNumbers p = parse_plain_numbers(text);
       out.result.format = "plain-numbers";

@@ -66,4 +66,8 @@ struct ParsedInput {
 // Plain numbers become case "values", metric "value", no unit.
 ParsedInput parse_any(std::string_view text, Provenance kernel_provenance = Provenance::in_extra);
 
+// A kernel log's parse as parse_any returns it; throws ParseError when it
+// yields no sample.
+ParsedInput parsed_kernel_log(KernelLogParse parse);
+
 }  // namespace kvmbench::parsers

@@ -106,7 +106,11 @@ nlohmann::json to_json(const GbenchAggregate& a) {
           {"line", a.line}};
 }
 
-GbenchParse parse_gbench_json(std::string_view original) {
+// (A function-try-block: a member of another type than the library writes
+// ("run_name": 5, "time_unit": [], "error_occurred": "no", a fractional
+// "family_index"), met by nlohmann's value() or get() anywhere below, is
+// bad input, not a raw library error.)
+GbenchParse parse_gbench_json(std::string_view original) try {
   GbenchParse out;
   ParseResult& res = out.result;
   res.format = "gbench-json";
@@ -191,7 +195,8 @@ GbenchParse parse_gbench_json(std::string_view original) {
     std::string run_name = row.value("run_name", name);
     // Numbered by their order of registration (family_index), not by the
     // index itself: a --benchmark_filter shifts the indices, not the order.
-    if (auto f = families.find(run_name); f != families.end() && f->second.size() > 1)
+    if (auto f = families.find(run_name); f != families.end() && f->second.size() > 1 &&
+                                           row.contains("family_index") && row["family_index"].is_number_integer())
       run_name += fmt::format(" ({} of {})",
                               std::distance(f->second.begin(), f->second.find(row["family_index"].get<long long>())) + 1,
                               f->second.size());
@@ -283,6 +288,11 @@ GbenchParse parse_gbench_json(std::string_view original) {
           "merged by hand): each is a repetition, numbered in file order",
           numbered.second, case_name, numbered.first));
   return out;
+} catch (const nlohmann::json::type_error& e) {
+  const std::string_view what = e.what();  // "[json.exception.type_error.302] type must be ..."
+  throw ParseError(0, fmt::format("a member of a \"benchmarks\" row is of another type than Google Benchmark "
+                                  "writes: {}",
+                                  what.substr(what.find("] ") == std::string_view::npos ? 0 : what.find("] ") + 2)));
 }
 
 }  // namespace kvmbench::parsers

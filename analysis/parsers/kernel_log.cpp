@@ -253,17 +253,34 @@ void reserve_records(std::vector<KernelRecord>& records, std::size_t read, std::
   records.reserve(std::min(static_cast<std::size_t>(expected * 1.05), total / 128));
 }
 
-// Reads the records of `text` into out.records (groups numbered from 1) and
-// out.result's counts, warnings and notes; no samples.
-void read_records(std::string_view text, BadRecords bad, KernelLogParse& out) {
-  ParseResult& res = out.result;
+// Reading records line by line, with what carries from one line to the
+// next (the group, the line number), so that a text read in pieces
+// (KernelLogStream) gives what the whole text gives.
+struct RecordReader {
+  RecordReader(BadRecords b, KernelLogParse& o) : bad(b), out(o) {}
+
+  BadRecords bad;
+  KernelLogParse& out;
   int group = 0;
   bool broken = true;  // a blank or unrelated line since the last record
   std::optional<KernelRecordKind> last_kind;
   unsigned stats_in_group = 0;  // bit per cycle stat (largest, smallest, average)
   std::size_t line_no = 0;      // lines consumed so far
+  bool mentions_record = false;  // some line holds an anchor
+  std::size_t size_hint = 0;     // bytes of the whole text, for reserve_records (0: unknown)
+  std::size_t bytes_before = 0;  // bytes of the text before the piece being read
+
+  // Reads the records of the lines of `text` that start before `stop` into
+  // out.records (groups numbered from 1) and out.result's counts,
+  // warnings and notes; a wrapped record may take lines after `stop`.
+  // Returns where the next line starts.
+  std::size_t read(std::string_view text, std::size_t stop);
+};
+
+std::size_t RecordReader::read(std::string_view text, std::size_t stop) {
+  ParseResult& res = out.result;
   std::size_t pos = 0;
-  while (pos < text.size()) {
+  while (pos < stop) {
     const auto [line, after] = line_at(text, pos);
     ++line_no;
     pos = after;
@@ -275,6 +292,7 @@ void read_records(std::string_view text, BadRecords bad, KernelLogParse& out) {
       broken = true;
       continue;
     }
+    mentions_record = true;
     const KernelLogLine ll = strip_capture_prefix(line);
     const std::size_t a = find_anchor(ll.message);
     if (a == std::string_view::npos) {
@@ -354,10 +372,12 @@ void read_records(std::string_view text, BadRecords bad, KernelLogParse& out) {
     last_kind = r.kind;
     broken = false;
     out.records.push_back(r);
-    if (out.records.size() == kSampleRecords) reserve_records(out.records, pos, text.size());
+    if (out.records.size() == kSampleRecords && size_hint)
+      reserve_records(out.records, bytes_before + pos, size_hint);
     ++res.records;
   }
   res.lines_read = line_no;
+  return pos;
 }
 
 // The cycle stats' metrics, in CycleStat order: constants, not a string
@@ -414,23 +434,131 @@ void build_samples(const std::vector<KernelRecord>& records, std::vector<Sample>
   }
 }
 
-}  // namespace
-
-KernelLogParse parse_kernel_log_records(std::string_view text, Provenance provenance, BadRecords bad) {
-  KernelLogParse out;
-  out.result.format = "kernel-log";
-  read_records(text, bad, out);
+// The samples of out.records, with their provenance where it goes.
+void add_samples(KernelLogParse& out, Provenance provenance) {
   build_samples(out.records, out.result.samples, out.sample_record);
   if (provenance == Provenance::in_extra)
     for (std::size_t i = 0; i < out.result.samples.size(); ++i) {
       const nlohmann::ordered_json members = record_provenance(out.records[out.sample_record[i]]);
       for (const auto& [k, v] : members.items()) out.result.samples[i].extra[k] = v;
     }
+}
+
+}  // namespace
+
+KernelLogParse parse_kernel_log_records(std::string_view text, Provenance provenance, BadRecords bad) {
+  KernelLogParse out;
+  out.result.format = "kernel-log";
+  RecordReader reader(bad, out);
+  reader.size_hint = text.size();
+  reader.read(text, text.size());
+  add_samples(out, provenance);
   return out;
 }
 
 ParseResult parse_kernel_log(std::string_view text, BadRecords bad) {
   return parse_kernel_log_records(text, Provenance::in_extra, bad).result;
+}
+
+namespace {
+
+// Where the lines that start before it have three whole lines after them
+// (all a wrapped record may take): after the fifth '\n' from the end; 0
+// when there are fewer.
+std::size_t lines_with_continuations(std::string_view text) {
+  std::size_t at = text.size();
+  for (int k = 0; k < 5; ++k) {
+    if (at == 0) return 0;
+    at = text.rfind('\n', at - 1);
+    if (at == std::string_view::npos) return 0;
+  }
+  return at + 2;
+}
+
+}  // namespace
+
+struct KernelLogStream::State {
+  Provenance provenance;
+  KernelLogParse out;
+  RecordReader reader;
+  std::string carry;             // the lines not read yet
+  std::string* block = nullptr;  // the block of `out.joined` that record texts are copied into
+
+  State(Provenance p, BadRecords bad, std::size_t size_hint) : provenance(p), reader(bad, out) {
+    out.result.format = "kernel-log";
+    reader.size_hint = size_hint;
+  }
+
+  // A copy of `s` that never moves (in blocks of out.joined).
+  std::string_view keep(std::string_view s) {
+    if (s.empty()) return {};
+    if (!block || block->capacity() - block->size() < s.size()) {
+      block = &out.joined.emplace_back();
+      block->reserve(std::max<std::size_t>(64 * 1024, s.size()));
+    }
+    const std::size_t at = block->size();
+    block->append(s);
+    return std::string_view(*block).substr(at, s.size());
+  }
+
+  // Reads the lines of `text` that start before `stop`; the records read
+  // get copies of their texts, which point into `text`. Returns where the
+  // next line starts.
+  std::size_t read(std::string_view text, std::size_t stop) {
+    const std::size_t first = out.records.size();
+    const std::size_t next = reader.read(text, stop);
+    for (std::size_t i = first; i < out.records.size(); ++i) {
+      KernelRecord& r = out.records[i];
+      r.wallclock = keep(r.wallclock);
+      r.range_start_text = keep(r.range_start_text);
+      r.range_end_text = keep(r.range_end_text);
+      r.cpus = keep(r.cpus);
+    }
+    reader.bytes_before += next;
+    return next;
+  }
+};
+
+KernelLogStream::KernelLogStream(Provenance provenance, BadRecords bad, std::size_t size_hint)
+    : state_(std::make_unique<State>(provenance, bad, size_hint)) {}
+KernelLogStream::KernelLogStream(KernelLogStream&&) noexcept = default;
+KernelLogStream& KernelLogStream::operator=(KernelLogStream&&) noexcept = default;
+KernelLogStream::~KernelLogStream() = default;
+
+void KernelLogStream::feed(std::string_view piece) {
+  State& st = *state_;
+  std::size_t from = 0;  // where in `piece` the lines not read yet start
+  if (!st.carry.empty()) {
+    // The carried lines are read with as much of the piece as they may
+    // take (up to its fourth line end), copied after them; the rest of
+    // the piece is read where it is.
+    std::size_t head = 0;
+    for (int k = 0; k < 4; ++k) {
+      head = piece.find('\n', head);
+      if (head == std::string_view::npos) {
+        st.carry.append(piece);
+        return;
+      }
+      ++head;
+    }
+    const std::size_t carried = st.carry.size();
+    st.carry.append(piece.substr(0, head));
+    from = st.read(st.carry, carried) - carried;
+    st.carry.clear();
+  }
+  const std::string_view rest = piece.substr(from);
+  const std::size_t next = st.read(rest, lines_with_continuations(rest));
+  st.carry.assign(rest.substr(std::min(next, rest.size())));
+}
+
+bool KernelLogStream::mentions_record() const { return state_->reader.mentions_record; }
+
+KernelLogParse KernelLogStream::finish() {
+  State& st = *state_;
+  st.read(st.carry, st.carry.size());
+  st.carry.clear();
+  add_samples(st.out, st.provenance);
+  return std::move(st.out);
 }
 
 std::string_view name_of(CycleStat s) {

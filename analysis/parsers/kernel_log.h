@@ -38,6 +38,7 @@
 
 #include <cstdint>
 #include <list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -114,6 +115,36 @@ enum class BadRecords { fail, skip };
 KernelLogParse parse_kernel_log_records(std::string_view text, Provenance provenance = Provenance::in_extra,
                                         BadRecords bad = BadRecords::fail);
 ParseResult parse_kernel_log(std::string_view text, BadRecords bad = BadRecords::fail);
+
+// The same for a text that comes in pieces (a log too large to hold, a
+// pipe): feed() it in pieces of any size, in order, then finish(), which
+// returns what parse_kernel_log_records gives for the whole text. Only
+// what the parse keeps is held (the records and their texts, copied into
+// `joined`), plus the lines not read yet: the last piece's unfinished line
+// and the three lines before it, where a wrapped record may continue.
+class KernelLogStream {
+ public:
+  // `size_hint`: the whole text's size where it is known (0: unknown), to
+  // reserve room for the records once.
+  explicit KernelLogStream(Provenance provenance = Provenance::in_extra, BadRecords bad = BadRecords::fail,
+                           std::size_t size_hint = 0);
+  KernelLogStream(KernelLogStream&&) noexcept;
+  KernelLogStream& operator=(KernelLogStream&&) noexcept;
+  ~KernelLogStream();
+
+  // Throws ParseError as parse_kernel_log_records does, for the first
+  // inconsistent record once its lines are there.
+  void feed(std::string_view piece);
+  // Whether a line read so far holds an anchor of a record (what
+  // mentions_kernel_record says of the text so far, up to the lines not
+  // read yet).
+  bool mentions_record() const;
+  KernelLogParse finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // True when some line holds the start of one of the records above.
 bool mentions_kernel_record(std::string_view text);

@@ -63,7 +63,7 @@ ComparisonSide reference(const std::string& spec, const char* which, const Compa
                          const std::vector<std::string>& cand_dirs, const std::optional<std::string>& db) {
   try {
     if (auto q = parse_baseline_spec(spec)) {
-      db::ResultsDb rdb = open_results_db(db, false);
+      db::ResultsDb rdb = open_results_db(db, db::Access::read);
       return baseline_from_history(rdb, cand, cand_dirs, *q, 3).side;
     }
     return load_comparison_sides(spec);

@@ -7,9 +7,12 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "analysis/db_dump.h"
 #include "analysis/run_record.h"
@@ -82,7 +85,7 @@ void add_import(CLI::App* db_cmd) {
       std::error_code ec;
       if (!fs::exists(in, ec)) usage_error(fmt::format("{}: no such file or directory", in));
     }
-    db::ResultsDb rdb = open_results_db(o->db, true);
+    db::ResultsDb rdb = open_results_db(o->db, db::Access::create);
     const auto t0 = std::chrono::steady_clock::now();
     ImportTally t;
     for (const auto& in : o->inputs) {
@@ -118,7 +121,7 @@ void add_dump(CLI::App* db_cmd) {
   cmd->add_option("FILE", o->file, "where to write it ('-': standard output)")->capture_default_str();
   add_db_option(cmd, o->db);
   cmd->callback([o] {
-    db::ResultsDb rdb = open_results_db(o->db, false);
+    db::ResultsDb rdb = open_results_db(o->db, db::Access::read);
     try {
       if (o->file == "-") {
         db::write_dump(rdb, std::cout);
@@ -153,15 +156,37 @@ void add_load(CLI::App* db_cmd) {
   cmd->add_option("FILE", o->file, "a db dump ('-': standard input)")->required();
   add_db_option(cmd, o->db);
   cmd->callback([o] {
-    std::ifstream file;
-    if (o->file != "-") {
-      file.open(o->file, std::ios::binary);
-      if (!file) usage_error(fmt::format("{}: cannot read", o->file));
+    // The whole dump is read once before the database is opened: a dump
+    // that would be refused loads nothing and creates no database. Standard
+    // input is kept in a temporary file for the second reading.
+    const bool from_stdin = o->file == "-";
+    const std::string where = from_stdin ? "(stdin)" : o->file;
+    std::optional<host::ScopedTempDir> spool;
+    fs::path path = o->file;
+    if (from_stdin) {
+      spool.emplace("kvmbench-load");
+      path = spool->path() / "dump.jsonl";
+      std::ofstream copy(path, std::ios::binary);
+      std::vector<char> buf(1 << 20);
+      while (std::cin.read(buf.data(), static_cast<std::streamsize>(buf.size())) || std::cin.gcount() > 0)
+        copy.write(buf.data(), std::cin.gcount());
+      if (!copy.flush())
+        usage_error(fmt::format("cannot keep standard input in {} to read it twice: {}", path.string(),
+                                std::strerror(errno)));
     }
-    db::ResultsDb rdb = open_results_db(o->db, true);
+    std::ifstream file(path, std::ios::binary);
+    if (!file) usage_error(fmt::format("{}: cannot read", o->file));
+    try {
+      db::check_dump(file, where);
+    } catch (const std::exception& e) {
+      usage_error(fmt::format("{}; nothing loaded", e.what()));
+    }
+    file.clear();
+    file.seekg(0);
+    db::ResultsDb rdb = open_results_db(o->db, db::Access::create);
     db::LoadSummary sum;
     try {
-      sum = db::load_dump(o->file == "-" ? std::cin : file, rdb, o->file == "-" ? "(stdin)" : o->file);
+      sum = db::load_dump(file, rdb, where);
     } catch (const std::exception& e) {
       usage_error(e.what());
     }
@@ -177,7 +202,7 @@ void add_info(CLI::App* db_cmd) {
   auto* cmd = db_cmd->add_subcommand("info", "Runs, samples and machines in the database");
   add_db_option(cmd, *db);
   cmd->callback([db] {
-    db::ResultsDb rdb = open_results_db(*db, false);
+    db::ResultsDb rdb = open_results_db(*db, db::Access::read);
     const auto c = rdb.counts();
     fmt::print("{}: schema version {}, {} runs, {} samples, {} machines\n", rdb.name(),
                db::schema_version(rdb.connection()), c.runs, c.samples, c.machines);

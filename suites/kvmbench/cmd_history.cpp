@@ -80,7 +80,7 @@ void add_history_command(CLI::App& app) {
     ho.preset = o->preset;
     ho.order = o->order == "time" ? KernelOrder::time : KernelOrder::release;
     ho.detect = o->detect;
-    db::ResultsDb rdb = open_results_db(o->db, false);
+    db::ResultsDb rdb = open_results_db(o->db, db::Access::read);
     History h;
     try {
       h = build_history(rdb, ho);

@@ -9,7 +9,9 @@
 // (boots, loops run apart) are told apart with --split-by, and said
 // otherwise.
 // Every file is read and parsed before the run directory is created, so a
-// rejected input leaves nothing behind.
+// rejected input leaves nothing behind. A file is read as it is parsed, a
+// piece at a time (ingest_input.h): a kernel log of any size is held in
+// memory only as its samples.
 // Output of a test that failed (a selftest's "not ok", an assertion) is
 // stored with status "failed", meta.json "failures" naming each test and
 // its reason, its figures marked (extra "failed"); ingest then exits 1.
@@ -33,6 +35,7 @@
 #include "kvmbench_version.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/exit.h"
+#include "suites/kvmbench/ingest_input.h"
 #include "suites/kvmbench/render_tables.h"
 #include "suites/incomplete_run.h"
 #include "suites/run_report.h"
@@ -42,35 +45,6 @@ namespace kvmbench::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Input {
-  fs::path path;
-  std::string text;  // the file's bytes, which the kernel records' views point into
-  parsers::ParsedInput parsed;
-  std::string raw_name;
-  std::size_t first_sample = 0;  // where its samples start in the run's list
-};
-
-// Reads and parses `path` into `in`, which stays where it is (the parse
-// holds views into in.text).
-void read_and_parse(const fs::path& path, Input& in) {
-  in.path = path;
-  std::error_code ec;
-  if (!fs::exists(path, ec)) usage_error(fmt::format("{}: no such file", path.string()));
-  if (fs::is_directory(path, ec)) usage_error(fmt::format("{}: is a directory, not a file", path.string()));
-  try {
-    in.text = read_file(path);
-  } catch (const std::exception& e) {
-    usage_error(e.what());
-  }
-  try {
-    in.parsed = parsers::parse_any(in.text, parsers::Provenance::by_record);
-  } catch (const parsers::ParseError& e) {
-    usage_error(fmt::format("{}:{}: {}", path.string(), e.line, e.what()));
-  } catch (const std::exception& e) {
-    usage_error(fmt::format("{}: {}", path.string(), e.what()));
-  }
-}
 
 // A plain file name for raw/, unique within the run.
 std::string raw_name_for(const fs::path& p, std::set<std::string>& used) {
@@ -87,7 +61,7 @@ std::string raw_name_for(const fs::path& p, std::set<std::string>& used) {
 // group and timestamps (from the record), then the raw file. A few MB per
 // write, not a write per sample; false when Ctrl-C stopped it between two
 // writes.
-bool append_samples(RunWriter& w, const Input& in, std::span<const Sample> samples) {
+bool append_samples(RunWriter& w, const IngestInput& in, std::span<const Sample> samples) {
   constexpr std::size_t kChunk = 4u << 20;
   const auto& records = in.parsed.kernel_records;
   const auto& record_of = in.parsed.kernel_sample_record;
@@ -158,7 +132,7 @@ void add_ingest_command(CLI::App& app) {
     }
 
     // 1. Read and parse everything; any bad input ends here (exit 2).
-    std::vector<Input> inputs(o->files.size());  // sized once: an Input never moves
+    std::vector<IngestInput> inputs(o->files.size());  // sized once: an input never moves
     std::set<std::string> used;
     // Ctrl-C: before the run directory exists, nothing is stored; after,
     // the samples written so far are kept and the run says "interrupted".
@@ -168,7 +142,7 @@ void add_ingest_command(CLI::App& app) {
     };
     for (std::size_t k = 0; k < inputs.size(); ++k) {
       stop_if_interrupted();
-      read_and_parse(o->files[k], inputs[k]);
+      read_ingest_input(o->files[k], inputs[k]);
       inputs[k].raw_name = raw_name_for(o->files[k], used);
     }
 
@@ -183,7 +157,7 @@ void add_ingest_command(CLI::App& app) {
     MetricRoles roles;
     int next_invocation = 0;
     for (std::size_t k = 0; k < inputs.size(); ++k) {
-      Input& in = inputs[k];
+      IngestInput& in = inputs[k];
       auto& res = in.parsed.result;
       const std::string stem = in.path.stem().string();
       // Each file of one program's output is an invocation of it, and so is
@@ -256,7 +230,7 @@ void add_ingest_command(CLI::App& app) {
       if (!in.parsed.context.is_null()) contexts[in.raw_name] = in.parsed.context;
       inputs_meta.push_back({{"file", in.path.string()},
                              {"raw", "raw/" + in.raw_name},
-                             {"raw_bytes", in.text.size()},
+                             {"raw_bytes", in.bytes},
                              {"format", res.format},
                              {"lines_read", res.lines_read},
                              {"records", res.records},
@@ -313,7 +287,7 @@ void add_ingest_command(CLI::App& app) {
       // ... and on a thread of their own while the samples are written
       // (write_raw touches only raw/).
       std::future<void> raw = std::async(std::launch::async, [&w, &inputs] {
-        for (auto& in : inputs) w.write_raw(in.raw_name, in.text, /*durable=*/false);
+        for (auto& in : inputs) in.store_raw(w);
       });
       for (std::size_t k = 0; k < inputs.size() && !stopped; ++k) {
         const std::size_t end = k + 1 < inputs.size() ? inputs[k + 1].first_sample : run.samples.size();

@@ -12,9 +12,9 @@ void add_db_option(CLI::App* cmd, std::optional<std::string>& db) {
                   "results/kvmbench.db)");
 }
 
-db::ResultsDb open_results_db(const std::optional<std::string>& where, bool create) {
+db::ResultsDb open_results_db(const std::optional<std::string>& where, db::Access access) {
   try {
-    return db::ResultsDb::open(db::resolve_db_location(where, std::getenv("KVMBENCH_DB")), create);
+    return db::ResultsDb::open(db::resolve_db_location(where, std::getenv("KVMBENCH_DB")), access);
   } catch (const db::DbError& e) {
     usage_error(e.what());
   }

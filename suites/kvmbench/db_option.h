@@ -14,8 +14,9 @@ namespace kvmbench::cli {
 
 void add_db_option(CLI::App* cmd, std::optional<std::string>& db);
 
-// `create`: a missing SQLite file is made (import, load); otherwise it is an
-// error that says to import first.
-db::ResultsDb open_results_db(const std::optional<std::string>& db, bool create);
+// Access::create: a missing SQLite file is made (import, load); otherwise it
+// is an error that says to import first. Access::read: opened read-only
+// (db_location.h).
+db::ResultsDb open_results_db(const std::optional<std::string>& db, db::Access access);
 
 }  // namespace kvmbench::cli

@@ -32,7 +32,7 @@ GateResult gate_against_baseline(const std::string& base, const std::string& can
   }
   const auto query = parse_baseline_spec(base);
   if (!query) throw std::invalid_argument(fmt::format("--baseline {}: not db or db:QUERY", base));
-  db::ResultsDb rdb = open_results_db(db, false);
+  db::ResultsDb rdb = open_results_db(db, db::Access::read);
   HistoryBaseline hb = baseline_from_history(rdb, cand, dirs, *query, go.min_n);
   return evaluate_gate(hb.side, cand, go, retest_against_history);
 }

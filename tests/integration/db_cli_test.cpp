@@ -3,9 +3,16 @@
 // them, idempotence, a refused conflicting copy, bad input (exit 2 with the
 // reason), and a dump moved SQLite -> PostgreSQL -> SQLite unchanged.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/results_db.h"
+#include "analysis/run_record.h"
 #include "analysis/run_store.h"
 #include "tests/support/postgres_server.h"
 #include "tests/support/run_command.h"
@@ -29,6 +36,17 @@ Tally tally_of(const std::string& out) {
   std::sscanf(out.c_str(), "%ld runs imported (%ld samples), %ld already there, %ld refused, %ld unreadable",
               &t.added, &t.samples, &t.present, &t.refused, &t.unreadable);
   return t;
+}
+
+// Runs kvmbench as a user who cannot write what root made read-only: root
+// itself writes a file whatever its mode says, so as root (CI) the command
+// runs as `nobody` (setpriv, from util-linux).
+kvmbench::test_support::CommandResult run_unprivileged(const std::vector<std::string>& args) {
+  if (::geteuid() != 0) return run_kvmbench(args);
+  std::vector<std::string> argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                   KVMBENCH_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_command(argv);
 }
 
 }  // namespace
@@ -148,4 +166,104 @@ TEST(DbCli, DumpMovesADatabaseToPostgresqlAndBackUnchanged) {
   // What the server now holds.
   r = run_kvmbench({"db", "info", "--db", pg});
   EXPECT_NE(r.out.find("15 runs, 540 samples, 3 machines"), std::string::npos) << r.out;
+}
+
+// A dump that `db load` refuses loads nothing: the whole dump is read
+// before the database is opened, so no database file is made either (a
+// refused load left an empty one, or the runs before the damaged line).
+TEST(DbCli, ARefusedLoadLeavesNoDatabase) {
+  TempDir t;
+  kvmbench::test_support::write_synthetic_year(t.path / "runs", kHosts, 2);
+  const std::string db = (t.path / "lab.db").string();
+  ASSERT_EQ(run_kvmbench({"db", "import", (t.path / "runs").string(), "--db", db}).exit_code, 0);
+  auto r = run_kvmbench({"db", "dump", (t.path / "dump.jsonl").string(), "--db", db});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string dump = kvmbench::read_file(t.path / "dump.jsonl");
+  const std::string damaged = dump.substr(0, dump.rfind("\"samples\"")) + "\"samples\":7}\n";
+  kvmbench::write_file_atomic(t.path / "damaged.jsonl", damaged, false);
+  const fs::path fresh = t.path / "fresh.db";
+  r = run_kvmbench({"db", "load", (t.path / "damaged.jsonl").string(), "--db", fresh.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("damaged.jsonl:7: damaged line: \"samples\" is number where an array belongs; nothing "
+                       "loaded"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(fresh)) << "a refused load made a database";
+  // The same from standard input, and a file that is no dump at all.
+  r = run_kvmbench({"db", "load", "-", "--db", fresh.string()}, 60, damaged);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("(stdin):7: damaged line"), std::string::npos) << r.err;
+  r = run_kvmbench({"db", "load", "-", "--db", fresh.string()}, 60, "not a dump\n");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not a kvmbench database dump"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(fresh));
+  // A whole dump from standard input loads.
+  r = run_kvmbench({"db", "load", "-", "--db", fresh.string()}, 60, dump);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("6 runs loaded"), std::string::npos) << r.out;
+}
+
+// A database that cannot be written is read: a file without write
+// permission, and one in a directory where nothing can be made (its WAL
+// index cannot be made there: read as immutable). One whose write-ahead
+// log still holds commits cannot be read that way, and says why.
+TEST(DbCli, AReadOnlyDatabaseIsRead) {
+  TempDir t;
+  kvmbench::test_support::write_synthetic_year(t.path / "runs", kHosts, 2);
+  const fs::path shared = t.path / "share";
+  fs::create_directories(shared);
+  const fs::path db = shared / "lab.db";
+  ASSERT_EQ(run_kvmbench({"db", "import", (t.path / "runs").string(), "--db", db.string()}).exit_code, 0);
+  ASSERT_FALSE(fs::exists(db.string() + "-wal"));  // written back when the import closed it
+  fs::permissions(t.path, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+  const fs::path busy = t.path / "busy";
+  struct Writable {  // again, so that the temporary directory can go
+    std::vector<fs::path> dirs;
+    ~Writable() {
+      std::error_code ec;
+      for (const auto& d : dirs) fs::permissions(d, fs::perms::all, ec);
+    }
+  } writable{{shared, busy}};
+  auto reads = [&](const std::string& what) {
+    SCOPED_TRACE(what);
+    auto r = run_unprivileged({"db", "info", "--db", db.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("6 runs, 216 samples, 3 machines"), std::string::npos) << r.out;
+    r = run_unprivileged({"history", "directmap", "faultin_rate", "--db", db.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("faultin_rate"), std::string::npos) << r.out;
+    r = run_unprivileged({"db", "dump", "--db", db.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 7) << r.err;
+  };
+  // The file read-only, its directory open to all (the -shm can be made).
+  fs::permissions(db, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  fs::permissions(shared, fs::perms::all);
+  reads("a read-only file");
+  for (const char* left : {"-wal", "-shm"}) fs::remove(db.string() + left);
+  // The directory read-only too.
+  fs::permissions(shared, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec);
+  reads("a read-only directory");
+  EXPECT_FALSE(fs::exists(db.string() + "-shm"));
+
+  // A copy taken while a writer had commits in its write-ahead log.
+  fs::create_directories(busy);
+  {
+    const fs::path live = t.path / "live.db";
+    auto writer = kvmbench::db::ResultsDb(kvmbench::db::open_sqlite(live.string(), kvmbench::db::Access::create));
+    writer.import_run(kvmbench::db::read_run_record(fs::directory_iterator(t.path / "runs")->path()));
+    ASSERT_GT(fs::file_size(live.string() + "-wal"), 0u);
+    fs::copy_file(live, busy / "lab.db");
+    fs::copy_file(live.string() + "-wal", busy / "lab.db-wal");
+  }
+  fs::permissions(busy, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                            fs::perms::others_read | fs::perms::others_exec);
+  fs::permissions(busy / "lab.db", fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  auto r = run_unprivileged({"db", "info", "--db", (busy / "lab.db").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(kvmbench::test_support::unwrapped(r.err).find("its write-ahead log " + (busy / "lab.db").string() +
+                                                          "-wal holds commits"),
+            std::string::npos)
+      << r.err;
 }

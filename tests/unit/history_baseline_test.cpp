@@ -78,7 +78,7 @@ TEST(HistoryBaseline, GatesACandidateAgainstItsMachinesHistory) {
   test_support::TempDir t;
   // 140 days: lab-snp-1's thp rate drops 6 % from day 126 (6.11.0).
   const auto year = test_support::write_synthetic_year(t.path / "runs", fs::path(KVMBENCH_TEST_DATA) / "hosts", 140);
-  db::ResultsDb rdb(db::open_sqlite((t.path / "lab.db").string(), true));
+  db::ResultsDb rdb(db::open_sqlite((t.path / "lab.db").string(), db::Access::create));
   for (const auto& d : year.runs) rdb.import_run(db::read_run_record(d));
   const fs::path cand_dir = year.runs.at(139);  // lab-snp-1, day 139 (6.11.0): after the step
   ASSERT_NE(cand_dir.string().find("lab-snp-1"), std::string::npos);

@@ -63,7 +63,7 @@ TEST(History, ASyntheticYearShowsThePlantedChangePointsAndNoOthers) {
   test_support::TempDir t;
   const auto year = test_support::write_synthetic_year(t.path / "runs", kHosts, 365);
   ASSERT_EQ(year.runs.size(), 3u * 365);
-  db::ResultsDb rdb(db::open_sqlite((t.path / "lab.db").string(), true));
+  db::ResultsDb rdb(db::open_sqlite((t.path / "lab.db").string(), db::Access::create));
   import_all(rdb, year.runs);
   const History h = build_history(rdb, faultin());
   EXPECT_EQ(h.runs, 3u * 365);
@@ -117,7 +117,7 @@ TEST(History, PostgresqlGivesTheSameHistory) {
   test_support::TempDir t;
   // 140 days: the thp step of lab-snp-1 at day 126 is in it.
   const auto runs = test_support::write_synthetic_year(t.path / "runs", kHosts, 140);
-  db::ResultsDb lite(db::open_sqlite((t.path / "lab.db").string(), true));
+  db::ResultsDb lite(db::open_sqlite((t.path / "lab.db").string(), db::Access::create));
   const std::string url = test_support::PostgresServer::shared().fresh_database_url();
   db::ResultsDb pg(db::connect_postgresql(url, url));
   import_all(lite, runs.runs);
@@ -130,7 +130,7 @@ TEST(History, PostgresqlGivesTheSameHistory) {
 
 TEST(History, KernelReleaseOrderAndWhichRunsCount) {
   test_support::TempDir t;
-  db::ResultsDb rdb(db::open_sqlite((t.path / "x.db").string(), true));
+  db::ResultsDb rdb(db::open_sqlite((t.path / "x.db").string(), db::Access::create));
   // Built in this time order: 6.10, then 6.9-rc1 (a backport test run
   // later), then 6.9.
   rdb.import_run(hand_run("6.10.0", 1, {10, 10.1, 9.9}));
@@ -160,7 +160,7 @@ TEST(History, KernelReleaseOrderAndWhichRunsCount) {
 
 TEST(History, UnknownMachineSuiteOrMetricIsSaidPlainly) {
   test_support::TempDir t;
-  db::ResultsDb rdb(db::open_sqlite((t.path / "x.db").string(), true));
+  db::ResultsDb rdb(db::open_sqlite((t.path / "x.db").string(), db::Access::create));
   rdb.import_run(hand_run("6.10.0", 1, {10, 10.1}));
   auto why = [&](HistoryOptions o) {
     try {

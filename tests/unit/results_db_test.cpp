@@ -4,12 +4,16 @@
 // answers on both; one test compares them directly.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <optional>
+#include <thread>
 #include <fstream>
 #include <limits>
 #include <sstream>
 
 #include "analysis/db_dump.h"
+#include "analysis/db_schema.h"
 #include "analysis/db_location.h"
 #include "analysis/machine_fingerprint.h"
 #include "analysis/results_db.h"
@@ -37,7 +41,7 @@ const std::vector<fs::path>& lab_runs() {
 }
 
 std::unique_ptr<SqlConnection> new_connection(Backend b, const fs::path& tmp) {
-  if (b == Backend::sqlite) return open_sqlite((tmp / "kvmbench.db").string(), true);
+  if (b == Backend::sqlite) return open_sqlite((tmp / "kvmbench.db").string(), Access::create);
   if (auto why = test_support::PostgresServer::missing_package_reason(); !why.empty()) throw std::logic_error(why);
   const std::string url = test_support::PostgresServer::shared().fresh_database_url();
   return connect_postgresql(url, url);
@@ -53,7 +57,7 @@ class ResultsDbTest : public ::testing::TestWithParam<Backend> {
   }
   // A connection to this test's database (the same one each call).
   std::unique_ptr<ResultsDb> open(int schema = kSchemaVersion) {
-    auto c = GetParam() == Backend::sqlite ? open_sqlite((tmp.path / "kvmbench.db").string(), true)
+    auto c = GetParam() == Backend::sqlite ? open_sqlite((tmp.path / "kvmbench.db").string(), Access::create)
                                            : connect_postgresql(url_, url_);
     return std::make_unique<ResultsDb>(std::move(c), schema);
   }
@@ -162,6 +166,61 @@ TEST_P(ResultsDbTest, ImportingAgainAddsNothingAndAChangedCopyIsRefusedWithWhatD
   EXPECT_NE(shorter.message.find("36 samples stored, 35 here"), std::string::npos) << shorter.message;
   EXPECT_EQ(db->counts().runs, 1);
   EXPECT_EQ(db->counts().samples, 36);
+}
+
+// Two imports of one run at once: the second, which looked before the
+// first committed and then waits for it, counts the run as there (or
+// refuses another content under its key), instead of failing on the key
+// (PostgreSQL said "duplicate key value violates unique constraint
+// runs_run_key_key"; SQLite's write lock makes the second wait earlier).
+TEST_P(ResultsDbTest, TwoImportsOfOneRunAtOnce) {
+  auto first = open();
+  auto second = open();
+  auto watch = open();
+  const RunRecord r = read_run_record(lab_runs().at(2));
+  for (const std::string& content : {r.content_sha256, std::string(64, '0')}) {
+    SCOPED_TRACE(content == r.content_sha256 ? "same content" : "other content");
+    SqlConnection& c = first->connection();
+    begin_write(c);
+    // What an import writes first, its run row, by a transaction still open.
+    c.query("INSERT INTO runs (run_key, dir_name, content_sha256, suite, preset, source, status, start_time, "
+            "end_time, hostname, kernel_release, machine, tool_version, parameters, n_samples, imported_from, "
+            "imported_at, meta) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, "
+            "$18)",
+            {r.run_key, r.dir_name, content, r.suite, r.preset, r.source, r.status, r.start_time, r.end_time,
+             r.hostname, r.kernel_release, r.machine, r.tool_version, r.parameters,
+             static_cast<std::int64_t>(r.samples.size()), r.imported_from, std::string("2026-01-01T00:00:00Z"),
+             r.meta_text});
+    std::optional<ImportResult> got;
+    std::string error;
+    std::thread importer([&] {
+      try {
+        got = second->import_run(r);
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+    });
+    // The second import is waiting for the first: on PostgreSQL at its
+    // INSERT, which pg_stat_activity shows; on SQLite at its BEGIN.
+    if (GetParam() == Backend::postgresql) {
+      for (int i = 0; i < 1000; ++i) {
+        const auto w = watch->connection().query(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()");
+        if (w.at(0).integer(0) > 0) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    c.exec("COMMIT");
+    importer.join();
+    ASSERT_TRUE(got) << error;
+    EXPECT_EQ(got->outcome, content == r.content_sha256 ? ImportResult::Outcome::already_present
+                                                        : ImportResult::Outcome::conflict)
+        << got->message;
+    EXPECT_EQ(watch->counts().runs, 1);
+    watch->connection().exec("DELETE FROM runs");
+  }
 }
 
 TEST_P(ResultsDbTest, NaNAndInfinityAreKept) {
@@ -301,7 +360,7 @@ TEST_P(ResultsDbTest, ADamagedDumpIsRefusedNamingTheLine) {
   char& digit = bad[at + 10];
   digit = digit == '1' ? '2' : '1';
   test_support::TempDir t;
-  ResultsDb into(open_sqlite((t.path / "x.db").string(), true));
+  ResultsDb into(open_sqlite((t.path / "x.db").string(), Access::create));
   std::istringstream in(bad);
   try {
     load_dump(in, into, "d.jsonl");
@@ -358,17 +417,44 @@ TEST(DbLocation, FlagThenEnvironmentThenDefault) {
   }
 }
 
+// A libpq key=value connection string names PostgreSQL (it was taken for a
+// SQLite file's name, and its password shown in "SQLite database host=...
+// password=...: no such file").
+TEST(DbLocation, KeyValueConnectionStringIsPostgresql) {
+  const DbLocation kv = parse_db_location("host=/run/nothing-listens dbname=k password=s3cret");
+  EXPECT_EQ(kv.backend, Backend::postgresql);
+  EXPECT_EQ(kv.target, "host=/run/nothing-listens dbname=k password=s3cret");
+  EXPECT_EQ(kv.display, "host=/run/nothing-listens dbname=k password=***");
+  EXPECT_EQ(parse_db_location("  dbname = k").backend, Backend::postgresql);
+  // A file that only looks like one, and one named so on purpose.
+  EXPECT_EQ(parse_db_location("results/a=b.db").backend, Backend::sqlite);
+  EXPECT_EQ(parse_db_location("hostname=x.db").backend, Backend::sqlite);
+  const DbLocation file = parse_db_location("sqlite:host=x.db");
+  EXPECT_EQ(file.backend, Backend::sqlite);
+  EXPECT_EQ(file.target, "host=x.db");
+  try {
+    connect(kv, Access::read);
+    FAIL() << "connected to nothing";
+  } catch (const DbError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("PostgreSQL database host=/run/nothing-listens dbname=k password=***: cannot connect"),
+              std::string::npos)
+        << what;
+    EXPECT_EQ(what.find("s3cret"), std::string::npos) << what;
+  }
+}
+
 TEST(DbLocation, BadDatabasesAreClearErrors) {
   test_support::TempDir t;
   try {
-    connect(parse_db_location((t.path / "none.db").string()), false);
+    connect(parse_db_location((t.path / "none.db").string()), Access::write);
     FAIL();
   } catch (const DbError& e) {
     EXPECT_NE(std::string(e.what()).find("no such file"), std::string::npos) << e.what();
   }
   write_file_atomic(t.path / "junk.db", std::string(4096, 'x'), false);
   try {
-    ResultsDb::open(parse_db_location((t.path / "junk.db").string()), false);
+    ResultsDb::open(parse_db_location((t.path / "junk.db").string()), Access::write);
     FAIL();
   } catch (const DbError& e) {
     EXPECT_NE(std::string(e.what()).find("not a database"), std::string::npos) << e.what();
@@ -376,7 +462,7 @@ TEST(DbLocation, BadDatabasesAreClearErrors) {
   // A socket directory nothing listens in: refused at once, not after the
   // 10 s connect timeout.
   try {
-    connect(parse_db_location("postgresql:///kvmbench?host=" + t.path.string()), false);
+    connect(parse_db_location("postgresql:///kvmbench?host=" + t.path.string()), Access::write);
     FAIL();
   } catch (const DbError& e) {
     EXPECT_NE(std::string(e.what()).find("cannot connect"), std::string::npos) << e.what();

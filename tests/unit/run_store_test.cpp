@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <csignal>
 
 #include <fstream>
 
+#include "analysis/sample_jsonl.h"
 #include "tests/support/run_command.h"
 
 using namespace kvmbench;
@@ -185,4 +189,74 @@ TEST(ResultModel, DirectionFromUnit) {
   EXPECT_EQ(direction_for_unit("cycles"), Direction::lower_is_better);
   EXPECT_EQ(direction_for_unit("ns"), Direction::lower_is_better);
   EXPECT_EQ(direction_for_unit("widgets"), Direction::unknown);
+}
+
+// A write of samples that fails part of the way (here at the file size
+// limit, RLIMIT_FSIZE: EFBIG where a full disk gives ENOSPC) leaves
+// samples.jsonl with its whole lines only, and the run can still end,
+// failed, with the reason: the room kept for meta.json takes its last
+// writes.
+TEST(RunStore, AFailedSampleWriteKeepsEveryWholeLineAndTheRunEnds) {
+  test_support::TempDir tmp;
+  RunWriter w = RunWriter::create_in(tmp.path, {{"suite", "x"}, {"source", "replay"}});
+  const fs::path dir = w.dir();
+  EXPECT_TRUE(fs::exists(dir / ".meta.json.reserve"));
+  Sample s{"case", "", "metric", "ns", 1.5, 0, false, {{"note", std::string(100, 'x')}}};
+  std::string bulk;
+  for (int i = 0; i < 50; ++i) append_sample_line(bulk, s);
+  struct rlimit was {};
+  ::getrlimit(RLIMIT_FSIZE, &was);
+  const auto old_handler = ::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit limit = was;
+  limit.rlim_cur = 20000;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limit), 0);
+  std::string error;
+  std::size_t written = 0;
+  try {
+    for (;; ++written) w.append(s);
+  } catch (const std::runtime_error& e) {
+    error = e.what();
+  }
+  try {
+    w.append_lines(bulk, 50);  // a bulk that does not fit either
+  } catch (const std::runtime_error&) {
+  }
+  ::setrlimit(RLIMIT_FSIZE, &was);
+  ::signal(SIGXFSZ, old_handler);
+  EXPECT_TRUE(error.ends_with("samples.jsonl: File too large")) << error;
+  w.update_meta({{"error", error}});
+  w.finish("failed");
+  const kvmbench::Run run = load_run(dir);  // throws on a line cut short
+  EXPECT_EQ(run.samples.size(), written);
+  EXPECT_EQ(run.meta["n_samples"], written);
+  EXPECT_EQ(run.status(), "failed");
+  EXPECT_FALSE(fs::exists(dir / ".meta.json.reserve"));
+}
+
+// A meta.json member of another type than kvmbench writes is refused when
+// the run is read, naming it; it failed later, in a reader, with the JSON
+// library's own message ("type must be string, but is number", found by
+// fuzzing: tests/data/fuzz/run_files/).
+TEST(RunStore, AMetaMemberOfAnotherTypeIsRefusedByName) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"source": "replay", "suite": 5})", "\"suite\" is number where a string belongs"},
+      {R"({"source": "replay", "skipped_parts": [{"part": "a", "reason": 7}]})",
+       "\"skipped_parts\"[0].\"reason\" is number where a string belongs"},
+      {R"({"source": "replay", "gbench_aggregates": [{"case": 1, "value": 2}]})",
+       "\"gbench_aggregates\"[0].\"case\" is number where a string belongs"},
+      {R"({"source": "replay", "stability_warnings": "x"})", "\"stability_warnings\" is string where an array belongs"},
+      {R"({"source": "replay", "measured_repetitions": 1.5})",
+       "\"measured_repetitions\" is number where a whole number belongs"},
+  };
+  for (const auto& [meta, why] : cases) {
+    try {
+      run_from_text("runs/x", meta, std::nullopt);
+      ADD_FAILURE() << "read " << meta;
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "runs/x/meta.json: " + why);
+    }
+  }
+  // What kvmbench writes reads, null members included.
+  EXPECT_NO_THROW(run_from_text("runs/x", R"({"source": "replay", "suite": "x", "error": null, "skipped_parts": []})",
+                                std::nullopt));
 }

@@ -1,0 +1,34 @@
+// What a parse gave, as one text, so that two ways of reading one input
+// (whole, and as a stream in pieces) can be compared; a refusal as its
+// line and reason.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <string>
+
+#include "analysis/parsers/parse_result.h"
+
+namespace kvmbench::fuzz {
+
+inline std::string parse_outcome(const parsers::ParseResult& r) {
+  std::string out = fmt::format("{} {} {} {}\n", r.lines_read, r.records, r.lines_ignored, r.samples.size());
+  for (const auto& w : r.warnings) out += w + "\n";
+  for (const auto& n : r.notes) out += n + "\n";
+  for (const auto& s : r.samples)
+    out += fmt::format("{}|{}|{}|{}|{}|{}\n", s.case_name, s.variant, s.metric, s.value, s.iteration, s.extra.dump());
+  return out;
+}
+
+// `describe()`'s text, or the ParseError it threw (any other exception goes
+// on to the driver, which judges it).
+template <typename F>
+std::string outcome_or_refusal(F describe) {
+  try {
+    return describe();
+  } catch (const parsers::ParseError& e) {
+    return fmt::format("ParseError {}: {}", e.line, e.what());
+  }
+}
+
+}  // namespace kvmbench::fuzz

@@ -1,0 +1,48 @@
+// A run directory's meta.json and samples.jsonl (analysis/run_store.h),
+// written by someone else: the input is meta.json's text, a line holding
+// only the byte 0x1e, then samples.jsonl's (without that line: meta.json
+// alone). Read as report, compare, gate and merge read it, and as db import
+// does (analysis/run_record.h); a run that loads then goes through what
+// those commands compute from it (report tables, a comparison with itself,
+// every export, a merge).
+#include "analysis/compare.h"
+#include "analysis/export_render.h"
+#include "analysis/fleet_merge.h"
+#include "analysis/machine_fingerprint.h"
+#include "analysis/run_export.h"
+#include "analysis/run_record.h"
+#include "analysis/run_store.h"
+#include "suites/run_report.h"
+#include "tests/fuzz/fuzz_target.h"
+
+namespace kvmbench::fuzz {
+namespace {
+
+void run(std::string_view data) {
+  constexpr std::string_view kSeparator = "\n\x1e\n";
+  const std::size_t at = data.find(kSeparator);
+  const std::string_view meta = data.substr(0, at == std::string_view::npos ? data.size() : at + 1);
+  const std::optional<std::string_view> samples =
+      at == std::string_view::npos ? std::nullopt : std::optional(data.substr(at + kSeparator.size()));
+  const std::filesystem::path dir = "fuzz/replay-20260101T000000Z-lab1";
+  try {
+    db::run_record_from_text(dir.filename().string(), std::string(meta), samples.value_or(""), dir);
+  } catch (const std::runtime_error&) {
+  }
+  const Run run = run_from_text(dir, meta, samples, SampleProvenance::drop);
+  check_sample_count(run);
+  suites::report_tables(run, suites::ReportDetail::data);
+  const ComparisonSide side = side_from_run(run, "base");
+  compare(side, side);
+  const ExportedRun exported = export_run(run, dir.filename().string());
+  render_export_junit({exported});
+  render_export_lava({exported});
+  render_export_kcidb({exported}, "fuzz");
+  render_export_markdown({exported});
+  fleet_tables(merge_fleet({{exported, machine_identity(run.meta).fingerprint}, {exported, "other"}}));
+}
+
+const RegisterFuzzTarget target({"run_files", {}, run});
+
+}  // namespace
+}  // namespace kvmbench::fuzz
