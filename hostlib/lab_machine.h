@@ -52,6 +52,7 @@ struct LabSpec {
   std::vector<std::filesystem::path> writable;  // host directories it may write
   std::vector<std::pair<std::string, std::string>> env;  // its whole environment
   std::string hostname;               // the machine's host name
+  std::string extra_cmdline;          // appended to the lab kernel's command line
   double timeout_s = 1800;            // spawn to power-off; then it is killed
   // No sign of life (heartbeat, command output) for this long, or a stall
   // the kernel reports with none for stall_grace_s after it: the machine is
