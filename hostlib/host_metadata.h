@@ -20,7 +20,9 @@ struct MetadataOptions {
   bool probe_kvm = true;       // run the test guest (bounded by kvm_timeout_ms)
   int kvm_timeout_ms = 500;
   bool probe_qemu = true;      // run qemu --version and -accel help
-  double qemu_timeout_s = 5;
+  // A bound for a broken binary, not a speed check: in the emulated lab on a
+  // loaded host, `-accel help` took 8.5 s.
+  double qemu_timeout_s = 60;
   int tsc_calibration_ms = 50;
 };
 

@@ -34,6 +34,7 @@ std::vector<std::string> build_lab_qemu_argv(const LabSpec& spec, const LabPaths
   if (spec.vcpus < 1 || spec.vcpus > 64) throw std::invalid_argument("lab vCPUs must be 1..64");
   if (spec.memory_mib < 512) throw std::invalid_argument("the lab machine needs at least 512 MiB");
   const std::string mem = fmt::format("{}M", spec.memory_mib);
+  const std::string cmdline = lab_kernel_cmdline(spec);
   return {p.qemu.string(), "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
           // virtiofs (vhost-user) needs the guest's RAM shared with virtiofsd.
           "-machine", "q35,memory-backend=labmem",
@@ -50,7 +51,7 @@ std::vector<std::string> build_lab_qemu_argv(const LabSpec& spec, const LabPaths
           // No tsc=reliable here (the kvmbench guests have it): with it, KVM
           // guests in the lab stalled for minutes waiting for their timers
           // (soft lockups, "timer wakeup didn't happen") in network runs.
-          "-append", kLabKernelCmdline,
+          "-append", cmdline,
           "-chardev", "file,id=con0,path=" + p.console_log.string(), "-serial", "chardev:con0",
           // ttyS1: the host's control line (a Ctrl-C sent in as "INT").
           "-chardev", "socket,id=ctl0,path=" + p.control_socket.string() + ",server=on,wait=off",
@@ -86,6 +87,12 @@ std::string lab_config_text(const LabSpec& spec, const fs::path& scratch) {
   writable += scratch.string() + "\n";
   return fmt::format("LAB_HOSTNAME={}\nLAB_SCRATCH={}\nLAB_WRITABLE={}\n", shell_quote(spec.hostname),
                      shell_quote(scratch.string()), shell_quote(writable));
+}
+
+std::string lab_kernel_cmdline(const LabSpec& spec) {
+  std::string cmdline = kLabKernelCmdline;
+  if (!spec.extra_cmdline.empty()) cmdline += " " + spec.extra_cmdline;
+  return cmdline;
 }
 
 std::string lab_command_script(const LabSpec& spec) {
@@ -308,7 +315,7 @@ LabResult run_lab(const LabSpec& spec, const LabStreams& streams) {
     LabSpec booted = spec;
     booted.env.emplace_back("KVMBENCH_AB_RUNNING_IMAGE", spec.kernel.vmlinuz.string());
     booted.env.emplace_back("KVMBENCH_AB_RUNNING_INITRD", paths.initramfs.string());
-    booted.env.emplace_back("KVMBENCH_AB_RUNNING_CMDLINE", kLabKernelCmdline);
+    booted.env.emplace_back("KVMBENCH_AB_RUNNING_CMDLINE", lab_kernel_cmdline(spec));
     write_all(dir / "command", lab_command_script(booted));
     write_all(dir / "entries", fmt::format("file:lab/config:{}\nfile:lab/command:{}\ntree:lib/modules:{}\n",
                                            (dir / "config").string(), (dir / "command").string(),
@@ -419,20 +426,25 @@ LabResult run_lab(const LabSpec& spec, const LabStreams& streams) {
       failure = "the lab wrote an unreadable exit status '" + status_text + "'";
     }
   } else if (failure.empty()) {
-    if (!r.markers.errors.empty()) failure = "the lab could not be set up: " + r.markers.errors.front();
-    else if (!r.markers.booted)
-      failure = fmt::format("the lab machine did not boot (QEMU exit {}): {}", vm->exit_code(),
-                            last_lines(vm->output() + r.console, 5));
-    else failure = "the lab machine stopped before the command finished";
+    if (!r.markers.errors.empty()) {
+      failure = "the lab could not be set up: " + r.markers.errors.front();
+    } else {
+      failure = r.markers.booted ? "the lab machine stopped before the command finished"
+                                 : fmt::format("the lab machine did not boot (QEMU exit {})", vm->exit_code());
+      // What QEMU said (the console comes below).
+      if (const std::string qemu_said = last_lines(vm->output(), 5); !qemu_said.empty()) failure += ": " + qemu_said;
+    }
   }
   if (interrupt_sent) {
     r.status = LabStatus::interrupted;
     r.reason = failure.empty() ? "interrupted" : failure;
   } else if (!failure.empty()) {
     r.status = LabStatus::failed;
-    // Where the kernel's trouble starts, not the registers it printed last.
+    // Where the kernel's trouble starts, not the registers it printed last;
+    // its first line in the headline (meta.json's error).
     if (auto fault = first_kernel_fault(r.console))
-      r.reason = failure + "\n--- lab console, from the kernel's first fault on ---\n" +
+      r.reason = fmt::format("{}; the lab kernel reported \"{}\"", failure, fault->line) +
+                 "\n--- lab console, from the kernel's first fault on ---\n" +
                  console_excerpt(r.console, fault->offset, 40);
     else if (auto stall = first_kernel_stall(r.console))
       r.reason = failure + "\n--- lab console, from the kernel's first stall report on ---\n" +

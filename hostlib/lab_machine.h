@@ -41,7 +41,7 @@ namespace kvmbench::host {
 inline constexpr const char* kLabCpu = "qemu64,+svm,+npt";
 // The virtiofs tag of the host's filesystem (lab-init mounts it).
 inline constexpr const char* kLabHostFsTag = "kvmbench-host";
-// The lab kernel's command line.
+// The lab kernel's command line (lab_kernel_cmdline adds LabSpec::extra_cmdline).
 inline constexpr const char* kLabKernelCmdline = "console=ttyS0 panic=-1 quiet";
 
 struct LabSpec {
@@ -54,6 +54,7 @@ struct LabSpec {
   std::vector<std::filesystem::path> writable;  // host directories it may write
   std::vector<std::pair<std::string, std::string>> env;  // its whole environment
   std::string hostname;               // the machine's host name
+  std::string extra_cmdline;          // appended to the lab kernel's command line
   double timeout_s = 1800;            // spawn to power-off; then it is killed
   // No sign of life (heartbeat, command output) for this long, or a stall
   // the kernel reports with none for stall_grace_s after it: the machine is
@@ -83,6 +84,8 @@ std::string shell_quote(std::string_view text);
 // /lab/config and /lab/command of the lab's initramfs (lab-init). Pure.
 std::string lab_config_text(const LabSpec& spec, const std::filesystem::path& scratch);
 std::string lab_command_script(const LabSpec& spec);
+// The lab kernel's command line: kLabKernelCmdline and the spec's extra words.
+std::string lab_kernel_cmdline(const LabSpec& spec);
 
 // What the console says (lab-init's markers). Pure.
 struct LabConsole {

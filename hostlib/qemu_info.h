@@ -24,7 +24,7 @@ struct QemuInfo {
 std::string parse_qemu_version(std::string_view version_output);   // "" when not found
 std::vector<std::string> parse_qemu_accels(std::string_view accel_help_output);
 
-QemuInfo probe_qemu(double timeout_s = 5.0);
+QemuInfo probe_qemu(double timeout_s = 60.0);
 
 nlohmann::json to_json(const QemuInfo& q);
 

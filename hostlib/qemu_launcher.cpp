@@ -236,7 +236,10 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
   std::string failure;
   if (pinning) {
     try {
-      QmpClient qmp(plan.qmp_socket, std::min(spec.timeout_s, 10.0));
+      // QEMU's start, not the guest's: a bound for a QEMU that never gets
+      // there (in the emulated lab on a loaded host, `qemu -accel help`
+      // alone took 8.5 s).
+      QmpClient qmp(plan.qmp_socket, std::min(spec.timeout_s, 60.0));
       std::vector<pid_t> threads = qmp.vcpu_threads();
       std::vector<std::string> placed;
       for (std::size_t i = 0; i < threads.size() && failure.empty(); ++i) {

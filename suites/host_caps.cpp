@@ -36,6 +36,7 @@ void fill_from_metadata(HostCaps& caps) {
     caps.qemu_path = q["path"].get<std::string>();
     for (const auto& a : q.value("accels", nlohmann::json::array()))
       if (a.is_string()) caps.qemu_accels.push_back(a.get<std::string>());
+    if (q.contains("error") && q["error"].is_string()) caps.qemu_error = q["error"].get<std::string>();
   }
   const auto& mem = caps.metadata["memory"];
   if (mem.is_object() && mem.contains("total_bytes") && mem["total_bytes"].is_number())

@@ -36,6 +36,7 @@ struct HostCaps {
   std::vector<std::string> cpu_features;  // lower case: svm, npt, sev_snp, rmpopt, ...
   std::string qemu_path;                  // empty when QEMU is missing
   std::vector<std::string> qemu_accels;   // "kvm", "tcg"
+  std::string qemu_error;                 // why asking QEMU failed (a timeout, ...), or ""
   // The confidential-guest objects QEMU has ("sev-snp-guest", "tdx-guest"),
   // from a host description's probe; nullopt when not asked (a live run's
   // launcher asks QEMU itself before each confidential guest).

@@ -21,7 +21,11 @@ std::string require_kvm_runs_guests(const HostCaps& caps) {
 
 std::string require_qemu(const HostCaps& caps, const std::string& accel) {
   if (caps.qemu_path.empty()) return "qemu-system-x86_64 not found (Debian package qemu-system-x86)";
-  if (!caps.qemu_has_accel(accel)) return fmt::format("QEMU at {} lacks the {} accelerator", caps.qemu_path, accel);
+  if (caps.qemu_has_accel(accel)) return "";
+  // Asking QEMU failed: say that, not that it lacks the accelerator.
+  if (!caps.qemu_error.empty())
+    return fmt::format("QEMU at {} could not be asked for its accelerators: {}", caps.qemu_path, caps.qemu_error);
+  return fmt::format("QEMU at {} lacks the {} accelerator", caps.qemu_path, accel);
   return "";
 }
 

@@ -44,7 +44,7 @@ struct LabOptions {
   // emulation; the figures are in the commit that chose 1).
   int vcpus = 1;
   std::string memory = "4G";
-  std::string kernel, modules;
+  std::string kernel, modules, append;
   double timeout_s = kDefaultLabTimeout;
   double silence_s = 300;
   std::string out = "results/runs";
@@ -210,6 +210,7 @@ int run_lab_command(const LabOptions& o) {
   spec.stall_grace_s = std::min(spec.stall_grace_s, o.silence_s);
   spec.cwd = fs::current_path();
   spec.hostname = hostname() + "-lab";
+  spec.extra_cmdline = o.append;
   spec.kvmbench = self;
   fs::path out_dir, ab_state;
   if (!o.shell.empty()) {
@@ -293,7 +294,9 @@ int run_lab_command(const LabOptions& o) {
     case host::LabStatus::cannot_run:
       cannot_run("lab: " + r.reason);
     case host::LabStatus::failed:
-      throw ExitError(kExitUsage, "lab: " + r.reason);
+      // The machine stalled, its kernel faulted, it could not be set up:
+      // the run failed (the command line was fine).
+      throw ExitError(kExitFailed, "lab: " + r.reason);
     case host::LabStatus::interrupted:
       fmt::print(stderr, "kvmbench lab: {} after {:.1f} s\n", r.reason, r.wall_s);
       return kExitInterrupted;
@@ -319,6 +322,8 @@ void add_lab_command(CLI::App& app) {
                   "the kernel it boots: a Debian kernel package (.deb) or a vmlinuz-<release> (default: the package "
                   "scripts/fetch-guest-kernel.sh fetched)");
   cmd->add_option("--lab-modules", o.modules, "with a vmlinuz: its modules directory (default /lib/modules/<release>)");
+  cmd->add_option("--lab-append", o.append,
+                  "added to the lab kernel's command line (e.g. clocksource=hpet, or a debugging option)");
   cmd->add_option("--lab-timeout", o.timeout_s,
                   "seconds before the lab machine is killed (default 1800; 7200 for `ab`, whose boots add up)")
       ->check(CLI::PositiveNumber);
@@ -336,7 +341,9 @@ void add_lab_command(CLI::App& app) {
   // Everything from the first word that is not a --lab- option on is the
   // command to run inside, passed on as it is.
   cmd->prefix_command();
-  cmd->footer("COMMAND [ARGS...]: a kvmbench command (probe, list, run, ...) run inside the lab");
+  cmd->footer("COMMAND [ARGS...]: a kvmbench command (probe, list, run, ...) run inside the lab.\n"
+              "Exit status: the command's; 1 when the lab machine failed under it (stalled, its kernel faulted, "
+              "it could not be set up), 77 when this host cannot boot the lab, 130 interrupted.");
   cmd->callback([cmd] {
     o.command = cmd->remaining();
     int code = run_lab_command(o);

@@ -10,6 +10,7 @@ namespace kvmbench {
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitGateFailed = 1;   // a significant regression
+inline constexpr int kExitFailed = 1;       // a run failed (e.g. the lab machine under it stalled)
 inline constexpr int kExitUsage = 2;        // usage error or bad input
 // `export`: nothing failed, but the runs do not say enough (a run
 // incomplete, or a primary metric without a CI): a lab engine may rerun.

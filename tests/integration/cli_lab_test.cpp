@@ -33,6 +33,7 @@ TEST(LabCli, RefusesBadInputBeforeBooting) {
 TEST(LabCli, HelpNamesTheLabsOwnOptions) {
   auto r = run_kvmbench({"lab", "--help"}, 30);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  for (const char* o : {"--lab-vcpus", "--lab-memory", "--lab-kernel", "--lab-timeout", "--lab-out", "--lab-sh"})
+  for (const char* o : {"--lab-vcpus", "--lab-memory", "--lab-kernel", "--lab-append", "--lab-timeout", "--lab-silence",
+                        "--lab-out", "--lab-console", "--lab-sh", "Exit status"})
     EXPECT_NE(r.out.find(o), std::string::npos) << o << "\n" << r.out;
 }

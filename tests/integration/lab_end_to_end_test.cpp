@@ -73,11 +73,12 @@ TEST(Lab, ProbeRunsGuestsOnSvmWithNestedPagingAndCallsItEmulated) {
 
 // asid's document pipeline (the lab preset: the same, scaled): natively,
 // then in KVM guests with kvm_amd reloaded for npt=on and npt=off; npt is
-// back to Y when the run is over.
+// back to Y when the run is over, and meta.json says so. One workload, the
+// one whose guest figure NPT changes most (two guest boots, not four).
 TEST(Lab, AsidReloadsKvmAmdForBothNptSettingsAndPutsItBack) {
   TempDir out;
   RUN_LAB(r, 540, "--lab-out", out.path.string(), "--lab-sh",
-          "kvmbench run asid --preset lab --set npt=on,off --set workloads=cpuid_rate,mmap_churn -r 1 "
+          "kvmbench run asid --preset lab --set npt=on,off --set workloads=mmap_churn -r 1 "
           "--out \"$KVMBENCH_LAB_OUT\"; echo \"rc=$?\"; echo \"npt-after=$(cat /sys/module/kvm_amd/parameters/npt)\"");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(value_of(r.out, "rc"), "0") << r.out << r.err;
@@ -99,6 +100,16 @@ TEST(Lab, AsidReloadsKvmAmdForBothNptSettingsAndPutsItBack) {
     }
   }
   EXPECT_EQ(variants, (std::set<std::string>{"native", "npt=on", "npt=off"}));
+  // The reload to npt=0 and its restore, with both values and times.
+  bool reload_recorded = false;
+  for (const auto& c : run.meta.value("host_changes", nlohmann::json::array()))
+    if (c.value("kind", "") == "module_reload" && c.value("path", "") == "/sys/module/kvm_amd" &&
+        c.value("old", "") == "npt=Y" && c.value("new", "") == "npt=0") {
+      reload_recorded = true;
+      EXPECT_FALSE(c.value("set_at", "").empty()) << c.dump();
+      EXPECT_FALSE(c.value("restored_at", "").empty()) << c.dump();
+    }
+  EXPECT_TRUE(reload_recorded) << run.meta["host_changes"].dump();
 }
 
 // A run killed with SIGKILL while kvm_amd is loaded with npt=0 cannot put it
@@ -220,12 +231,13 @@ TEST(Lab, HungGuestIsKilledByTheWatchdogAndTheFailureRecorded) {
 // A machine that stops giving signs of life (its heartbeat silenced, the
 // command quiet) is killed as stalled after --lab-silence, long before
 // --lab-timeout, with the reason said, the vCPUs' registers taken and the
-// console kept under --lab-out (no run directory holds it).
+// console kept under --lab-out (no run directory holds it). A failed run:
+// exit 1.
 TEST(Lab, AMachineWithNoSignOfLifeIsKilledAsStalledWithItsConsoleKept) {
   TempDir out;
   RUN_LAB(r, 300, "--lab-silence", "20", "--lab-timeout", "600", "--lab-out", out.path.string(), "--lab-sh",
           "kill -STOP \"$(cat /run/kvmbench-lab/heartbeat.pid)\"; sleep 900");
-  EXPECT_NE(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("the lab machine stalled: no sign of life (heartbeat or command output) for 2"),
             std::string::npos)
       << r.err;
@@ -239,4 +251,24 @@ TEST(Lab, AMachineWithNoSignOfLifeIsKilledAsStalledWithItsConsoleKept) {
   EXPECT_NE(read_text(consoles[0]).find("KVMBENCH-LAB-READY"), std::string::npos);
   ASSERT_EQ(vcpus.size(), 1u);
   EXPECT_NE(read_text(vcpus[0]).find("RIP="), std::string::npos);
+}
+
+// A lab kernel that panics at boot (here made to: no init in the initramfs,
+// no root to fall back to) is a failed run, exit 1, reported from its panic
+// line on rather than the stack it printed last, with the console kept.
+TEST(Lab, AKernelThatPanicsAtBootIsReportedFromItsPanicLineWithTheConsoleKept) {
+  TempDir out;
+  RUN_LAB(r, 120, "--lab-append", "rdinit=/nonexistent", "--lab-out", out.path.string(), "probe");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("the lab machine did not boot (QEMU exit 0); the lab kernel reported"), std::string::npos)
+      << r.err;
+  const auto excerpt = r.err.find("--- lab console, from the kernel's first fault on ---\n");
+  ASSERT_NE(excerpt, std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("Kernel panic - not syncing: VFS: Unable to mount root fs", excerpt), std::string::npos)
+      << r.err;
+  std::vector<fs::path> consoles;
+  for (auto& e : fs::directory_iterator(out.path))
+    if (e.path().filename().string().ends_with(".console.log")) consoles.push_back(e.path());
+  ASSERT_EQ(consoles.size(), 1u);
+  EXPECT_NE(read_text(consoles[0]).find("Kernel panic - not syncing"), std::string::npos);
 }

@@ -58,6 +58,9 @@ TEST(LabMachine, QemuArgvIsTcgWithSvmNestedPagingAndASharedMemoryBackend) {
   EXPECT_EQ(after(a, "-kernel"), "/cache/k/vmlinuz-6.1.0-57-cloud-amd64");
   EXPECT_EQ(after(a, "-initrd"), "/s/lab.cpio");
   EXPECT_NE(after(a, "-append").find("console=ttyS0"), std::string::npos);
+  s.extra_cmdline = "rdinit=/nonexistent";
+  EXPECT_EQ(after(build_lab_qemu_argv(s, p), "-append"), after(a, "-append") + " rdinit=/nonexistent");
+  s.extra_cmdline.clear();
   // ttyS0 the console file, ttyS1 the control socket, in that order.
   std::vector<std::string> serials;
   for (std::size_t i = 0; i + 1 < a.size(); ++i)
