@@ -40,4 +40,11 @@ void for_each_word(std::string_view text, F&& f) {
   }
 }
 
+// `t` without the spaces, tabs and carriage returns around it.
+inline std::string_view trimmed(std::string_view t) {
+  while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r')) t.remove_suffix(1);
+  return t;
+}
+
 }  // namespace kvmbench

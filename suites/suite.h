@@ -143,6 +143,10 @@ struct Suite {
   // the compact generic tables (analysis/case_table.h) leave those out.
   // Unset: the metrics it owns (owns_metric).
   std::function<bool(std::string_view metric)> layout_shows = {};
+  // The workload a metric is measured by, where the case name does not
+  // say it (asid's cases are the workload's arguments): a verdict names a
+  // series with it. Unset or "": the series key alone.
+  std::function<std::string_view(std::string_view metric)> workload_of = {};
   // Several runs in one table (`kvmbench report RUN_A RUN_B`); throws
   // std::invalid_argument naming a run it cannot use. Unset: not offered.
   std::function<std::vector<Table>(const std::vector<NamedRun>&)> tables_of_runs = {};

@@ -2,17 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "analysis/text_lines.h"
+
 #include <cctype>
 
 namespace kvmbench::parsers {
 
 namespace {
-
-std::string_view trimmed(std::string_view t) {
-  while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r')) t.remove_suffix(1);
-  return t;
-}
 
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 

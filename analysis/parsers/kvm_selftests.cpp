@@ -19,12 +19,6 @@ namespace {
 constexpr std::string_view kDemandPaging = "demand_paging_test", kDirtyLog = "dirty_log_perf_test",
                            kMemslot = "memslot_perf_test", kAccessTracking = "access_tracking_perf_test";
 
-std::string_view trimmed(std::string_view t) {
-  while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r')) t.remove_suffix(1);
-  return t;
-}
-
 // A line as the test printed it: without mail quotes ("> ", "> > ", as a
 // kernel log's are read), kselftest's "# " (nested runners add one each),
 // the line end and the blanks around it.

@@ -472,6 +472,7 @@ Suite asid_suite() {
           },
       .tables = asid::report_tables,
       .layout_shows = [](std::string_view m) { return !asid::workload_of(m).empty(); },
+      .workload_of = asid::workload_of,
       .reproduce = asid::reproduce_document,
   };
 }

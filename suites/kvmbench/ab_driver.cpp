@@ -21,6 +21,7 @@
 #include "hostlib/run_lock.h"
 #include "hostlib/state_dir.h"
 #include "suites/kvmbench/exit.h"
+#include "suites/suite.h"
 #include "suites/kvmbench/render_tables.h"
 
 namespace kvmbench::cli {
@@ -311,9 +312,20 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
       g = evaluate_gate(base, cand, go);
       for (const auto& p : problems) g.problems.push_back(p);
       const std::string mail = render_comparison_mail(g.comparison, base.meta, cand.meta);
+      // Each regressed series as a person names it: its workload first
+      // where the suite's case names leave it out (asid's mmap_churn).
+      const suites::Suite* suite = base.meta.contains("suite") && base.meta["suite"].is_string()
+                               ? suites::find_suite(base.meta["suite"].get<std::string>())
+                               : nullptr;
       std::string failed;
-      for (const auto& m : g.metrics)
-        if (m.regressed()) failed += (failed.empty() ? "" : ", ") + g.comparison.metrics[m.index].key;
+      for (const auto& m : g.metrics) {
+        if (!m.regressed()) continue;
+        const MetricComparison& mc = g.comparison.metrics[m.index];
+        const std::string_view workload =
+            suite && suite->workload_of ? suite->workload_of(mc.metric) : std::string_view{};
+        failed += fmt::format("{}{}{}", failed.empty() ? "" : ", ", workload.empty() ? "" : fmt::format("{} ", workload),
+                              mc.key);
+      }
       const char* word = g.status == GateStatus::fail ? "REGRESSION" : g.status == GateStatus::pass ? "PASS" : "INCONCLUSIVE";
       e.verdict_line = fmt::format(
           "kvmbench ab: {}{} ({} base and {} candidate boots, the boot the unit; Holm over {} primary metric{}; "

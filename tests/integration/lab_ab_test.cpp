@@ -84,7 +84,7 @@ TEST(LabAb, SameKernelBothSidesPassesAndAPlantedNptOffRegressionFails) {
   EXPECT_EQ(planted.exit_code, 1) << planted.out << planted.err;
   // mmap_churn's metric, on the guest's series (the native one is the same
   // on both kernels).
-  EXPECT_NE(planted.out.find("kvmbench ab: REGRESSION: bytes=4194304,rounds=8/npt=as-loaded/time_per_round"),
+  EXPECT_NE(planted.out.find("kvmbench ab: REGRESSION: mmap_churn bytes=4194304,rounds=8/npt=as-loaded/time_per_round"),
             std::string::npos)
       << planted.out;
   EXPECT_NE(planted.out.find("[EMULATED"), std::string::npos) << planted.out;
