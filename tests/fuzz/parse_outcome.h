@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 #include "analysis/parsers/parse_result.h"
@@ -15,8 +17,11 @@ inline std::string parse_outcome(const parsers::ParseResult& r) {
   std::string out = fmt::format("{} {} {} {}\n", r.lines_read, r.records, r.lines_ignored, r.samples.size());
   for (const auto& w : r.warnings) out += w + "\n";
   for (const auto& n : r.notes) out += n + "\n";
+  // Invalid UTF-8 replaced, as the run's files write it (sample_jsonl.cpp):
+  // a reader keeps the bytes of its input, the writer makes them valid.
   for (const auto& s : r.samples)
-    out += fmt::format("{}|{}|{}|{}|{}|{}\n", s.case_name, s.variant, s.metric, s.value, s.iteration, s.extra.dump());
+    out += fmt::format("{}|{}|{}|{}|{}|{}\n", s.case_name, s.variant, s.metric, s.value, s.iteration,
+                       s.extra.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   return out;
 }
 
