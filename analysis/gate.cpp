@@ -119,6 +119,19 @@ static GateMetric decide(const MetricComparison& m, const GateOptions& opt) {
   return judge(m, opt);
 }
 
+std::vector<std::size_t> worse_but_passed(const GateResult& g) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < g.metrics.size(); ++i) {
+    const GateMetric& m = g.metrics[i];
+    const MetricComparison& mc = g.comparison.metrics[m.index];
+    const double worse = mc.direction == Direction::lower_is_better    ? mc.change.pct
+                         : mc.direction == Direction::higher_is_better ? -mc.change.pct
+                                                                       : NAN;
+    if (m.outcome == GateOutcome::pass && mc.p_holm < g.options.alpha && worse > 0) out.push_back(i);
+  }
+  return out;
+}
+
 GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand, const GateOptions& opt) {
   return evaluate_gate(base, cand, opt, nullptr);
 }

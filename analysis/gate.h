@@ -58,6 +58,12 @@ struct GateResult {
   int exit_code() const;               // 0 pass, 1 fail, 2 unusable
 };
 
+// The metrics the gate passed although their test found them significantly
+// worse (Holm p < alpha): the CI of the change still reaches within the
+// allowed regression, as it does with few units a side. Indices into
+// g.metrics. `kvmbench ab` calls such a verdict inconclusive.
+std::vector<std::size_t> worse_but_passed(const GateResult& g);
+
 // Checks the input (sources, samples), compares with alpha = opt.alpha and
 // decides per metric, on the suites' primary metrics (metric_roles.h) or,
 // with `include`, on those chosen: derived and other metrics, metrics with

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <optional>
 #include <random>
@@ -311,6 +312,21 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
       cand.label = fmt::format("cand: {}{} ({} boots)", e.cand.spec, e.cand.append.empty() ? "" : " + " + e.cand.append, nc);
       g = evaluate_gate(base, cand, go);
       for (const auto& p : problems) g.problems.push_back(p);
+      // Significantly worse by the test while the CI still reaches within the
+      // allowed regression (few boots, a wide interval): the gate's rule
+      // passes it, but a pass would hide what the test found. Undecided:
+      // more boots decide.
+      std::string undecided;
+      if (g.status == GateStatus::pass)
+        for (std::size_t i : worse_but_passed(g))
+          undecided += (undecided.empty() ? "" : ", ") + g.comparison.metrics[g.metrics[i].index].key;
+      if (!undecided.empty()) {
+        g.status = GateStatus::unusable;
+        g.problems.push_back(fmt::format(
+            "significantly worse ({}) but the 95% CI of the change reaches within the allowed {}%: more boots a "
+            "side (-n) decide",
+            undecided, e.max_regression_pct));
+      }
       const std::string mail = render_comparison_mail(g.comparison, base.meta, cand.meta);
       // Each regressed series as a person names it: its workload first
       // where the suite's case names leave it out (asid's mmap_churn).
@@ -327,6 +343,7 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
                               mc.key);
       }
       const char* word = g.status == GateStatus::fail ? "REGRESSION" : g.status == GateStatus::pass ? "PASS" : "INCONCLUSIVE";
+      if (!undecided.empty()) failed = g.problems.back();
       e.verdict_line = fmt::format(
           "kvmbench ab: {}{} ({} base and {} candidate boots, the boot the unit; Holm over {} primary metric{}; "
           "allowed regression {}%){}",
@@ -438,7 +455,9 @@ int run_ab(const AbRequest& req) {
     const auto e = load_state(file);
     if (!e) usage_error(fmt::format("no experiment in {}", dir.string()));
     print_status(*e);
-    return kExitOk;
+    // For a job engine that polls: the verdict's code once decided, 75
+    // (try again later) until then.
+    return e->phase == ab::Phase::done ? e->result_code : kExitBusy;
   }
   std::error_code ec;
   fs::create_directories(dir, ec);

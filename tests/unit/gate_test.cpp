@@ -44,6 +44,7 @@ TEST(Gate, FailsOnClearRegressionBeyondThreshold) {
   EXPECT_EQ(g.exit_code(), 1);
   ASSERT_EQ(g.metrics.size(), 1u);
   EXPECT_TRUE(g.metrics[0].regressed());
+  EXPECT_TRUE(worse_but_passed(g).empty()) << "failed, not passed";
 }
 
 TEST(Gate, PassesWhenCiReachesIntoAllowedRange) {
@@ -52,11 +53,16 @@ TEST(Gate, PassesWhenCiReachesIntoAllowedRange) {
                          {.max_regression_pct = 10, .alpha = 0.05, .min_n = 3});
   EXPECT_EQ(g.status, GateStatus::pass);
   EXPECT_NE(g.metrics[0].message.find("allowed"), std::string::npos) << g.metrics[0].message;
+  // Significantly worse, passed by the CI rule: what ab calls undecided.
+  EXPECT_EQ(worse_but_passed(g), std::vector<std::size_t>{0});
 }
 
 TEST(Gate, ImprovementPasses) {
   auto g = evaluate_gate(make_side("a", {{"t", kBase}}), make_side("b", {{"t", scaled(kBase, 0.9)}}), {});
   EXPECT_EQ(g.status, GateStatus::pass);
+  EXPECT_TRUE(worse_but_passed(g).empty()) << "significant, but better";
+  // The same values both sides: not significant.
+  EXPECT_TRUE(worse_but_passed(evaluate_gate(make_side("a", {{"t", kBase}}), make_side("b", {{"t", kBase}}), {})).empty());
 }
 
 TEST(Gate, RateDropIsRegression) {
