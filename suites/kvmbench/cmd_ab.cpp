@@ -40,7 +40,8 @@ void add_ab_command(CLI::App& app) {
   cmd->add_option("--boot-timeout", o->boot_timeout_s,
                   "seconds a kexec'd kernel has to come back before its boot counts as failed (default 600)");
   cmd->add_option("--db", o->db, "import each boot's run into this results database (else $KVMBENCH_DB, if set)");
-  cmd->add_flag("--status", o->status, "say where the experiment stands");
+  cmd->add_flag("--status", o->status,
+                "say where the experiment stands; exit 75 while it runs, then the verdict's code (0, 1, 3)");
   cmd->add_flag("--abort", o->abort, "stop the experiment after its current step (the machine ends in base)");
   cmd->add_flag("--resume", o->resume, "go on with the experiment in the state directory (what runs at boot)");
   cmd->add_option("command", o->command, "after --: the kvmbench command each boot runs (run SUITE ...)");

@@ -105,8 +105,9 @@ TEST(AbCli, AStateDirectoryOfAnotherExperiment) {
   EXPECT_EQ(other.exit_code, 2) << other.err;
   EXPECT_TRUE(has(other.err, "holds another experiment (ab-20261203T100000Z-beef")) << other.err;
 
+  // A running experiment: 75, try again later (what a job engine polls).
   auto status = run_kvmbench({"ab", "--status"}, 60, "", env);
-  ASSERT_EQ(status.exit_code, 0) << status.err;
+  ASSERT_EQ(status.exit_code, 75) << status.err;
   EXPECT_TRUE(has(status.out, "experiment ab-20261203T100000Z-beef (running)")) << status.out;
   EXPECT_TRUE(has(status.out, "cand: running + kvm_amd.npt=0")) << status.out;
   EXPECT_TRUE(has(status.out, "1. base done     /runs/step1-base/asid-x")) << status.out;
@@ -115,6 +116,15 @@ TEST(AbCli, AStateDirectoryOfAnotherExperiment) {
   ASSERT_EQ(abort.exit_code, 0) << abort.err;
   auto after = run_kvmbench({"ab", "--status"}, 60, "", env);
   EXPECT_TRUE(has(after.out, "abort requested")) << after.out;
+
+  // A decided one: the verdict's own code, the verdict printed.
+  e.phase = kvmbench::ab::Phase::done;
+  e.result_code = 1;
+  e.verdict_line = "kvmbench ab: REGRESSION: mmap_churn bytes=4194304,rounds=8/npt=as-loaded/time_per_round";
+  std::ofstream(tmp.path / "state" / "state.json", std::ios::trunc) << to_json(e).dump(2);
+  auto done = run_kvmbench({"ab", "--status"}, 60, "", env);
+  EXPECT_EQ(done.exit_code, 1) << done.err;
+  EXPECT_TRUE(has(done.out, "kvmbench ab: REGRESSION: mmap_churn")) << done.out;
 
   // A malformed state file is bad input, named.
   std::ofstream(tmp.path / "state" / "state.json") << "{\"kvmbench_ab\": 1, \"id\": 5}";

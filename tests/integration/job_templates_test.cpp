@@ -246,35 +246,3 @@ TEST(JobTemplates, JenkinsfileParsesAsGroovy) {
   r = run_command({"/usr/bin/groovy", "-e", parse, (t.path / "Jenkinsfile").string()}, 120, "", env);
   EXPECT_NE(r.exit_code, 0) << "a lost brace parsed";
 }
-
-// --dry-run prints what it would load: the machine's command line without
-// the boot loader's words, the --append words before the "--" that starts
-// init's.
-TEST(JobTemplates, KexecScriptDryRun) {
-  TempDir t;
-  write_text(t.path / "bzImage", "not a kernel, never loaded\n");
-  write_text(t.path / "cmdline", "BOOT_IMAGE=/boot/vmlinuz-6.1.0-18-amd64 root=/dev/sda1 ro initrd=/initrd.img "
-                                 "hugepages=4 kvm_amd.sev=1 -- single\n");
-  const std::string script = lab_job("kexec-candidate.sh");
-  const std::string kernel = (t.path / "bzImage").string();
-  auto r = run_command({"/bin/sh", script, "--dry-run", "--append", "kvmbench.test=1", "--initrd", kernel,
-                        "--cmdline-file", (t.path / "cmdline").string(), "--delay", "3", kernel});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, "kexec -l " + kernel + " --initrd=" + kernel +
-                       " --append=\"root=/dev/sda1 ro hugepages=4 kvm_amd.sev=1 kvmbench.test=1 -- single\"\n"
-                       "systemd-run --on-active=3 systemctl kexec\n");
-  // The running kernel's own command line by default.
-  r = run_command({"/bin/sh", script, "--dry-run", kernel});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("systemd-run --on-active=10 systemctl kexec"), std::string::npos) << r.out;
-  // Bad input: exit 2 with the reason.
-  r = run_command({"/bin/sh", script, "--dry-run", (t.path / "missing").string()});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("cannot read the kernel image"), std::string::npos) << r.err;
-  r = run_command({"/bin/sh", script, "--dry-run", "--delay", "soon", kernel});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("not a number of seconds"), std::string::npos) << r.err;
-  r = run_command({"/bin/sh", script, "--dry-run", "--cmdline-file", (t.path / "none").string(), kernel});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("cannot read the command line"), std::string::npos) << r.err;
-}

@@ -94,7 +94,7 @@ TEST(AbExperiment, MarkerOnTheCommandLine) {
   EXPECT_FALSE(ab::marked_step("kvmbench.ab=ab-1:x3", "ab-1"));
 }
 
-// As LKP's kexec and lab-jobs/kexec-candidate.sh build it: the boot
+// As LKP's kexec builds it: the boot
 // loader's words go, init's words stay after "--", an earlier marker is
 // replaced.
 TEST(AbExperiment, KexecCommandLine) {
