@@ -353,7 +353,7 @@ std::string render_comparison_text(const Comparison& c) {
     else it->second.push_back(i);
   }
   for (auto& [n, idx] : notes) b.notes.push_back(fmt::format("{}: {}", index_list(idx), n));
-  b.notes.push_back("change = (cand - base) / base; 95% CI by Fieller's theorem.");
+  b.notes.push_back("change = (cand - base) / base; 95% CI by Fieller's theorem, or on the log scale where marked \"log\".");
   for (auto& n : experimental_unit_notes(c)) b.notes.push_back(n);
   out += render_text(b);
   out += render_levels_text(c);

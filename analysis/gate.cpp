@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "analysis/compare_render.h"
+#include "analysis/log_scale_retest.h"
 
 namespace kvmbench {
 
@@ -143,6 +144,8 @@ GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand,
   if (!(opt.max_regression_pct >= 0))
     throw std::invalid_argument(fmt::format("max regression must be >= 0 %, not {}", opt.max_regression_pct));
   if (opt.min_n < 2) throw std::invalid_argument("the gate needs at least 2 samples per side (min_n)");
+  if (retest && opt.log_scale)
+    throw std::invalid_argument("the log-scale test is not for a gate against the history's noise");
   GateResult r;
   r.options = opt;
   check_side(base, "base", opt.pipeline_check, r.problems);
@@ -157,6 +160,7 @@ GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand,
   co.primary_only = opt.include.empty();
   r.comparison = compare(base, cand, co);
   if (retest) retest(r.comparison);
+  else if (opt.log_scale) retest_on_log_scale(r.comparison);
   if (r.comparison.metrics.empty() && r.problems.empty())
     r.problems.push_back("--metrics / --exclude leave no metric to gate");
   if (!r.problems.empty()) {

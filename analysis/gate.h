@@ -30,6 +30,9 @@ struct GateOptions {
   // pipeline (`kvmbench lab ab`), whose result says it is no performance
   // verdict. Model input is refused all the same.
   bool pipeline_check = false;
+  // Test and CI on the log scale (log_scale_retest.h), as `kvmbench ab`
+  // judges boots; not with a retest of its own (evaluate_gate's second form).
+  bool log_scale = false;
 };
 
 enum class GateStatus { pass, fail, unusable };

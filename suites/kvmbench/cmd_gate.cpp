@@ -1,7 +1,7 @@
 // kvmbench gate BASE CAND | --baseline db[:QUERY] CAND [--db DB] [--cross-machine]
 //               [--max-regression PCT] [--alpha A] [--min-samples N]
 //               [--metrics GLOB]... [--exclude GLOB]... [--strict]
-//               [--junit FILE] [--markdown FILE]
+//               [--log-scale] [--junit FILE] [--markdown FILE]
 // Exit 0: no significant regression beyond the threshold; 1: a regression;
 // 2: unusable input (each reason said plainly). The --junit and --markdown
 // files are written in every case, unusable input included, so that a CI
@@ -45,7 +45,7 @@ void add_gate_command(CLI::App& app) {
     double max_regression = 0, alpha = 0.05;
     std::size_t min_samples = 3;
     std::vector<std::string> include, exclude;
-    bool strict = false;
+    bool strict = false, log_scale = false;
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand(
@@ -68,6 +68,9 @@ void add_gate_command(CLI::App& app) {
   cmd->add_option("--metrics", o->include, "gate only series whose key or metric matches this glob (repeatable)");
   cmd->add_option("--exclude", o->exclude, "do not gate series whose key or metric matches this glob (repeatable)");
   cmd->add_flag("--strict", o->strict, "a metric on one side only fails the gate (else it is reported and skipped)");
+  cmd->add_flag("--log-scale", o->log_scale,
+                "test and CI on the log scale (geometric means), as `kvmbench ab` judges boots: for times and rates "
+                "whose spread is a factor");
   cmd->add_option("--junit", o->junit, "write JUnit XML here (one test case per metric)");
   cmd->add_option("--markdown", o->markdown, "write a Markdown summary here (merge-request comment)");
   cmd->callback([o] {
@@ -78,9 +81,11 @@ void add_gate_command(CLI::App& app) {
     go.include = o->include;
     go.exclude = o->exclude;
     go.strict = o->strict;
+    go.log_scale = o->log_scale;
     GateResult g;
     if (!o->baseline.empty()) {
       if (!o->cand.empty()) usage_error("with --baseline, name only the candidate");
+      if (o->log_scale) usage_error("--log-scale is for two sets of runs, not --baseline (its test is the history's noise)");
       std::swap(o->cand, o->base);
       o->base = o->baseline;
     }
