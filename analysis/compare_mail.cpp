@@ -144,18 +144,27 @@ std::string render_comparison_mail(const Comparison& c, const nlohmann::json& ba
       if (line.size() > 80) line = line.substr(0, 62) + "...): not compared";
       out += line + "\n";
     }
-  bool any_log_scale = false;
-  for (const MetricComparison& m : c.metrics)
-    any_log_scale = any_log_scale || (m.status != MetricStatus::not_comparable && m.change.log_scale);
+  bool any_fallback = false, any_geometric = false;
+  for (const MetricComparison& m : c.metrics) {
+    if (m.status == MetricStatus::not_comparable || !m.change.log_scale) continue;
+    (m.change.geometric ? any_geometric : any_fallback) = true;
+  }
+  // Several runs a side: each run is a unit, the mean of its repetitions.
+  const bool runs_are_units = c.base_invocations > 1 && c.cand_invocations > 1;
   out += fmt::format("\n~ no significant difference; - too few repetitions for a test; derived: a\n"
                      "transform of a tested metric. alpha {}, Holm over {} tested metric{};\n"
-                     "the repetition is the unit ({}, {}).\n",
+                     "{} ({}, {}).\n",
                      c.alpha, c.tested_count(), c.tested_count() == 1 ? "" : "s",
+                     runs_are_units ? "each run is a unit, the mean of its repetitions" : "the repetition is the unit",
                      c.base_invocations == 1 ? "base one run" : fmt::format("base {} runs", c.base_invocations),
                      c.cand_invocations == 1 ? "cand one run" : fmt::format("cand {} runs", c.cand_invocations));
-  if (any_log_scale)
-    out += "* CI of the ratio on the log scale: the linear one would let a positive\n"
-           "  quantity fall by 100% or more.\n";
+  if (any_geometric)
+    out += "* on the log scale: the ratio of geometric means, Welch and its CI on the\n"
+           "  logs (each CI at Holm's level for the metric's rank).\n";
+  if (any_fallback)
+    out += fmt::format("{} CI of the ratio on the log scale: the linear one would let a positive\n"
+                       "  quantity fall by 100% or more.\n",
+                       any_geometric ? "* elsewhere:" : "*");
   return out;
 }
 

@@ -78,6 +78,7 @@ void retest_on_log_scale(Comparison& c) {
     m.change.ci95_low = (std::exp(d - half) - 1) * 100;
     m.change.ci95_high = (std::exp(d + half) - 1) * 100;
     m.change.log_scale = true;
+    m.change.geometric = true;
     m.verdict = stats::verdict(t.base, t.cand, m.p_holm, m.direction, c.alpha);
     add_note(m, k > 1 && r + 1 < k
                     ? fmt::format("geometric means, Welch on the logs, CI at {:.4g}% (Holm's level for its rank)",

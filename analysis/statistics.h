@@ -67,6 +67,9 @@ TestResult mann_whitney_u(std::span<const double> a, std::span<const double> b);
 struct Change {
   double pct = 0, ci95_low = 0, ci95_high = 0;
   bool log_scale = false;
+  // The ratio of geometric means, tested and bounded on the logs
+  // (log_scale_retest.h), not a fallback of Fieller's interval.
+  bool geometric = false;
 };
 Change relative_change(const Summary& base, const Summary& cand);
 

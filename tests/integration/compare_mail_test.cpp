@@ -93,3 +93,21 @@ TEST(CompareMail, ALogScaleCiIsMarkedAndExplained) {
   auto text = run_kvmbench({"compare", base, cand});
   EXPECT_NE(text.out.find("log: the CI of the change computed on the log scale"), std::string::npos) << text.out;
 }
+
+// Several runs a side: the runs are the units, each the mean of its
+// repetitions, and the footer says so (not "the repetition is the unit").
+TEST(CompareMail, SeveralRunsASideNameTheRunTheUnit) {
+  TempDir t;
+  std::string base, cand;
+  for (int i = 0; i < 2; ++i) {
+    base += (i ? "," : "") + write_run(t.path / ("b" + std::to_string(i)), directmap_meta("6.12.0", "never"), 100 + i,
+                                       4e9, 2).string();
+    cand += (i ? "," : "") + write_run(t.path / ("c" + std::to_string(i)), directmap_meta("6.13.0", "never"), 101 + i,
+                                       4e9, 2).string();
+  }
+  auto r = run_kvmbench({"compare", base, cand, "--format", "mail"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("each run is a unit, the mean of its repetitions (base 2 runs, cand 2 runs)"),
+            std::string::npos)
+      << r.out;
+}
