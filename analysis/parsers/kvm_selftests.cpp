@@ -4,6 +4,8 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -305,6 +307,9 @@ struct Parser {
       std::string_view rest = r;
       auto vcpu = leading_number(rest);
       if (vcpu && trimmed(rest).starts_with("execution time:")) {
+        // Printed with %d: a whole number an int holds, or the line is not the test's.
+        if (*vcpu != std::floor(*vcpu) || *vcpu > std::numeric_limits<int>::max())
+          throw ParseError(line, fmt::format("vCPU {}: not a vCPU number (%d)", *vcpu));
         add(kDemandPaging, "vcpu_execution_time", "s", seconds("vCPU execution time", trimmed(rest).substr(15)), 0,
             {{"vcpu", static_cast<long long>(*vcpu)}});
         return true;
@@ -324,6 +329,9 @@ struct Parser {
                                   {"get dirty log time:", "get_dirty_log_time"},
                                   {"clear dirty log time:", "clear_dirty_log_time"}})
         if (it && *it >= 1 && rest.starts_with(what)) {
+          // Counted in an int from 1 by the test: anything else is not its line.
+          if (*it != std::floor(*it) || *it > std::numeric_limits<int>::max())
+            throw ParseError(line, fmt::format("Iteration {}: not an iteration number (%d from 1)", *it));
           add(kDirtyLog, metric, "s", seconds(metric, rest.substr(what.size())), static_cast<int>(*it) - 1);
           return true;
         }
