@@ -367,6 +367,10 @@ struct Parser {
       std::string_view rest = r.substr(with + 7);
       auto n = leading_number(rest);
       nlohmann::json extra = nlohmann::json::object();
+      // %lu: whole, and within what the JSON keeps exactly (2^53); a double
+      // beyond a long long would be undefined to cast.
+      if (n && (*n != std::floor(*n) || *n > 9007199254740992.0))
+        throw ParseError(line, fmt::format("'{}': {} is not a count of iterations (%lu)", l, *n));
       if (n) extra["iterations"] = static_cast<long long>(*n);
       add(kMemslot, "best_runtime_per_" + metric_name(r.substr(per + 5, with - per - 5)), "s",
           seconds("best runtime", r.substr(0, per)), 0, std::move(extra));
