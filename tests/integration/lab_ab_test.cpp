@@ -52,7 +52,10 @@ CommandResult lab_ab(const fs::path& out, const std::vector<std::string>& cand_a
 
 }  // namespace
 
-TEST(LabAb, SameKernelBothSidesPassesAndAPlantedNptOffRegressionFails) {
+// In `ctest -L lab`, not in the test command's run (label nightly, which
+// the default test preset leaves out): the planted half below exercises the
+// same pipeline, and CI's 90 minutes are short.
+TEST(LabAb, SameKernelBothSidesPasses) {
   TempDir tmp;
   // A/A: the same kernel on both sides.
   CommandResult aa = lab_ab(tmp.path / "aa", {});
@@ -77,11 +80,16 @@ TEST(LabAb, SameKernelBothSidesPassesAndAPlantedNptOffRegressionFails) {
     boots.insert(meta["ab"]["boot_id"].get<std::string>());
   }
   EXPECT_EQ(boots.size(), 6u) << "each invocation on a boot of its own";
+}
+
+TEST(LabAb, APlantedNptOffRegressionFails) {
+  TempDir tmp;
 
   // The candidate boots with kvm_amd.npt=0: shadow paging makes every
   // guest mmap/munmap round trip exit to the host, a cost far above the
   // lab's noise.
   CommandResult planted = lab_ab(tmp.path / "planted", {"--cand-append", "kvm_amd.npt=0"});
+  if (planted.exit_code == 77) GTEST_SKIP() << planted.err;
   ASSERT_FALSE(planted.timed_out) << planted.err;
   EXPECT_EQ(planted.exit_code, 1) << planted.out << planted.err;
   // mmap_churn's metric, on the guest's series (the native one is the same
