@@ -11,7 +11,7 @@
 # its own variance, which this leaves out (the boot is at least as noisy as
 # a process).
 #
-#   bench/ab_rates.sh [EXPERIMENTS=40] [KVMBENCH=build/kvmbench]
+#   [CASES="planted 3 1"] bench/ab_rates.sh [EXPERIMENTS=40] [KVMBENCH=build/kvmbench]
 #
 # Per experiment, for N = 3 and N = 5: 2N invocations of
 #   run directmap --preset host --set backings=thp --set threads=1
@@ -62,7 +62,11 @@ experiment() {  # n planted -> prints "ab_exit single_exit"
     echo "$ab $?"
 }
 
-for case in "aa 3 0" "aa 5 0" "planted 3 1"; do
+# CASES="planted 3 1" (name N planted, ';'-separated) runs only those.
+cases=${CASES:-"aa 3 0;aa 5 0;planted 3 1"}
+IFS=';'
+for case in $cases; do
+    unset IFS
     set -- $case
     name=$1 n=$2 planted=$3
     k=0 k1=0 bad=0
