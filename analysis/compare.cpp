@@ -1,5 +1,7 @@
 #include "analysis/compare.h"
 
+#include "analysis/family_verdicts.h"
+
 #include <fmt/format.h>
 #include <fnmatch.h>
 
@@ -10,6 +12,7 @@
 #include <stdexcept>
 
 #include "analysis/configuration_keys.h"
+#include "analysis/family_verdicts.h"
 #include "analysis/units.h"
 
 namespace kvmbench {
@@ -340,6 +343,24 @@ std::string failed_test_reason(const std::vector<FailedTest>& list, const std::s
 
 }  // namespace
 
+std::string different_experiments(const nlohmann::json& base, const nlohmann::json& cand) {
+  auto text = [](const nlohmann::json& meta, const char* key) {
+    const auto it = meta.is_object() ? meta.find(key) : meta.end();
+    return it != meta.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  const std::string bs = text(base, "suite"), cs = text(cand, "suite");
+  if (!bs.empty() && !cs.empty() && bs != cs)
+    return fmt::format("BASE is a run of suite '{}' and CAND of suite '{}': they measure different things "
+                       "(compare two runs of one suite)",
+                       bs, cs);
+  const std::string bp = text(base, "preset"), cp = text(cand, "preset");
+  if (!bs.empty() && bs == cs && !bp.empty() && !cp.empty() && bp != cp)
+    return fmt::format("BASE ran {} --preset {} and CAND {} --preset {}: the presets measure different cases "
+                       "(compare two runs of one preset)",
+                       bs, bp, cs, cp);
+  return "";
+}
+
 Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, const CompareOptions& opt) {
   for (auto& p : opt.include)
     if (p.empty()) throw std::invalid_argument("an empty --metrics pattern");
@@ -420,7 +441,6 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
   }
 
   const std::size_t need = std::max<std::size_t>(2, opt.min_n);
-  std::vector<double> raw_p;
   std::vector<std::size_t> tested_idx;
   for (std::size_t i = 0; i < c.metrics.size(); ++i) {
     auto& m = c.metrics[i];
@@ -487,14 +507,11 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
       m.p_mann_whitney = mw.p;
       m.mann_whitney_exact = mw.exact;
     }
-    raw_p.push_back(m.p_welch);
     tested_idx.push_back(i);
   }
-  auto adjusted = stats::holm_adjust(raw_p);
-  for (std::size_t k = 0; k < tested_idx.size(); ++k) {
-    auto& m = c.metrics[tested_idx[k]];
-    m.p_holm = adjusted[k];
-    m.verdict = stats::verdict(m.base, m.cand, m.p_holm, m.direction, opt.alpha, opt.min_n);
+  judge_tested_metrics(c, opt.linear ? TestScale::linear : TestScale::log_where_positive);
+  for (std::size_t i : tested_idx) {
+    auto& m = c.metrics[i];
     if (m.direction == Direction::unknown) add_note(m, "direction unknown (unit '" + m.unit + "')");
   }
   return c;

@@ -107,6 +107,12 @@ std::vector<std::pair<std::string, std::string>> flatten_json(const nlohmann::js
 // counted as the same; times, paths, counters and warnings left out.
 std::vector<MetaDifference> meta_differences(const nlohmann::json& base, const nlohmann::json& cand);
 
+// Why two runs' metadata make no comparison: runs of two suites, or of two
+// presets of one suite, measure different things. "" when they may be
+// compared (also when either side does not say, as a file of another
+// tool's does not).
+std::string different_experiments(const nlohmann::json& base, const nlohmann::json& cand);
+
 // What was done with a metric.
 enum class MetricStatus {
   tested,          // Welch (and Mann-Whitney where there are values), in the Holm family
@@ -152,7 +158,10 @@ struct CompareOptions {
   std::vector<std::string> include, exclude;
   // Test only the primary metrics the sides declare (metric_roles.h): what
   // a gate decides on. The others are shown with their change and CI.
-  bool primary_only = false;
+  bool primary_only = true;
+  // Welch on the values and Fieller's CI for every tested metric, not the
+  // geometric test where the values are all positive (family_verdicts.h).
+  bool linear = false;
 };
 
 struct Comparison {
@@ -176,10 +185,12 @@ struct Comparison {
 };
 
 // Compares cand against base, unit values against unit values
-// (experimental_unit.h). Verdicts use the Welch p-value Holm-adjusted over
-// the tested primary metrics, so that "faster"/"slower" across many metrics
-// keeps the family-wise error rate at alpha; derived metrics are shown, not
-// tested. Throws std::invalid_argument for a malformed glob pattern.
+// (experimental_unit.h). Verdicts use Welch's p-value (on the logs where
+// the values are positive), Holm-adjusted over the tested primary metrics,
+// so that "faster"/"slower" across many metrics keeps the family-wise error
+// rate at alpha, each with the CI that agrees with it (family_verdicts.h);
+// derived metrics are shown, not tested. Throws std::invalid_argument for a
+// malformed glob pattern.
 Comparison compare(const ComparisonSide& base, const ComparisonSide& cand,
                    const CompareOptions& opt = {});
 

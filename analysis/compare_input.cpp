@@ -170,4 +170,25 @@ ComparisonSide load_comparison_sides(const std::string& arg) {
   return merge_invocations(std::move(sides));
 }
 
+std::string same_input_warning(const std::string& base_arg, const std::string& cand_arg) {
+  // Each side's files as canonical paths, in order.
+  auto files = [](const std::string& arg) {
+    std::error_code ec;
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    const bool one = arg.find(',') == std::string::npos || fs::exists(arg, ec);
+    while (pos <= arg.size()) {
+      const std::size_t comma = one ? std::string::npos : arg.find(',', pos);
+      const std::string item = arg.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      const fs::path p = fs::weakly_canonical(item, ec);
+      out.push_back(ec ? item : p.string());
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+    return out;
+  };
+  if (files(base_arg) != files(cand_arg)) return "";
+  return "BASE and CAND are the same input: a comparison of a run with itself finds no change whatever it holds";
+}
+
 }  // namespace kvmbench

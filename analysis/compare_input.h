@@ -22,4 +22,9 @@ ComparisonSide load_comparison_side(const std::filesystem::path& path);
 // std::runtime_error as above, or for an empty item.
 ComparisonSide load_comparison_sides(const std::string& arg);
 
+// A warning when BASE and CAND name the same input (the same files, in any
+// spelling): a comparison of a run with itself passes whatever it holds.
+// "" otherwise.
+std::string same_input_warning(const std::string& base_arg, const std::string& cand_arg);
+
 }  // namespace kvmbench

@@ -55,9 +55,9 @@ std::string run_name(const std::string& label) {
   return name.empty() ? label : name;
 }
 
-std::string percent_sd(const stats::Summary& s, bool present) {
-  if (!present || !std::isfinite(s.cv)) return "";
-  return fmt::format("±{:.0f}%", 100 * s.cv);
+std::string percent_sd(const RowCenter& r) {
+  if (!std::isfinite(r.spread_pct)) return "";
+  return fmt::format("±{:.0f}%", r.spread_pct);
 }
 
 // The last column: the verdict of a tested metric, else why there is none.
@@ -80,26 +80,17 @@ std::string verdict_column(const MetricComparison& m) {
   return "";
 }
 
-// "[-7.1,-3.5]" in the 13 columns it has: whole percents when tenths do
-// not fit, and a word when neither does (the text format has the bounds).
-// A CI computed on the log scale is marked "*" (explained under the table).
-std::string ci_column(const stats::Change& c) {
-  if (!std::isfinite(c.ci95_low) || !std::isfinite(c.ci95_high)) return "";
-  const std::string mark = c.log_scale ? "*" : "";
-  std::string ci = fmt::format("[{:+.1f},{:+.1f}]", c.ci95_low, c.ci95_high) + mark;
-  if (ci.size() > 13) ci = fmt::format("[{:+.0f},{:+.0f}]", c.ci95_low, c.ci95_high) + mark;
-  return ci.size() <= 13 ? ci : "(very wide)";
-}
-
 }  // namespace
 
 std::string render_comparison_mail(const Comparison& c, const nlohmann::json& base_meta,
-                                   const nlohmann::json& cand_meta) {
+                                   const nlohmann::json& cand_meta, bool all) {
   std::string out;
   const std::string suite = base_meta.value("suite", "");
   const std::string preset = base_meta.value("preset", "");
   out += fmt::format("kvmbench compare{}{} ({})\n", suite.empty() ? "" : ": " + suite,
                      preset.empty() ? "" : " --preset " + preset, c.source_label());
+  out += verdict_line(c) + "\n";
+  if (const std::string banner = source_banner(c); !banner.empty()) out += banner + "\n";
   const MachineIdentity base_machine = machine_identity(base_meta), cand_machine = machine_identity(cand_meta);
   if (base_machine.fingerprint == cand_machine.fingerprint) {
     out += fmt::format("machine: {}{}\n", machine_text(base_meta),
@@ -116,11 +107,11 @@ std::string render_comparison_mail(const Comparison& c, const nlohmann::json& ba
     for (const MetaDifference& d : c.meta_differences) out += configuration_line(d) + "\n";
   }
 
-  out += "\n" + row("base", "%stddev", "%change", "cand", "%stddev", "95% CI (%)", "p(Holm)", "verdict") + "\n";
+  out += "\n" + row("base", "%stddev", "%change", "cand", "%stddev", "CI (%)", "p(Holm)", "verdict") + "\n";
   out += row("---------", "-------", "--------", "---------", "-------", "-------------", "-------", "---------") + "\n";
   std::size_t shown = 0;
   for (const MetricComparison& m : c.metrics) {
-    if (m.status == MetricStatus::not_comparable) continue;
+    if (m.status == MetricStatus::not_comparable || !(all || shown_by_default(m))) continue;
     ++shown;
     const double typical = std::max(m.in_base ? std::fabs(m.base.mean) : 0.0, m.in_cand ? std::fabs(m.cand.mean) : 0.0);
     const ReadingScale scale = reading_scale(typical, m.unit);
@@ -128,10 +119,10 @@ std::string render_comparison_mail(const Comparison& c, const nlohmann::json& ba
     if (!m.variant.empty()) what += (what.empty() ? "" : "/") + m.variant;
     what += (what.empty() ? "" : "  ") + m.metric + (scale.unit.empty() ? "" : " (" + scale.unit + ")");
     out += what + "\n";
-    const std::string ci = ci_column(m.change);
-    out += row(m.in_base ? format_reading(m.base.mean * scale.factor) : "-", percent_sd(m.base, m.in_base),
+    const RowCenter b = row_center(m, true), a = row_center(m, false);
+    out += row(m.in_base ? format_reading(b.mean * scale.factor) : "-", percent_sd(b),
                std::isfinite(m.change.pct) ? fmt::format("{:+.1f}%", m.change.pct) : "",
-               m.in_cand ? format_reading(m.cand.mean * scale.factor) : "-", percent_sd(m.cand, m.in_cand), ci,
+               m.in_cand ? format_reading(a.mean * scale.factor) : "-", percent_sd(a), format_ci_compact(m.change),
                m.tested ? format_p(m.p_holm) : "", verdict_column(m)) +
            "\n";
   }
@@ -146,25 +137,27 @@ std::string render_comparison_mail(const Comparison& c, const nlohmann::json& ba
     }
   bool any_fallback = false, any_geometric = false;
   for (const MetricComparison& m : c.metrics) {
-    if (m.status == MetricStatus::not_comparable || !m.change.log_scale) continue;
+    if (m.status == MetricStatus::not_comparable || !(all || shown_by_default(m)) || !m.change.log_scale) continue;
     (m.change.geometric ? any_geometric : any_fallback) = true;
   }
   // Several runs a side: each run is a unit, the mean of its repetitions.
   const bool runs_are_units = c.base_invocations > 1 && c.cand_invocations > 1;
   out += fmt::format("\n~ no significant difference; - too few repetitions for a test; derived: a\n"
-                     "transform of a tested metric. alpha {}, Holm over {} tested metric{};\n"
+                     "transform of a tested metric. alpha {}, Holm over {} tested metric{}, each\n"
+                     "CI at Holm's level for the metric's rank (95% if not tested);\n"
                      "{} ({}, {}).\n",
                      c.alpha, c.tested_count(), c.tested_count() == 1 ? "" : "s",
                      runs_are_units ? "each run is a unit, the mean of its repetitions" : "the repetition is the unit",
                      c.base_invocations == 1 ? "base one run" : fmt::format("base {} runs", c.base_invocations),
                      c.cand_invocations == 1 ? "cand one run" : fmt::format("cand {} runs", c.cand_invocations));
   if (any_geometric)
-    out += "* on the log scale: the ratio of geometric means, Welch and its CI on the\n"
-           "  logs (each CI at Holm's level for the metric's rank).\n";
+    out += "* on the log scale: geometric means and sd, the ratio of geometric means,\n"
+           "  Welch and its CI on the logs.\n";
   if (any_fallback)
     out += fmt::format("{} CI of the ratio on the log scale: the linear one would let a positive\n"
                        "  quantity fall by 100% or more.\n",
                        any_geometric ? "* elsewhere:" : "*");
+  if (const std::string hidden = hidden_rows_line(c, all); !hidden.empty()) out += hidden + ".\n";
   return out;
 }
 

@@ -12,7 +12,8 @@
 
 namespace kvmbench {
 
+// `all`: the derived and secondary metrics too.
 std::string render_comparison_mail(const Comparison& c, const nlohmann::json& base_meta,
-                                   const nlohmann::json& cand_meta);
+                                   const nlohmann::json& cand_meta, bool all = false);
 
 }  // namespace kvmbench

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "analysis/case_table.h"
+#include "analysis/family_verdicts.h"
 #include "analysis/html_report.h"
 #include "analysis/number_format.h"
 
@@ -53,6 +54,8 @@ std::string format_p(double p) {
   return fmt::format("{:.1e}", p);
 }
 
+std::string format_level(double level) { return fmt::format("{:.4g}%", 100 * level); }
+
 ReadingScale row_scale(const MetricComparison& m) {
   double typical = 0;
   for (auto [present, s] : {std::pair{m.in_base, &m.base}, std::pair{m.in_cand, &m.cand}})
@@ -76,8 +79,98 @@ std::string format_mean_sd(const stats::Summary& s, bool present, const ReadingS
 }
 
 std::string format_ci(const stats::Change& c) {
-  if (!std::isfinite(c.ci95_low) || !std::isfinite(c.ci95_high)) return "[unbounded]";
+  if (std::isnan(c.ci95_low) || std::isnan(c.ci95_high)) return "[unbounded]";
+  if (std::isinf(c.ci95_high)) return fmt::format("[{}, +inf]", format_pct(c.ci95_low));
+  if (std::isinf(c.ci95_low)) return fmt::format("[-inf, {}]", format_pct(c.ci95_high));
   return fmt::format("[{}, {}]{}", format_pct(c.ci95_low), format_pct(c.ci95_high), c.log_scale ? " log" : "");
+}
+
+std::string format_ci_compact(const stats::Change& c) {
+  if (std::isnan(c.ci95_low) || std::isnan(c.ci95_high)) return "";
+  const std::string mark = c.log_scale ? "*" : "";
+  if (std::isinf(c.ci95_low) || std::isinf(c.ci95_high))  // a half-line (Fieller)
+    return std::isinf(c.ci95_high) ? fmt::format("[{:+.0f},+inf]", c.ci95_low) + mark
+                                   : fmt::format("[-inf,{:+.0f}]", c.ci95_high) + mark;
+  std::string ci = fmt::format("[{:+.1f},{:+.1f}]", c.ci95_low, c.ci95_high) + mark;
+  if (ci.size() > 13) ci = fmt::format("[{:+.0f},{:+.0f}]", c.ci95_low, c.ci95_high) + mark;
+  return ci.size() <= 13 ? ci : "(very wide)";
+}
+
+bool shown_by_default(const MetricComparison& m) {
+  return m.status != MetricStatus::derived && m.status != MetricStatus::secondary;
+}
+
+std::string hidden_rows_line(const Comparison& c, bool all) {
+  if (all) return "";
+  std::size_t derived = 0, secondary = 0;
+  for (const auto& m : c.metrics) {
+    derived += m.status == MetricStatus::derived;
+    secondary += m.status == MetricStatus::secondary;
+  }
+  if (derived + secondary == 0) return "";
+  std::string what = derived && secondary ? fmt::format("{} derived and {} secondary metrics", derived, secondary)
+                     : derived           ? fmt::format("{} derived metric{}", derived, derived == 1 ? "" : "s")
+                                         : fmt::format("{} secondary metric{}", secondary, secondary == 1 ? "" : "s");
+  return what + " not shown, never tested (--all shows them)";
+}
+
+std::string verdict_line(const Comparison& c) {
+  const std::size_t k = c.tested_count();
+  if (k == 0) {
+    std::size_t both = 0;
+    for (const auto& m : c.metrics) both += m.in_base && m.in_cand;
+    return both == 0 ? "verdict: none: no metric is in both BASE and CAND"
+                     : "verdict: none: no metric could be tested (see the rows' notes)";
+  }
+  std::vector<std::string> slower, faster, different;
+  for (const auto& m : c.metrics) {
+    if (!m.tested) continue;
+    if (m.verdict == stats::Verdict::slower) slower.push_back(m.key);
+    if (m.verdict == stats::Verdict::faster) faster.push_back(m.key);
+    if (m.verdict == stats::Verdict::different) different.push_back(m.key);
+  }
+  const std::string family = fmt::format("(Holm, alpha {})", c.alpha);
+  if (slower.empty() && faster.empty() && different.empty())
+    return fmt::format("verdict: no significant difference in {} tested metric{} {}", k, k == 1 ? "" : "s", family);
+  std::vector<std::string> parts;
+  for (auto [word, list] : {std::pair{"WORSE", &slower}, std::pair{"better", &faster}, std::pair{"different", &different}})
+    if (!list->empty()) parts.push_back(fmt::format("{} in {}", word, list->size()));
+  std::string line = fmt::format("verdict: {} of {} tested metric{} {}", fmt::join(parts, ", "), k, k == 1 ? "" : "s",
+                                 family);
+  // The one metric by name when it fits: the line is what gets quoted.
+  const std::size_t changed = slower.size() + faster.size() + different.size();
+  if (changed == 1) {
+    const std::string& name = !slower.empty() ? slower[0] : !faster.empty() ? faster[0] : different[0];
+    if (line.size() + name.size() + 2 <= 80) line += ": " + name;
+  }
+  return line;
+}
+
+std::string source_banner(const Comparison& c) {
+  const bool emulated = c.base_source == Source::emulated || c.cand_source == Source::emulated;
+  const bool model = c.base_source == Source::model || c.cand_source == Source::model;
+  const bool replay = c.base_source == Source::replay || c.cand_source == Source::replay;
+  if (model) return "MODEL: figures computed by a model, not measured: no performance verdict";
+  if (emulated) return "EMULATED: measured in the emulated lab (TCG): a functional check, not performance";
+  if (replay) return "REPLAY: figures read from published output, not measured on this machine";
+  return "";
+}
+
+RowCenter row_center(const MetricComparison& m, bool base) {
+  const stats::Summary& s = base ? m.base : m.cand;
+  const std::vector<double>& v = base ? m.base_values : m.cand_values;
+  RowCenter r;
+  if (!(base ? m.in_base : m.in_cand)) return r;
+  if (m.change.geometric && all_positive(v) && v.size() >= 2) {
+    const stats::Summary logs = log_summary(v);
+    r.mean = std::exp(logs.mean);
+    r.spread_pct = (std::exp(logs.stddev) - 1) * 100;
+    r.geometric = true;
+    return r;
+  }
+  r.mean = s.mean;
+  r.spread_pct = std::isfinite(s.cv) ? 100 * s.cv : NAN;
+  return r;
 }
 
 // Text tables are narrow: "not significant" instead of the full verdict.
@@ -300,48 +393,69 @@ std::string render_comparison_header_text(const Comparison& c) {
   return out;
 }
 
-std::string render_comparison_text(const Comparison& c) {
-  std::string out = render_comparison_header_text(c);
-  out += "\n";
-  Table a;
-  a.title = "Samples, warm-up excluded";
-  a.columns = {{"#"}, {"metric", Align::left}, {"unit", Align::left}, {"base mean ± sd (n)"},
-               {"cand mean ± sd (n)"}};
-  for (std::size_t i = 0; i < c.metrics.size(); ++i) {
-    auto& m = c.metrics[i];
-    const ReadingScale scale = row_scale(m);
-    a.add_row({std::to_string(i + 1), m.key, scale.unit, format_mean_sd(m.base, m.in_base, scale),
-               format_mean_sd(m.cand, m.in_cand, scale)});
-  }
-  std::string at = render_text(a);
-  bool too_wide = false;
-  std::size_t col = 0;  // display columns: UTF-8 continuation bytes do not count
-  for (unsigned char ch : at) {
-    if (ch == '\n') col = 0;
-    else if ((ch & 0xC0) != 0x80 && ++col > 80) too_wide = true;
-  }
-  if (too_wide) {
-    // Long metric names: list them, and keep the table to numbers.
-    out += "Metrics:\n";
-    for (std::size_t i = 0; i < c.metrics.size(); ++i)
-      out += fmt::format("  #{} {}\n", i + 1, c.metrics[i].key);
-    out += "\n";
-    for (auto& row : a.rows) row.erase(row.begin() + 1);
-    a.columns.erase(a.columns.begin() + 1);
-    at = render_text(a);
-  }
-  out += at + "\n";
+// "1.56 ±51%": the row's mean (geometric where its test was on the logs)
+// in its reading unit, and the spread in percent.
+static std::string center_cell(const MetricComparison& m, bool base, const ReadingScale& scale) {
+  if (!(base ? m.in_base : m.in_cand)) return "-";
+  const RowCenter r = row_center(m, base);
+  const std::size_t n = (base ? m.base : m.cand).n;
+  if (std::isnan(r.mean)) return fmt::format("NaN ({})", n);
+  if (std::isinf(r.mean)) return fmt::format("{} ({})", r.mean > 0 ? "inf" : "-inf", n);
+  const std::string mean = format_reading(r.mean * scale.factor);
+  return std::isfinite(r.spread_pct) ? fmt::format("{} ±{:.{}f}% ({})", mean, r.spread_pct, r.spread_pct < 9.95 ? 1 : 0, n)
+                                     : fmt::format("{} ({})", mean, n);
+}
 
-  Table b;
+static bool wider_than_80(const std::string& text) {
+  std::size_t col = 0;  // display columns: UTF-8 continuation bytes do not count
+  for (unsigned char ch : text) {
+    if (ch == '\n') col = 0;
+    else if ((ch & 0xC0) != 0x80 && ++col > 80) return true;
+  }
+  return false;
+}
+
+std::string render_comparison_text(const Comparison& all_rows, bool all) {
+  // The rows shown, numbered as shown: the notes' "#k" are theirs.
+  Comparison c = all_rows;
+  c.metrics.clear();
+  for (const auto& m : all_rows.metrics)
+    if (all || shown_by_default(m)) c.metrics.push_back(m);
+  std::string out = verdict_line(c) + "\n";
+  if (const std::string banner = source_banner(c); !banner.empty()) out += banner + "\n";
+  out += render_comparison_header_text(c) + "\n";
+
   const std::size_t tested = c.tested_count();
-  b.title = tested == 0 ? "Change of cand vs base (no metric with a test: the change only)"
-                        : fmt::format("Change of cand vs base (p: Welch, Holm over {} metric{}; alpha {})", tested,
+  Table t;
+  t.title = tested == 0 ? "Change of cand vs base (no metric with a test: the change only)"
+                        : fmt::format("Change of cand vs base (Welch, Holm over {} metric{}; alpha {})", tested,
                                       tested == 1 ? "" : "s", c.alpha);
-  b.columns = {{"#"}, {"change"}, {"95% CI"}, {"p"}, {"p (Holm)"}, {"verdict", Align::left}};
+  t.max_text_rows = 0;  // what is shown is already chosen
+  t.columns = {{"#"},      {"metric", Align::left}, {"unit", Align::left}, {"base"},
+               {"cand"},   {"change"},              {"CI (%)"},            {"p(Holm)"},
+               {"verdict", Align::left}};
   for (std::size_t i = 0; i < c.metrics.size(); ++i) {
-    auto& m = c.metrics[i];
-    b.add_row({std::to_string(i + 1), change_cell(m), ci_cell(m), format_p(m.p_welch), format_p(m.p_holm),
-               short_verdict(m)});
+    const auto& m = c.metrics[i];
+    const ReadingScale scale = row_scale(m);
+    const bool has_ci = m.status == MetricStatus::tested || m.status == MetricStatus::derived ||
+                        m.status == MetricStatus::secondary;
+    t.add_row({std::to_string(i + 1), m.key, scale.unit, center_cell(m, true, scale), center_cell(m, false, scale),
+               change_cell(m), has_ci ? format_ci_compact(m.change) : "", m.tested ? format_p(m.p_holm) : "",
+               m.status == MetricStatus::tested && m.verdict == stats::Verdict::no_significant_difference
+                   ? "~"
+                   : short_verdict(m)});
+  }
+  std::string table = render_text(t);
+  if (wider_than_80(table)) {
+    // Long metric names: listed with their unit, the table keeps the numbers.
+    out += "Metrics:\n";
+    for (std::size_t i = 0; i < c.metrics.size(); ++i) {
+      const std::string unit = row_scale(c.metrics[i]).unit;
+      out += fmt::format("  #{} {}{}\n", i + 1, c.metrics[i].key, unit.empty() ? "" : " (" + unit + ")");
+    }
+    out += "\n";
+    for (auto& row : t.rows) row.erase(row.begin() + 1, row.begin() + 3);
+    t.columns.erase(t.columns.begin() + 1, t.columns.begin() + 3);
   }
   // One line per distinct note, with the rows it is about.
   std::vector<std::pair<std::string, std::vector<std::size_t>>> notes;
@@ -352,10 +466,25 @@ std::string render_comparison_text(const Comparison& c) {
     if (it == notes.end()) notes.push_back({n, {i}});
     else it->second.push_back(i);
   }
-  for (auto& [n, idx] : notes) b.notes.push_back(fmt::format("{}: {}", index_list(idx), n));
-  b.notes.push_back("change = (cand - base) / base; 95% CI by Fieller's theorem, or on the log scale where marked \"log\".");
-  for (auto& n : experimental_unit_notes(c)) b.notes.push_back(n);
-  out += render_text(b);
+  for (auto& [n, idx] : notes) t.notes.push_back(fmt::format("{}: {}", index_list(idx), n));
+  t.notes.push_back("base, cand: mean ±sd in percent of it (units); change: cand / base - 1; CI: of the change, "
+                    "at Holm's level for a tested metric's rank (1 - alpha / (metrics - rank)), 95% for others; ~ not "
+                    "significant.");
+  bool geometric = false, fallback = false;
+  for (const auto& m : c.metrics) {
+    geometric = geometric || (m.change.log_scale && m.change.geometric);
+    fallback = fallback || (m.change.log_scale && !m.change.geometric);
+  }
+  if (geometric)
+    t.notes.push_back("*: on the logs: geometric means and sd, Welch's test and the CI on the logs (a busy host "
+                      "slows by a factor).");
+  if (fallback)
+    t.notes.push_back(std::string(geometric ? "* elsewhere" : "*") +
+                      ": the CI on the log scale: the linear one would let a positive quantity fall by 100% or more.");
+  if (const std::string hidden = hidden_rows_line(all_rows, all); !hidden.empty()) t.notes.push_back(hidden + ".");
+  for (auto& n : experimental_unit_notes(c))
+    if (!n.starts_with("Mann-Whitney") && !n.starts_with("log:")) t.notes.push_back(n);
+  out += render_text(t);
   out += render_levels_text(c);
   return out;
 }
@@ -473,6 +602,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
   j["base"] = {{"label", c.base_label}, {"source", to_string(c.base_source)}, {"status", c.base_status}};
   j["cand"] = {{"label", c.cand_label}, {"source", to_string(c.cand_source)}, {"status", c.cand_status}};
   j["source"] = c.source_label();
+  j["verdict"] = verdict_line(c);
   j["alpha"] = c.alpha;
   j["meta_differences"] = nlohmann::json::array();
   for (auto& d : c.meta_differences)
@@ -491,6 +621,8 @@ nlohmann::json comparison_to_json(const Comparison& c) {
                         {"change_ci95_low", num_or_null(m.change.ci95_low)},
                         {"change_ci95_high", num_or_null(m.change.ci95_high)},
                         {"change_ci_scale", m.change.log_scale ? "log" : "linear"},
+                        {"change_ci_level", num_or_null(m.change.level)},
+                        {"change_geometric", m.change.geometric},
                         {"p_welch", num_or_null(m.p_welch)},
                         {"p_mann_whitney", num_or_null(m.p_mann_whitney)},
                         {"p_holm", num_or_null(m.p_holm)},
@@ -530,9 +662,9 @@ nlohmann::json comparison_to_json(const Comparison& c) {
   return j;
 }
 
-std::string render_comparison(const Comparison& c, Format f) {
+std::string render_comparison(const Comparison& c, Format f, bool all) {
   switch (f) {
-    case Format::text: return render_comparison_text(c);
+    case Format::text: return render_comparison_text(c, all);
     case Format::md: return render_comparison_markdown(c);
     case Format::csv: return render_comparison_csv(c);
     case Format::json: return comparison_to_json(c).dump(2) + "\n";

@@ -21,6 +21,8 @@ std::string format_number(double x, int sig = 4);
 std::string format_pct(double pct);
 // "1.2e-05", "0.0312", "1"; "n/a" for NaN.
 std::string format_p(double p);
+// A CI's confidence: "95%", "99.79%".
+std::string format_level(double level);
 // The unit a row reads in: its larger mean's (reading_units.h), so that
 // 45.28 s is not 4.528e+10 ns.
 ReadingScale row_scale(const MetricComparison& m);
@@ -31,6 +33,36 @@ std::string format_mean_sd(const stats::Summary& s, bool present, const ReadingS
 std::string format_ci(const stats::Change& c);
 
 std::string_view to_string(MetricStatus s);  // "tested", "derived", ...
+
+// "[-7.1,-3.5]" within 13 columns: whole percents when tenths do not fit,
+// "(very wide)" when neither does; "*" marks a CI on the log scale.
+std::string format_ci_compact(const stats::Change& c);
+
+// Whether a row is printed without --all: derived and secondary metrics
+// are never tested, and a reader of a verdict wants the tested ones.
+bool shown_by_default(const MetricComparison& m);
+// "48 derived and 24 secondary metrics not shown (--all shows them)"; ""
+// when none is hidden.
+std::string hidden_rows_line(const Comparison& c, bool all);
+
+// The first line of a comparison for people: the verdict over the tested
+// metrics ("verdict: no significant difference in 24 tested metrics (Holm,
+// alpha 0.05)", "verdict: SLOWER in 2 of 24 tested metrics: ...").
+std::string verdict_line(const Comparison& c);
+// A line saying the figures are no measurement of this machine's
+// performance, for emulated, model and replay input; "" for hardware.
+std::string source_banner(const Comparison& c);
+
+// The mean a row shows and its spread: the geometric mean and the
+// geometric sd as a percentage where the row's test was on the logs (so
+// that the change is cand / base of what is shown), else the arithmetic
+// mean and the CV.
+struct RowCenter {
+  double mean = NAN;
+  double spread_pct = NAN;  // sd / mean, or exp(sd of logs) - 1, in percent
+  bool geometric = false;
+};
+RowCenter row_center(const MetricComparison& m, bool base);
 
 // What the experimental units of the comparison were and how they were
 // made (one note each): the level the CI is for, sub-units summarised,
@@ -52,12 +84,13 @@ std::string configuration_line(const MetaDifference& d);
 // Header lines: the two sides, their source, and the metadata differences.
 std::string render_comparison_header_text(const Comparison& c);
 
-std::string render_comparison_text(const Comparison& c);
+// `all`: the derived and secondary metrics too.
+std::string render_comparison_text(const Comparison& c, bool all = false);
 std::string render_comparison_markdown(const Comparison& c);
 std::string render_comparison_csv(const Comparison& c);
 nlohmann::json comparison_to_json(const Comparison& c);
 
-// text | md | csv | json | html.
-std::string render_comparison(const Comparison& c, Format f);
+// text | md | csv | json | html; `all` for text (the others hold every row).
+std::string render_comparison(const Comparison& c, Format f, bool all = false);
 
 }  // namespace kvmbench

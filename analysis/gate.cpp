@@ -6,7 +6,6 @@
 #include <stdexcept>
 
 #include "analysis/compare_render.h"
-#include "analysis/log_scale_retest.h"
 
 namespace kvmbench {
 
@@ -67,7 +66,8 @@ static GateMetric judge(const MetricComparison& m, const GateOptions& opt) {
   g.outcome = significant && worse > 0 && ci_beyond ? GateOutcome::fail : GateOutcome::pass;
   // Short: the numbers are in the table next to it.
   if (g.regressed())
-    g.message = fmt::format("FAIL: the whole 95% CI is more than {}% worse (p Holm {})", allowed, format_p(m.p_holm));
+    g.message = fmt::format("FAIL: the whole {} CI is more than {}% worse (p Holm {})", format_level(m.change.level), allowed,
+                            format_p(m.p_holm));
   else if (!significant)
     g.message = fmt::format("pass: not significant (p Holm {} >= {})", format_p(m.p_holm), opt.alpha);
   else if (worse <= 0)
@@ -144,12 +144,11 @@ GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand,
   if (!(opt.max_regression_pct >= 0))
     throw std::invalid_argument(fmt::format("max regression must be >= 0 %, not {}", opt.max_regression_pct));
   if (opt.min_n < 2) throw std::invalid_argument("the gate needs at least 2 samples per side (min_n)");
-  if (retest && opt.log_scale)
-    throw std::invalid_argument("the log-scale test is not for a gate against the history's noise");
   GateResult r;
   r.options = opt;
   check_side(base, "base", opt.pipeline_check, r.problems);
   check_side(cand, "cand", opt.pipeline_check, r.problems);
+  if (const std::string why = different_experiments(base.meta, cand.meta); !why.empty()) r.problems.push_back(why);
 
   CompareOptions co;
   co.alpha = opt.alpha;
@@ -158,9 +157,9 @@ GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand,
   co.exclude = opt.exclude;
   // The suite's primary metrics, unless the user chose what to gate.
   co.primary_only = opt.include.empty();
+  co.linear = opt.linear;
   r.comparison = compare(base, cand, co);
   if (retest) retest(r.comparison);
-  else if (opt.log_scale) retest_on_log_scale(r.comparison);
   if (r.comparison.metrics.empty() && r.problems.empty())
     r.problems.push_back("--metrics / --exclude leave no metric to gate");
   if (!r.problems.empty()) {

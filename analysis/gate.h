@@ -2,7 +2,8 @@
 // more than the allowed amount, pass on noise, refuse unusable input.
 //
 // A metric fails when (1) its Welch p-value, Holm-adjusted over the tested
-// primary metrics of the comparison, is below alpha, and (2) the whole 95% CI of the change
+// primary metrics of the comparison, is below alpha, and (2) the whole CI of
+// the change, at the level Holm used for the metric (family_verdicts.h),
 // lies beyond the allowed regression in the metric's worse direction (for a
 // time: CI low > +max%; for a rate: CI high < -max%). (2) keeps a tiny but
 // "significant" change from failing a merge; (1) keeps the family-wise
@@ -30,9 +31,9 @@ struct GateOptions {
   // pipeline (`kvmbench lab ab`), whose result says it is no performance
   // verdict. Model input is refused all the same.
   bool pipeline_check = false;
-  // Test and CI on the log scale (log_scale_retest.h), as `kvmbench ab`
-  // judges boots; not with a retest of its own (evaluate_gate's second form).
-  bool log_scale = false;
+  // Welch on the values and Fieller's CI, not the geometric test where the
+  // values are all positive (CompareOptions::linear).
+  bool linear = false;
 };
 
 enum class GateStatus { pass, fail, unusable };

@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "analysis/compare_render.h"
 #include "analysis/junit_xml.h"
+#include "analysis/table.h"
 
 namespace kvmbench {
 
@@ -27,15 +31,31 @@ std::string xml_escape(std::string_view s) {
   return o;
 }
 
-static std::string headline(const GateResult& g) {
+// Whether a metric is one the gate is about: derived and secondary ones are
+// never gated, and are counted, not listed.
+static bool gated(const GateResult& g, const GateMetric& m) {
+  const MetricStatus s = g.comparison.metrics[m.index].status;
+  return s != MetricStatus::derived && s != MetricStatus::secondary;
+}
+
+// "24 derived (gated through their primary metric), 24 secondary (--metrics
+// gates them)"; "" when there is none.
+static std::string not_gated_counts(const GateResult& g) {
   std::size_t derived = 0, secondary = 0;
   for (auto& m : g.metrics) {
     derived += g.comparison.metrics[m.index].status == MetricStatus::derived;
     secondary += g.comparison.metrics[m.index].status == MetricStatus::secondary;
   }
-  std::string skipped = derived ? fmt::format(", {} derived (shown, not gated)", derived) : "";
-  if (secondary) skipped += fmt::format(", {} not primary (shown, not gated)", secondary);
-  if (g.skipped() > derived + secondary) skipped += fmt::format(", {} skipped", g.skipped() - derived - secondary);
+  if (!derived && !secondary) return "";
+  if (!secondary) return fmt::format("{} derived metric{}", derived, derived == 1 ? "" : "s");
+  return fmt::format("{}{} secondary metric{} (--metrics gates them)",
+                     derived ? fmt::format("{} derived, ", derived) : "", secondary, secondary == 1 ? "" : "s");
+}
+
+static std::string headline(const GateResult& g) {
+  std::size_t skipped = 0;
+  for (auto& m : g.metrics) skipped += m.skipped() && gated(g, m);
+  const std::string skipped_text = skipped ? fmt::format(", {} skipped", skipped) : "";
   switch (g.status) {
     case GateStatus::unusable: return "gate: UNUSABLE INPUT (exit 2)";
     case GateStatus::fail: {
@@ -45,27 +65,72 @@ static std::string headline(const GateResult& g) {
           test_failed ? fmt::format(", {} from a test that failed in cand", test_failed) : "";
       return fmt::format("gate: FAILED, {} of {} gated metrics regressed significantly by more than {}%{}{} (exit 1)",
                          g.failures() - test_failed, g.judged(), g.options.max_regression_pct, of_failed_test,
-                         skipped);
+                         skipped_text);
     }
     case GateStatus::pass: break;
   }
   return fmt::format("gate: PASSED, no significant regression beyond {}% in {} gated metrics{} (exit 0)",
-                     g.options.max_regression_pct, g.judged(), skipped);
+                     g.options.max_regression_pct, g.judged(), skipped_text);
+}
+
+// The gate's word for a metric in its table.
+static std::string outcome_word(const GateResult& g, const GateMetric& m) {
+  if (m.regressed()) return "FAIL";
+  if (m.skipped()) return "skipped";
+  const MetricComparison& mc = g.comparison.metrics[m.index];
+  if (!(mc.p_holm < g.options.alpha)) return "pass ~";
+  return mc.verdict == stats::Verdict::faster ? "pass, better" : "pass, worse";
 }
 
 std::string render_gate_text(const GateResult& g) {
-  std::string out;
+  std::string out = headline(g) + "\n";
+  if (const std::string banner = source_banner(g.comparison); !banner.empty()) out += banner + "\n";
   if (g.status == GateStatus::unusable) {
-    out += headline(g) + "\n";
     for (auto& p : g.problems) out += "  - " + p + "\n";
     for (auto& m : g.metrics)
-      out += fmt::format("  #{} {}: {}\n", m.index + 1, g.comparison.metrics[m.index].key, m.message);
+      if (gated(g, m)) out += fmt::format("  {}: {}\n", g.comparison.metrics[m.index].key, m.message);
     return out;
   }
-  out += render_comparison_text(g.comparison) + "\n";
-  out += "Gate, per metric:\n";
-  for (auto& m : g.metrics) out += fmt::format("  #{} {}\n", m.index + 1, m.message);
-  out += headline(g) + "\n";
+  out += render_comparison_header_text(g.comparison) + "\n";
+  // The gated metrics grouped by metric name, one line each (two where the
+  // case name is long): what a reviewer scans.
+  Table t;
+  t.max_text_rows = 0;
+  t.columns = {{"case", Align::left}, {"change"}, {"CI (%)"}, {"p(Holm)"}, {"gate", Align::left}};
+  std::vector<std::string> metric_order;
+  for (auto& m : g.metrics) {
+    const std::string& name = g.comparison.metrics[m.index].metric;
+    if (gated(g, m) && std::find(metric_order.begin(), metric_order.end(), name) == metric_order.end())
+      metric_order.push_back(name);
+  }
+  std::string rows;
+  for (const std::string& name : metric_order) {
+    Table part = t;
+    for (auto& m : g.metrics) {
+      const MetricComparison& mc = g.comparison.metrics[m.index];
+      if (!gated(g, m) || mc.metric != name) continue;
+      std::string where = mc.case_name + (mc.variant.empty() ? "" : "/" + mc.variant);
+      if (where.empty()) where = mc.key;
+      part.add_row({where, std::isfinite(mc.change.pct) ? fmt::format("{:+.1f}%", mc.change.pct) : "-",
+                    format_ci_compact(mc.change), mc.tested ? format_p(mc.p_holm) : "", outcome_word(g, m)});
+    }
+    std::string unit;
+    for (auto& m : g.metrics)
+      if (gated(g, m) && g.comparison.metrics[m.index].metric == name && unit.empty())
+        unit = row_scale(g.comparison.metrics[m.index]).unit;
+    part.title = unit.empty() ? name : name + " (" + unit + ")";
+    rows += render_text(part);
+  }
+  out += rows;
+  // Why, for what did not simply pass.
+  for (auto& m : g.metrics) {
+    if (!gated(g, m)) continue;
+    const MetricComparison& mc = g.comparison.metrics[m.index];
+    if (m.regressed() || m.skipped() || mc.p_holm < g.options.alpha) out += fmt::format("  {}: {}\n", mc.key, m.message);
+  }
+  out += "\nchange: cand / base - 1; CI at Holm's level for the metric's rank; * geometric\n"
+         "(Welch and the CI on the logs); ~ not significant.\n";
+  if (const std::string counts = not_gated_counts(g); !counts.empty()) out += "Not gated: " + counts + ".\n";
   return out;
 }
 
@@ -85,6 +150,7 @@ std::string render_gate_junit(const GateResult& g) {
       suite.cases.push_back({"kvmbench.gate", fmt::format("input check {}", i + 1), JunitCase::Result::error,
                              "unusable input", g.problems[i], ""});
   for (auto& gm : g.metrics) {
+    if (!gated(g, gm)) continue;  // never gated: no test case, not a skipped one
     const auto& m = c.metrics[gm.index];
     JunitCase jc;
     jc.classname = "kvmbench.gate." + m.case_name + (m.variant.empty() ? "" : "/" + m.variant);
@@ -135,9 +201,10 @@ std::string render_gate_markdown(const GateResult& g) {
       out += fmt::format("| `{}` | {} | {} |\n", markdown_cell(d.key), markdown_cell(d.base), markdown_cell(d.cand));
     out += "\n</details>\n\n";
   }
-  out += "| | metric | base | cand | change | 95% CI | p (Holm) | gate |\n";
+  out += "| | metric | base | cand | change | CI | p (Holm) | gate |\n";
   out += "|:-:|:---|---:|---:|---:|---:|---:|:---|\n";
   for (auto& gm : g.metrics) {
+    if (!gated(g, gm)) continue;
     const auto& m = c.metrics[gm.index];
     const char* mark = gm.regressed() ? "❌" : gm.skipped() ? "➖" : "✅";
     const ReadingScale scale = row_scale(m);
@@ -145,8 +212,11 @@ std::string render_gate_markdown(const GateResult& g) {
                        markdown_cell(format_mean_sd(m.base, m.in_base, scale)), markdown_cell(format_mean_sd(m.cand, m.in_cand, scale)),
                        format_pct(m.change.pct), format_ci(m.change), format_p(m.p_holm), markdown_cell(gm.message));
   }
-  out += "\nA metric fails when its Holm-adjusted Welch p < alpha and the whole 95% CI of the change "
-         "lies beyond the allowed regression; ➖ marks a metric that was skipped, with the reason.\n";
+  out += "\nA metric fails when its Holm-adjusted Welch p < alpha and the whole CI of the change (at Holm's level "
+         "for the metric's rank; on the logs, geometric, where the values are positive) lies beyond the allowed "
+         "regression; ➖ marks a metric that was skipped, with the reason.\n";
+  if (const std::string counts = not_gated_counts(g); !counts.empty())
+    out += "\nNot gated: " + markdown_cell(counts) + ".\n";
   for (auto& n : experimental_unit_notes(c)) out += "\n" + markdown_cell(n) + "\n";
   return out;
 }

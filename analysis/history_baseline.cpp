@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "analysis/compare_render.h"
+#include "analysis/family_verdicts.h"
 #include "analysis/machine_fingerprint.h"
 #include "analysis/run_record.h"
 #include "analysis/sample_jsonl.h"
@@ -92,28 +94,40 @@ HistoryBaseline baseline_from_history(db::ResultsDb& rdb, const ComparisonSide& 
 }
 
 void retest_against_history(Comparison& c) {
-  std::vector<double> raw;
-  std::vector<MetricComparison*> tested;
-  for (auto& m : c.metrics) {
+  std::vector<FamilyMember> members;
+  for (std::size_t i = 0; i < c.metrics.size(); ++i) {
+    MetricComparison& m = c.metrics[i];
     if (m.status != MetricStatus::tested) continue;
     const double n = static_cast<double>(m.base_values.size());
-    const double k = m.cand_units.level == UnitLevel::invocation ? static_cast<double>(m.cand_values.size()) : 1.0;
-    const double xbar = m.base.mean, s = m.base.stddev, y = m.cand.mean, df = n - 1;
-    const double se = s * std::sqrt(1 / n + 1 / k), d = y - xbar;
-    const double q = stats::student_t_quantile(0.975, df);
-    m.p_welch = se > 0 ? 2 * stats::student_t_cdf(-std::fabs(d / se), df) : (d == 0 ? 1.0 : 0.0);
+    const bool invocations = m.cand_units.level == UnitLevel::invocation;
+    const double k = invocations ? static_cast<double>(m.cand_values.size()) : 1.0;
+    // A positive quantity is judged on the logs, as compare judges it: the
+    // runs of a history differ by factors.
+    const bool logs = all_positive(m.base_values) && all_positive(m.cand_values);
+    FamilyMember f;
+    f.index = i;
+    f.base = logs ? log_summary(m.base_values) : m.base;
+    f.cand = m.cand;
+    f.cand.mean = !logs ? m.cand.mean : invocations ? log_summary(m.cand_values).mean : std::log(m.cand.mean);
+    const double xbar = f.base.mean, s = f.base.stddev, df = n - 1, d = f.cand.mean - xbar;
+    const double se = s * std::sqrt(1 / n + 1 / k);
+    f.p = se > 0 ? 2 * stats::student_t_cdf(-std::fabs(d / se), df) : (d == 0 ? 1.0 : 0.0);
+    f.interval = [=](double error) {
+      const double half = stats::student_t_quantile(1 - error / 2, df) * se;
+      if (!logs) return stats::Change{100 * d / std::fabs(xbar), 100 * (d - half) / std::fabs(xbar),
+                                      100 * (d + half) / std::fabs(xbar)};
+      stats::Change ch{(std::exp(d) - 1) * 100, (std::exp(d - half) - 1) * 100, (std::exp(d + half) - 1) * 100};
+      ch.log_scale = ch.geometric = true;
+      return ch;
+    };
     m.p_mann_whitney = NAN;  // a rank test of one run against the history says nothing more
-    m.change = {100 * d / std::fabs(xbar), 100 * (d - q * se) / std::fabs(xbar), 100 * (d + q * se) / std::fabs(xbar)};
-    m.note = fmt::format("against the between-run noise of {} history runs (sd {})", m.base_values.size(), s);
-    raw.push_back(m.p_welch);
-    tested.push_back(&m);
+    m.note = logs ? fmt::format("against the between-run noise of {} history runs (sd {:.3g}% on the logs)",
+                                m.base_values.size(), 100 * s)
+                  : fmt::format("against the between-run noise of {} history runs (sd {} {})", m.base_values.size(),
+                                format_number(s), m.unit);
+    members.push_back(std::move(f));
   }
-  const auto adjusted = stats::holm_adjust(raw);
-  for (std::size_t i = 0; i < tested.size(); ++i) {
-    MetricComparison& m = *tested[i];
-    m.p_holm = adjusted[i];
-    m.verdict = stats::verdict(m.base, m.cand, m.p_holm, m.direction, c.alpha);
-  }
+  judge_family(c, members);
 }
 
 }  // namespace kvmbench

@@ -16,10 +16,13 @@
 // history mean xbar with s, the history runs' standard deviation:
 //   t = (y - xbar) / (s * sqrt(1/N + 1/M)),  df = N - 1,
 // M = the candidate's invocations (1 for one run). The change is
-// 100 (y - xbar) / xbar with the CI 100 (y - xbar +- t(0.975, df) * se) /
-// xbar; p-values are Holm-adjusted over the gated metrics as in any gate.
-// It assumes the candidate run repeats as many times as the history runs
-// did (their means then have the same spread).
+// 100 (y - xbar) / xbar with the CI 100 (y - xbar +- t * se) / xbar, t at
+// the level Holm used for the metric (family_verdicts.h); p-values are
+// Holm-adjusted over the gated metrics as in any gate. Where every value is
+// positive the same on the logs (the change a ratio of geometric means): a
+// rate's CI then never reaches -100%. It assumes the candidate run repeats
+// as many times as the history runs did (their means then have the same
+// spread).
 #pragma once
 
 #include <cstddef>

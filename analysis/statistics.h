@@ -68,8 +68,11 @@ struct Change {
   double pct = 0, ci95_low = 0, ci95_high = 0;
   bool log_scale = false;
   // The ratio of geometric means, tested and bounded on the logs
-  // (log_scale_retest.h), not a fallback of Fieller's interval.
+  // (family_verdicts.h), not a fallback of Fieller's interval.
   bool geometric = false;
+  // The CI's confidence: 0.95, or the level Holm used for a tested metric
+  // (family_verdicts.h). The members keep their ci95 names.
+  double level = 0.95;
 };
 Change relative_change(const Summary& base, const Summary& cand);
 

@@ -3,8 +3,8 @@
 # its false-alarm rate when both sides are the same, and its power on a
 # planted regression, with the invocation as the unit. This machine cannot
 # kexec (no kernel of its own to boot), so each "boot" here is a fresh
-# kvmbench process, and the verdict is the one ab computes: `kvmbench gate
-# --log-scale` over the invocations of each side (gate BASE1,BASE2,..
+# kvmbench process, and the verdict is the one ab computes: `kvmbench gate`
+# (its default test on the logs) over the invocations of each side (gate BASE1,BASE2,..
 # CAND1,CAND2,.., min 2 units a side), in ab's ABBA order. (ab also calls a
 # pass with a significantly worse metric inconclusive; counted here as the
 # gate does, as no regression.) On a lab machine the boot adds
@@ -56,9 +56,9 @@ experiment() {  # n planted -> prints "ab_exit single_exit"
         run=$(invocation "$dir/$i-$s" "$p")
         if [ "$s" = base ]; then base="$base${base:+,}$run"; else cand="$cand${cand:+,}$run"; fi
     done
-    "$kvmbench" gate "$base" "$cand" --min-samples 2 --metrics faultin_rate --log-scale >/dev/null 2>&1
+    "$kvmbench" gate "$base" "$cand" --min-samples 2 --metrics faultin_rate >/dev/null 2>&1
     ab=$?
-    "$kvmbench" gate "${base%%,*}" "${cand%%,*}" --min-samples 2 --metrics faultin_rate --log-scale >/dev/null 2>&1
+    "$kvmbench" gate "${base%%,*}" "${cand%%,*}" --min-samples 2 --metrics faultin_rate >/dev/null 2>&1
     echo "$ab $?"
 }
 

@@ -311,8 +311,7 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
       base.label = fmt::format("base: {}{} ({} boots)", e.base.spec, e.base.append.empty() ? "" : " + " + e.base.append, nb);
       cand.label = fmt::format("cand: {}{} ({} boots)", e.cand.spec, e.cand.append.empty() ? "" : " + " + e.cand.append, nc);
       // Boots differ by a factor (a busy host slows all of a boot): the
-      // test and its CI on the log scale (log_scale_retest.h).
-      go.log_scale = true;
+      // gate's default, the test and its CI on the logs (family_verdicts.h).
       g = evaluate_gate(base, cand, go);
       for (const auto& p : problems) g.problems.push_back(p);
       // Significantly worse by the test while the CI still reaches within the

@@ -1,9 +1,10 @@
-// kvmbench compare BASE CAND [--format text|md|csv|json|html] [--alpha A]
-//                            [--metrics GLOB]... [--exclude GLOB]... [--per-unit]
+// kvmbench compare BASE CAND [--format text|md|csv|json|html|mail] [--alpha A]
+//                            [--metrics GLOB]... [--exclude GLOB]... [--all] [--linear] [--per-unit]
 // BASE and CAND: a run directory, Google Benchmark JSON, KVM selftest or
 // vmexit output; several joined by ',' are several invocations of a side.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "analysis/compare_input.h"
@@ -20,12 +21,12 @@ void add_compare_command(CLI::App& app) {
     std::string base, cand, format = "text";
     double alpha = 0.05;
     std::vector<std::string> include, exclude;
-    bool per_unit = false;
+    bool per_unit = false, all = false, linear = false;
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand(
-      "compare", "A/B tables: per metric both sides' mean ± sd (n) of their experimental units, change with 95% CI, "
-                 "p-values (Welch, Mann-Whitney, Holm-adjusted) and a verdict");
+      "compare", "A/B tables: the verdict first, then per primary metric both sides' mean and spread of their "
+                 "experimental units, the change with its CI (at Holm's level), Holm's p and a verdict");
   cmd->add_option("BASE", o->base,
                   "base: a run directory, Google Benchmark JSON, KVM selftest or vmexit output; A,B,C: several "
                   "invocations")
@@ -37,6 +38,10 @@ void add_compare_command(CLI::App& app) {
   cmd->add_option("--alpha", o->alpha, "significance level for the verdicts")->capture_default_str();
   cmd->add_option("--metrics", o->include, "compare only series whose key or metric matches this glob (repeatable)");
   cmd->add_option("--exclude", o->exclude, "leave out series whose key or metric matches this glob (repeatable)");
+  cmd->add_flag("--all", o->all, "text and mail: also the derived and secondary metrics (shown, never tested)");
+  cmd->add_flag("--linear", o->linear,
+                "Welch on the values and Fieller's CI (arithmetic means) for every metric; by default a metric "
+                "whose values are all positive (a time, a rate) is tested on the logs (geometric means)");
   cmd->add_flag("--per-unit", o->per_unit,
                 "text: also every repetition's value and its threads', CPUs' or vCPUs' (for looking; verdicts are on "
                 "the units)");
@@ -56,22 +61,31 @@ void add_compare_command(CLI::App& app) {
       co.alpha = o->alpha;
       co.include = o->include;
       co.exclude = o->exclude;
+      // The suite's primary metrics are tested, unless the user chose.
+      co.primary_only = o->include.empty();
+      co.linear = o->linear;
       const ComparisonSide base = load_comparison_sides(o->base), cand = load_comparison_sides(o->cand);
+      if (const std::string why = different_experiments(base.meta, cand.meta); !why.empty()) usage_error(why);
+      if (const std::string same = same_input_warning(o->base, o->cand); !same.empty())
+        fmt::print(stderr, "kvmbench: warning: {}\n", same);
       // A difference between two machines is not one a patch made: said,
       // not refused (gate refuses it).
       if (const MachineCheck mc = check_same_machine(base.meta, cand.meta); mc.outcome == MachineCheck::Outcome::different)
         fmt::print(stderr, "kvmbench: note: {}\n", mc.message);
       c = compare(base, cand, co);
+      if (!c.metrics.empty() && std::none_of(c.metrics.begin(), c.metrics.end(),
+                                             [](const MetricComparison& m) { return m.in_base && m.in_cand; }))
+        usage_error(fmt::format("no metric is in both BASE ({}) and CAND ({}): nothing to compare", o->base, o->cand));
       base_meta = base.meta;
       cand_meta = cand.meta;
     } catch (const std::exception& e) {
       usage_error(e.what());
     }
     if (mail) {
-      fmt::print("{}", render_comparison_mail(c, base_meta, cand_meta));
+      fmt::print("{}", render_comparison_mail(c, base_meta, cand_meta, o->all));
       return;
     }
-    fmt::print("{}", render_comparison(c, f));
+    fmt::print("{}", render_comparison(c, f, o->all));
     if (o->per_unit && f == Format::text) fmt::print("\n{}", render_per_unit_text(c));
   });
 }

@@ -45,12 +45,12 @@ void add_gate_command(CLI::App& app) {
     double max_regression = 0, alpha = 0.05;
     std::size_t min_samples = 3;
     std::vector<std::string> include, exclude;
-    bool strict = false, log_scale = false;
+    bool strict = false, log_scale = false, linear = false;
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand(
       "gate", "Pre-merge gate: exit 1 when a primary metric regresses significantly (Holm-adjusted) and its "
-              "whole 95% CI lies beyond --max-regression; 0 otherwise; 2 on unusable input");
+              "whole CI (at Holm's level) lies beyond --max-regression; 0 otherwise; 2 on unusable input");
   cmd->add_option("BASE", o->base,
                   "base: a run directory, Google Benchmark JSON, KVM selftest or vmexit output; A,B,C: several "
                   "invocations (with --baseline: the candidate)");
@@ -68,9 +68,12 @@ void add_gate_command(CLI::App& app) {
   cmd->add_option("--metrics", o->include, "gate only series whose key or metric matches this glob (repeatable)");
   cmd->add_option("--exclude", o->exclude, "do not gate series whose key or metric matches this glob (repeatable)");
   cmd->add_flag("--strict", o->strict, "a metric on one side only fails the gate (else it is reported and skipped)");
-  cmd->add_flag("--log-scale", o->log_scale,
-                "test and CI on the log scale (geometric means), as `kvmbench ab` judges boots: for times and rates "
-                "whose spread is a factor");
+  cmd->add_flag("--linear", o->linear,
+                "Welch on the values and Fieller's CI (arithmetic means) for every metric; by default a metric "
+                "whose values are all positive (a time, a rate) is tested on the logs (geometric means)");
+  // The geometric test was an option before it was the default: old scripts
+  // still pass it.
+  cmd->add_flag("--log-scale", o->log_scale, "the default (kept for old scripts)")->group("");
   cmd->add_option("--junit", o->junit, "write JUnit XML here (one test case per metric)");
   cmd->add_option("--markdown", o->markdown, "write a Markdown summary here (merge-request comment)");
   cmd->callback([o] {
@@ -81,11 +84,11 @@ void add_gate_command(CLI::App& app) {
     go.include = o->include;
     go.exclude = o->exclude;
     go.strict = o->strict;
-    go.log_scale = o->log_scale;
+    if (o->log_scale && o->linear) usage_error("--log-scale and --linear exclude each other");
+    go.linear = o->linear;
     GateResult g;
     if (!o->baseline.empty()) {
       if (!o->cand.empty()) usage_error("with --baseline, name only the candidate");
-      if (o->log_scale) usage_error("--log-scale is for two sets of runs, not --baseline (its test is the history's noise)");
       std::swap(o->cand, o->base);
       o->base = o->baseline;
     }

@@ -20,6 +20,8 @@ GateResult gate_against_baseline(const std::string& base, const std::string& can
     const MachineCheck mc = check_same_machine(b.meta, cand.meta);
     if (auto problem = gate_machine_problem(mc, cross_machine)) return unusable_gate(base, cand_arg, go, *problem);
     if (mc.outcome == MachineCheck::Outcome::different) fmt::print(stderr, "kvmbench: note: {}\n", mc.message);
+    if (const std::string same = same_input_warning(base, cand_arg); !same.empty())
+      fmt::print(stderr, "kvmbench: warning: {}\n", same);
     return evaluate_gate(b, cand, go);
   }
   std::vector<std::string> dirs;

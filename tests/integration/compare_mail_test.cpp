@@ -71,12 +71,13 @@ TEST(CompareMail, UnknownFormatNamesMail) {
   EXPECT_NE(r.err.find("unknown format 'letter' (text, md, csv, json, html, mail)"), std::string::npos) << r.err;
 }
 
-// A positive quantity whose linear CI of the change would reach below
-// -100% (base {5, 20, 125} ns, cand {1, 4, 25} ns: the cand is the base / 5,
-// the Fieller interval unbounded) gets the log-scale CI, marked and
-// explained: [-98.97%, +287.67%] by the hand derivation in
-// statistics_test.cpp (PositiveDataWithAnUnboundedFiellerIntervalUseTheLogScale).
-TEST(CompareMail, ALogScaleCiIsMarkedAndExplained) {
+// A positive quantity is tested on the logs, marked and explained: base
+// {5, 20, 125} ns, cand {1, 4, 25} ns, every value the base's / 5, so the
+// ratio of geometric means is exactly 1/5 (-80%) where the arithmetic
+// means' Fieller interval is unbounded. The logs' sd is 1.6146 a side, se
+// 1.3183, df 4, t(0.975) 2.7764: CI exp(-ln 5 -+ 3.6603) - 1 = [-99.5%,
+// +677%]. With --linear the row has no CI (Fieller's set is unbounded).
+TEST(CompareMail, APositiveQuantityIsTestedOnTheLogsMarkedAndExplained) {
   TempDir t;
   auto write = [&](const std::string& name, std::vector<double> values) {
     auto w = kvmbench::RunWriter::create_at(t.path / name, directmap_meta("6.12.0", "never"));
@@ -88,10 +89,16 @@ TEST(CompareMail, ALogScaleCiIsMarkedAndExplained) {
   const std::string base = write("base", {5, 20, 125}), cand = write("cand", {1, 4, 25});
   auto r = run_kvmbench({"compare", base, cand, "--format", "mail"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("[-99,+288]*"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("* CI of the ratio on the log scale"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("-80.0%"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[-99,+677]*"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("* on the log scale: geometric means"), std::string::npos) << r.out;
   auto text = run_kvmbench({"compare", base, cand});
-  EXPECT_NE(text.out.find("log: the CI of the change computed on the log scale"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("*: on the logs: geometric means"), std::string::npos) << text.out;
+  auto linear = run_kvmbench({"compare", base, cand, "--linear", "--format", "json"});
+  ASSERT_EQ(linear.exit_code, 0) << linear.err;
+  const auto j = nlohmann::json::parse(linear.out);
+  EXPECT_EQ(j["metrics"][0]["change_ci_scale"], "linear") << linear.out;
+  EXPECT_NEAR(j["metrics"][0]["change_pct"].get<double>(), (10.0 / 50 - 1) * 100, 1e-9);
 }
 
 // Several runs a side: the runs are the units, each the mean of its

@@ -49,10 +49,11 @@ std::vector<Sample> threads(const std::vector<std::pair<double, double>>& reps) 
 // cand 11|13, 13|15, 15|17 -> 12, 14, 16 (mean 14, sd 2). Welch on n = 3:
 // t = -2 / sqrt(4/3 + 4/3) = -1.2247449, df = 4, p = 0.28786413472669
 // (the closed form above). Pooling the threads (n = 6) would have given
-// another p: the test is on the repetitions.
+// another p: the test is on the repetitions (on the linear scale here, for
+// the closed form; by default these positive values are tested on the logs).
 TEST(CompareUnits, ThreadsAreSummarisedBeforeTheTest) {
   const Comparison c = compare(side("A", threads({{9, 11}, {11, 13}, {13, 15}})),
-                               side("B", threads({{11, 13}, {13, 15}, {15, 17}})));
+                               side("B", threads({{11, 13}, {13, 15}, {15, 17}})), {.linear = true});
   ASSERT_EQ(c.metrics.size(), 1u);
   const auto& m = c.metrics[0];
   EXPECT_EQ(m.base.n, 3u);
@@ -136,7 +137,7 @@ TEST(CompareUnits, AggregatesOnlyAreComparedFromTheirSummaries) {
 TEST(CompareUnits, TimeUnitsConvertOtherUnitsOnlyLoseTheirMetric) {
   std::vector<Sample> a = {smp("t", "ms", 1.0, 0), smp("t", "ms", 1.2, 1), smp("k", "cycles", 5, 0), smp("k", "cycles", 6, 1)};
   std::vector<Sample> b = {smp("t", "ns", 1.1e6, 0), smp("t", "ns", 1.3e6, 1), smp("k", "ns", 5, 0), smp("k", "ns", 6, 1)};
-  const Comparison c = compare(side("A", a), side("B", b));
+  const Comparison c = compare(side("A", a), side("B", b), {.linear = true});  // the ratio of the means
   ASSERT_EQ(c.metrics.size(), 2u);
   EXPECT_EQ(c.metrics[0].unit, "ms");
   EXPECT_NEAR(c.metrics[0].cand.mean, 1.2, 1e-12);

@@ -177,10 +177,12 @@ TEST(Gate, DecidesOnThePrimaryMetrics) {
   EXPECT_EQ(g.comparison.metrics[1].status, MetricStatus::secondary);
   EXPECT_NEAR(g.comparison.metrics[1].change.pct, -20, 1e-9);  // shown
   EXPECT_NE(g.metrics[1].message.find("not a primary metric"), std::string::npos);
-  EXPECT_NE(render_gate_text(g).find("1 not primary (shown, not gated)"), std::string::npos) << render_gate_text(g);
+  EXPECT_NE(render_gate_text(g).find("Not gated: 1 secondary metric"), std::string::npos) << render_gate_text(g);
+  EXPECT_EQ(render_gate_text(g).find("bound"), std::string::npos) << "a secondary metric is counted, not listed";
   EXPECT_EQ(evaluate_gate(base, cand, {.max_regression_pct = 1, .include = {"bound"}}).exit_code(), 1);
-  // compare itself tests every metric that is not derived.
-  EXPECT_EQ(compare(base, cand).metrics[1].status, MetricStatus::tested);
+  // compare tests the primary metrics too, unless asked for every one.
+  EXPECT_EQ(compare(base, cand).metrics[1].status, MetricStatus::secondary);
+  EXPECT_EQ(compare(base, cand, {.primary_only = false}).metrics[1].status, MetricStatus::tested);
 }
 
 // Input that cannot be loaded still gives a gate result to write out.

@@ -3,6 +3,8 @@
 // derived by hand and on the synthetic lab year.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "analysis/gate.h"
 #include "analysis/history_baseline.h"
 #include "analysis/run_record.h"
@@ -30,48 +32,76 @@ TEST(HistoryBaseline, ReadsItsQuery) {
   EXPECT_THROW(parse_baseline_spec("db:kernel="), std::invalid_argument);
 }
 
-TEST(HistoryBaseline, PredictionTestByHand) {
-  // History run means 10, 11, 12: xbar = 11, s = 1, N = 3. The candidate,
-  // one run of repetitions 8.9, 9.0, 9.1: y = 9.0 (M = 1), a rate.
-  //   se = 1 * sqrt(1/3 + 1) = sqrt(4/3) = 1.1547005
-  //   t  = (9 - 11) / se = -sqrt(3) = -1.7320508, df = 2
-  // Student t with 2 df: F(t) = 1/2 + t / (2 sqrt(2 + t^2)), so
-  //   p = 2 F(-sqrt 3) = 1 - sqrt(3) / sqrt(5) = 0.2254033
-  // and its quantile in closed form, t(q, 2) = (2q - 1) sqrt(2 / (4q(1 - q))):
-  //   t(0.975, 2) = 0.95 sqrt(2 / 0.0975) = 4.3026527
-  //   half width 4.3026527 * 1.1547005 = 4.9682753
-  //   change 100 * -2 / 11 = -18.181818 %, CI 100 * (-2 -+ 4.9682753) / 11
-  //   = [-63.347957 %, +26.984321 %].
-  Comparison c;
+// A tested rate: history run means against one candidate run's repetitions.
+static MetricComparison history_metric(std::vector<double> history, std::vector<double> cand) {
   MetricComparison m;
   m.status = MetricStatus::tested;
   m.tested = true;
   m.direction = Direction::higher_is_better;
-  m.base_values = {10, 11, 12};
-  m.cand_values = {8.9, 9.0, 9.1};
+  m.unit = "GB/s";
+  m.base_values = std::move(history);
+  m.cand_values = std::move(cand);
   m.base = stats::summarize(m.base_values);
   m.cand = stats::summarize(m.cand_values);
   m.base_units.level = UnitLevel::invocation;
   m.cand_units.level = UnitLevel::repetition;
+  return m;
+}
+
+TEST(HistoryBaseline, PredictionTestByHand) {
+  // History run means 10, 11, 12; the candidate, one run of repetitions
+  // 8.9, 9.0, 9.1: y = 9.0 (M = 1), a rate. All positive: on the logs.
+  //   logs 2.302585, 2.397895, 2.484907: xbar = 2.395129, s = 0.0911923
+  //   (deviations -0.092544, 0.002766, 0.089778), N = 3; ln y = 2.197225
+  //   d = -0.197904, se = s * sqrt(1/3 + 1) = 0.1052997
+  //   t = d / se = -1.879439, df = 2
+  // Student t with 2 df: F(t) = 1/2 + t / (2 sqrt(2 + t^2)), so
+  //   p = 1 - |t| / sqrt(2 + t^2) = 1 - 1.879439 / 2.352078 = 0.2009468
+  // Holm with the second metric (p 1): rank 0 is kept (2p >= 0.05), so both
+  // CIs are at 1 - 0.05/2. The quantile in closed form, t(q, 2) = (2q - 1)
+  // sqrt(2 / (4q(1 - q))): t(0.9875, 2) = 0.975 sqrt(2 / 0.049375) = 6.205347
+  //   half width 6.205347 * 0.1052997 = 0.6534214
+  //   change exp(d) - 1 = -17.955174 % (9 against the geometric mean 10.9696)
+  //   CI exp(d -+ 0.6534214) - 1 = [-57.315138 %, +57.698846 %].
+  Comparison c;
+  MetricComparison m = history_metric({10, 11, 12}, {8.9, 9.0, 9.1});
   c.metrics.push_back(m);
-  // A second metric, the same but nothing changed (y = xbar: p = 1), for
-  // Holm: the first p is multiplied by 2.
+  // A second metric, the same but nothing changed (ln y = xbar of the logs:
+  // p = 1), for Holm: the first p is multiplied by 2.
   MetricComparison same = m;
-  same.cand_values = {10.9, 11.0, 11.1};
+  const double gm = std::exp((std::log(10.0) + std::log(11.0) + std::log(12.0)) / 3);
+  same.cand_values = {gm - 0.1, gm, gm + 0.1};
   same.cand = stats::summarize(same.cand_values);
   c.metrics.push_back(same);
   retest_against_history(c);
   const auto& r = c.metrics[0];
-  EXPECT_NEAR(r.p_welch, 1 - std::sqrt(3.0 / 5.0), 1e-9);
-  EXPECT_NEAR(r.change.pct, -200.0 / 11, 1e-9);
-  EXPECT_NEAR(r.change.ci95_low, -63.347957, 2e-6);
-  EXPECT_NEAR(r.change.ci95_high, 26.984321, 2e-6);
-  EXPECT_NEAR(r.p_holm, 2 * (1 - std::sqrt(3.0 / 5.0)), 1e-9);
-  EXPECT_NEAR(c.metrics[1].p_welch, 1, 1e-12);
+  EXPECT_NEAR(r.p_welch, 0.2009468, 1e-6);
+  EXPECT_NEAR(r.change.pct, -17.955174, 1e-5);
+  EXPECT_NEAR(r.change.ci95_low, -57.315138, 1e-5);
+  EXPECT_NEAR(r.change.ci95_high, 57.698846, 1e-5);
+  EXPECT_NEAR(r.change.level, 0.975, 1e-12);
+  EXPECT_TRUE(r.change.geometric);
+  EXPECT_NEAR(r.p_holm, 2 * 0.2009468, 2e-6);
+  EXPECT_NEAR(c.metrics[1].p_welch, 1, 1e-9);
   EXPECT_EQ(r.verdict, stats::Verdict::no_significant_difference);
   // Against the repetitions alone (Welch, sd 0.1 on the candidate side) the
   // same numbers would be far more significant: the between-run noise is
   // what keeps one slow boot from failing a merge.
+}
+
+// A history with a value <= 0 stays on the linear scale, by hand: history
+// means -1, 0, 1 (xbar 0 is no base for a percentage: NaN), the candidate 3.
+// xbar = 0, s = 1, se = sqrt(4/3) = 1.1547005, t = 3 / 1.1547005 =
+// 2.5980762, df 2: p = 1 - 2.5980762 / sqrt(2 + 6.75) = 1 - 0.8783101 =
+// 0.1216899 (one metric: no Holm).
+TEST(HistoryBaseline, AHistoryWithANonPositiveValueStaysLinear) {
+  Comparison c;
+  c.metrics.push_back(history_metric({-1, 0, 1}, {2.9, 3.0, 3.1}));
+  retest_against_history(c);
+  EXPECT_NEAR(c.metrics[0].p_welch, 0.1216899, 1e-6);
+  EXPECT_FALSE(c.metrics[0].change.log_scale);
+  EXPECT_NE(c.metrics[0].note.find("(sd 1"), std::string::npos) << c.metrics[0].note;
+  EXPECT_NE(c.metrics[0].note.find(" GB/s)"), std::string::npos) << c.metrics[0].note;
 }
 
 TEST(HistoryBaseline, GatesACandidateAgainstItsMachinesHistory) {
