@@ -6,6 +6,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/experimental_unit.h"
+#include "analysis/positive_ci.h"
 
 namespace kvmbench {
 
@@ -71,6 +72,17 @@ ExportedRun export_run(const Run& run, std::string name) {
       if (std::isfinite(v)) finite.push_back(v);
     m.units = finite.size();
     if (!finite.empty()) m.summary = stats::summarize(finite);
+    // A time or a rate has no CI below zero: where the t interval would
+    // reach there, the geometric one (positive_ci.h).
+    if (finite.size() >= 2 && positive_unit(m.unit)) {
+      const MeanCi ci = mean_ci95(finite, true);
+      m.summary.ci95_low = ci.low;
+      m.summary.ci95_high = ci.high;
+      if (ci.too_few) {
+        m.result = ExportResult::skip;
+        m.message = fmt::format("2 {}s spread so far apart that no CI of this positive quantity holds", m.unit_level);
+      }
+    }
     if (finite.size() < 2) {
       m.result = ExportResult::skip;
       m.message = finite.empty() ? "no finite value" : fmt::format("1 {}: too few for a CI", m.unit_level);

@@ -92,13 +92,15 @@ TEST(LabAb, APlantedNptOffRegressionFails) {
   if (planted.exit_code == 77) GTEST_SKIP() << planted.err;
   ASSERT_FALSE(planted.timed_out) << planted.err;
   EXPECT_EQ(planted.exit_code, 1) << planted.out << planted.err;
-  // mmap_churn's metric, on the guest's series (the native one is the same
-  // on both kernels).
-  EXPECT_NE(planted.out.find("kvmbench ab: REGRESSION: mmap_churn bytes=4194304,rounds=8/npt=as-loaded/time_per_round"),
-            std::string::npos)
-      << planted.out;
+  // mmap_churn's metric, on the guest's series. (The native series is the
+  // same on both kernels, but on a host loaded in bursts a native row can be
+  // named beside it: the lab's boots share two cores with everything else.)
+  const std::size_t verdict = planted.out.find("kvmbench ab: REGRESSION: ");
+  ASSERT_NE(verdict, std::string::npos) << planted.out;
+  const std::string line = planted.out.substr(verdict, planted.out.find('\n', verdict) - verdict);
+  EXPECT_NE(line.find("mmap_churn bytes=4194304,rounds=8/npt=as-loaded/time_per_round"), std::string::npos) << line;
   EXPECT_NE(planted.out.find("[EMULATED"), std::string::npos) << planted.out;
   // Boots are judged on the log scale, and the mail says how.
-  EXPECT_NE(planted.out.find("* on the log scale: the ratio of geometric means"), std::string::npos) << planted.out;
+  EXPECT_NE(planted.out.find("* on the log scale: geometric means"), std::string::npos) << planted.out;
   EXPECT_EQ(ab_runs(tmp.path / "planted").size(), 6u) << planted.err;
 }

@@ -38,6 +38,27 @@ TEST(RunExport, PrimaryMetricsOnlyWithTheirStatistics) {
   EXPECT_EQ(export_verdict({e}), ExportVerdict::ok);
 }
 
+// Three repetitions of 0.4, 1.6 and 2.3 ms: the t interval of the mean,
+// 1.433 -+ 4.302653 * 0.9609 / sqrt(3) = [-0.954, 3.820] ms, reaches below
+// zero, which a time cannot. The export gives the geometric one: logs
+// -0.916291, 0.470004, 0.832909, mean 0.128874, sd 0.923148, se 0.532980,
+// t(0.975, 2) = 4.302653: exp(0.128874 -+ 2.293227) = [0.114824, 11.2695] ms.
+TEST(RunExport, APositiveQuantitysCiStaysAboveZero) {
+  TempDir t;
+  const auto dir = write_export_run(t.path, "rmpopt-x", "complete", 0);
+  std::string lines;
+  for (int i = 0; i < 3; ++i)
+    lines += nlohmann::json{{"case", "ram=64G"}, {"variant", "layout=last"}, {"metric", "emulated_sweep_wall"},
+                            {"unit", "ms"}, {"value", std::vector<double>{0.4, 1.6, 2.3}[i]}, {"iteration", i}}
+                 .dump() +
+             "\n";
+  test_support::write_text(dir / "samples.jsonl", lines);
+  const auto e = export_run(load_run(dir), "rmpopt-x");
+  ASSERT_EQ(e.metrics.size(), 1u);
+  EXPECT_NEAR(e.metrics[0].summary.ci95_low, 0.114824, 1e-6);
+  EXPECT_NEAR(e.metrics[0].summary.ci95_high, 11.2695, 1e-4);
+}
+
 TEST(RunExport, Verdicts) {
   EXPECT_EQ(export_verdict({exported("failed")}), ExportVerdict::failed);
   EXPECT_EQ(export_verdict({exported("interrupted")}), ExportVerdict::inconclusive);
