@@ -88,10 +88,10 @@ Table group_table(const History& h, const Group& g, std::size_t first, std::size
   Table t;
   t.max_text_rows = 0;
   t.title = fmt::format("# {} {} ({}), mean of each run's repetitions\n"
-                        "# {} (machine {}), preset {}, {} runs by {}\n"
+                        "# {} (machine {}), preset {}, {} run{} by {}\n"
                         "# * marks the kernel a change point falls in",
                         h.options.suite, s0.metric, s0.unit, s0.hostname, s0.machine,
-                        s0.preset.empty() ? "-" : s0.preset, s0.points.size(),
+                        s0.preset.empty() ? "-" : s0.preset, s0.points.size(), s0.points.size() == 1 ? "" : "s",
                         h.options.order == KernelOrder::time ? "start time" : "kernel release");
   t.columns = {{"kernel", Align::left}, {"runs", Align::right}};
   const auto rows = kernel_rows(g);

@@ -99,7 +99,9 @@ static std::string pad(std::string_view s, std::size_t w, Align a) {
 
 // A note as lines of at most 80 columns, broken at spaces; continuation
 // lines indented by two (a word longer than a line stays whole).
-static std::string wrapped_note(std::string_view note) {
+// One line of text in lines of up to 80 columns, each continuation starting
+// with `more` ("  "; "#   " for a comment line, which must stay one).
+static std::string wrapped_line(std::string_view note, const std::string& more) {
   constexpr std::size_t kWidth = 80;
   std::string out, line;
   std::size_t pos = 0;
@@ -111,13 +113,27 @@ static std::string wrapped_note(std::string_view note) {
     if (word.empty()) continue;
     if (!line.empty() && width(line) + 1 + width(word) > kWidth) {
       out += line + "\n";
-      line = "  ";
-    } else if (!line.empty() && line != "  ") {
+      line = more;
+    } else if (!line.empty() && line != more) {
       line += ' ';
     }
     line += word;
   }
   return out + line + "\n";
+}
+
+// A note or title, line by line: a "# " line wraps into "#   " lines.
+static std::string wrapped_note(std::string_view note) {
+  std::string out;
+  std::size_t pos = 0;
+  while (pos <= note.size()) {
+    std::size_t end = note.find('\n', pos);
+    if (end == std::string_view::npos) end = note.size();
+    const std::string_view one = note.substr(pos, end - pos);
+    out += wrapped_line(one, one.starts_with("#") ? "#   " : "  ");
+    pos = end + 1;
+  }
+  return out;
 }
 
 std::string render_text(const Table& t) {

@@ -62,7 +62,10 @@ std::vector<std::string> RunSummary::render(double wall_s) const {
     if (line.size() + dir.size() <= 80) {
       out.push_back(line + dir);
     } else {
-      out.push_back(fit_columns(line));
+      // Wrapped, not cut: a reason often ends in the one useful hint ("run
+      // it in the emulated lab: ...").
+      const auto wrapped = wrap_columns(l.text, "    ");
+      for (std::size_t i = 0; i < wrapped.size(); ++i) out.push_back(i == 0 ? "  " + wrapped[i].substr(4) : wrapped[i]);
       if (!dir.empty()) out.push_back(fit_columns("   " + dir));
     }
   }

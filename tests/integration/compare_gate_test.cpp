@@ -53,6 +53,8 @@ std::vector<Metric> standard(double time_factor = 1.0, double rate_factor = 1.0)
           {"gmem", "fault_ns", "ns", around(640)}};
 }
 
+std::string fmt_name(double f) { return "cand-" + std::to_string(static_cast<int>(std::lround(f * 1000))); }
+
 }  // namespace
 
 TEST(CompareCli, TextTableWithMetadataAndVerdicts) {
@@ -254,4 +256,68 @@ TEST(CompareCli, GoogleBenchmarkJsonWithRepetitions) {
   EXPECT_EQ(g.exit_code, 1) << g.out << g.err;
   auto ok = run_kvmbench({"gate", data / "gbench_base.json", data / "gbench_cand.json", "--max-regression", "10"});
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+}
+
+// What a reader acts on comes first and is short: the verdict in the first
+// line; runs of two suites or presets, or with no metric in common, are
+// refused naming both; the same run twice is warned about.
+TEST(CompareCli, VerdictFirstAndMismatchedPairsRefused) {
+  TempDir t;
+  auto a = make_run(t.path / "a", standard());
+  auto b = make_run(t.path / "b", standard(1.5));
+  auto r = run_kvmbench({"compare", a, b});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "verdict: WORSE in 1 of 3 tested metrics (Holm, alpha 0.05): anon-4k/fault_ns");
+  auto g = run_kvmbench({"gate", a, b});
+  EXPECT_EQ(g.exit_code, 1) << g.out;
+  EXPECT_EQ(g.out.rfind("gate: FAILED", 0), 0u) << g.out;
+
+  // Another suite: refused, both named.
+  auto other = t.path / "other";
+  make_run(other, standard());
+  {
+    auto meta = nlohmann::json::parse(std::ifstream(other / "meta.json"));
+    meta["suite"] = "rmpopt";
+    std::ofstream(other / "meta.json") << meta.dump(2);
+  }
+  auto two = run_kvmbench({"compare", a, other});
+  EXPECT_EQ(two.exit_code, 2) << two.out;
+  EXPECT_NE(two.err.find("suite 'directmap' and CAND of suite 'rmpopt'"), std::string::npos) << two.err;
+  auto gate_two = run_kvmbench({"gate", a, other});
+  EXPECT_EQ(gate_two.exit_code, 2) << gate_two.out;
+
+  // Nothing in common.
+  auto disjoint = make_run(t.path / "d", {{"thp", "split_time", "ms", around(402)}});
+  auto none = run_kvmbench({"compare", a, disjoint});
+  EXPECT_EQ(none.exit_code, 2) << none.out;
+  EXPECT_NE(none.err.find("no metric is in both BASE"), std::string::npos) << none.err;
+
+  // The same run twice.
+  auto same = run_kvmbench({"compare", a, (t.path / "." / "a").string()});
+  EXPECT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_NE(same.err.find("BASE and CAND are the same input"), std::string::npos) << same.err;
+}
+
+// compare --format json: no tested metric whose CI of the change contradicts
+// its verdict, on pairs that differ a little, a lot and not at all.
+TEST(CompareCli, NoCiContradictsItsVerdict) {
+  TempDir t;
+  auto a = make_run(t.path / "a", standard());
+  std::size_t tested = 0;
+  for (double f : {1.0, 1.004, 1.01, 1.02, 1.5}) {
+    auto b = make_run(t.path / fmt_name(f), standard(f, 2 - f));
+    auto r = run_kvmbench({"compare", a, b, "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    for (const auto& m : j["metrics"]) {
+      if (m["status"] != "tested") continue;
+      ++tested;
+      const bool excludes = (m["change_ci95_low"].is_number() && m["change_ci95_low"].get<double>() > 0) ||
+                            (m["change_ci95_high"].is_number() && m["change_ci95_high"].get<double>() < 0);
+      const bool significant = m["verdict"] == "faster" || m["verdict"] == "slower" ||
+                               m["verdict"] == "different (direction unknown)";
+      EXPECT_EQ(excludes, significant) << m.dump();
+    }
+  }
+  EXPECT_EQ(tested, 15u);
 }

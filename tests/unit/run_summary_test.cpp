@@ -56,7 +56,9 @@ TEST(RunSummary, OneLinePerPresetAndEachWarningKindOnceWithItsCount) {
   for (const auto& l : lines) EXPECT_LE(l.size(), 80u) << l;
   EXPECT_EQ(count_lines_with(lines, "  rmpopt / host: ran, 3 repetitions, 1.3 s -> rmpopt-20261201T000000Z-h"), 1u);
   EXPECT_EQ(count_lines_with(lines, "  asid / host: NOTHING MEASURED: 4 parts skipped, 0.5 s -> asid-1"), 1u);
-  EXPECT_EQ(count_lines_with(lines, "  directmap: not run here: document: rrr"), 1u);
+  // (Wrapped: a word longer than a line is cut there.)
+  EXPECT_EQ(count_lines_with(lines, "  directmap: not run here: document:"), 1u);
+  EXPECT_EQ(count_lines_with(lines, "    rrr"), 1u);
   EXPECT_EQ(count_lines_with(lines, "  runs in /tmp/out"), 1u);
   EXPECT_EQ(count_lines_with(lines, "ASLR is on (randomize_va_space = 2) (6x), e.g.:"), 1u);
   EXPECT_EQ(count_lines_with(lines, "high variation (2x), e.g.:"), 1u);
@@ -105,4 +107,20 @@ TEST(RunSummary, TheOtherBootIsNamedOncePerSetting) {
   ASSERT_NE(text.find(boot0), std::string::npos) << text;
   EXPECT_EQ(text.find(boot0, text.find(boot0) + 1), std::string::npos) << text;
   EXPECT_EQ(count_lines_with(lines, "on another boot, with clearcpuid=flushbyasid"), 1u);
+}
+
+// A reason too long for one line is wrapped, not cut: its end is often the
+// one hint that helps ("run it in the emulated lab: ...").
+TEST(RunSummary, ALongReasonKeepsItsHint) {
+  RunSummary s;
+  s.not_run("directmap: not run here: document: KVM cannot run guests here: the minimal guest did not reach its "
+            "workload; run it in the emulated lab: kvmbench lab run directmap --preset lab");
+  const auto lines = s.render(1.0);
+  std::string text;
+  for (const auto& l : lines) {
+    EXPECT_LE(l.size(), 80u) << l;
+    text += " " + l.substr(l.find_first_not_of(' '));
+  }
+  EXPECT_NE(text.find("run it in the emulated lab: kvmbench lab run directmap --preset lab"), std::string::npos) << text;
+  EXPECT_EQ(text.find("..."), std::string::npos) << text;
 }
