@@ -201,13 +201,14 @@ TEST(Lab, DirectmapFitsTheHostAllocationRateFromARealMeminfoRamp) {
 
 // A guest that never finishes, under the lab's KVM: the launcher's
 // watchdog kills it and says why (its timeout leaves a nested guest time to
-// reach its workload, so the console shows it, also on a host loaded four
-// times over: 30 s did not, once); no QEMU is left behind. The same in a
+// reach its workload, so the console shows it, also on a host loaded three
+// to four times over: 30 s did not, in 2 of 5 rounds beside two busy loops);
+// no QEMU is left behind. The same in a
 // run: the failure is recorded in its meta.json and the exit code is 2.
 TEST(Lab, HungGuestIsKilledByTheWatchdogAndTheFailureRecorded) {
   TempDir out;
   RUN_LAB(r, 420, "--lab-out", out.path.string(), "--lab-sh",
-          "kvmbench test-guest hang --accel kvm --timeout 45; echo \"hang=$?\"\n"
+          "kvmbench test-guest hang --accel kvm --timeout 60; echo \"hang=$?\"\n"
           "echo \"qemus-after=$(pgrep -c qemu-system || true)\"\n"
           "kvmbench run directmap --preset lab --set timeout=5 -r 1 --out \"$KVMBENCH_LAB_OUT\" >/dev/null 2>&1; "
           "echo \"run=$?\"\n"
@@ -217,7 +218,7 @@ TEST(Lab, HungGuestIsKilledByTheWatchdogAndTheFailureRecorded) {
   auto j = nlohmann::json::parse(r.out.substr(0, r.out.find("\nhang=")));
   EXPECT_EQ(j["accel"], "kvm");
   EXPECT_EQ(j["killed_by_watchdog"], true);
-  EXPECT_NE(j["reason"].get<std::string>().find("guest timed out after 45.0 s"), std::string::npos) << j.dump();
+  EXPECT_NE(j["reason"].get<std::string>().find("guest timed out after 60.0 s"), std::string::npos) << j.dump();
   EXPECT_NE(j["console_tail"].get<std::string>().find("KVMBENCH-BEGIN workload=hang"), std::string::npos) << j.dump();
   EXPECT_EQ(value_of(r.out, "qemus-after"), "0") << r.out;
   EXPECT_EQ(value_of(r.out, "run"), "2") << r.out;
