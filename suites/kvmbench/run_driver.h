@@ -5,6 +5,11 @@
 
 #include <map>
 #include <string>
+#include <vector>
+
+namespace kvmbench::suites {
+struct Suite;
+}
 
 namespace kvmbench::cli {
 
@@ -29,6 +34,13 @@ struct RunRequest {
   std::string host_file;  // `kvmbench probe --json` of the host to plan for; "": this one
   std::string kmsg_file;  // that host's kernel log as captured (--kmsg); "": /dev/kmsg or the probe's
 };
+
+// The suites `target` names (every one for "all"), once the names on the
+// command line are known to be good: `preset` ("": any) is a preset of
+// one of them and each override a parameter of such a preset. Otherwise a
+// usage error that offers the closest valid name where one is close.
+std::vector<const suites::Suite*> chosen_suites(const std::string& target, const std::string& preset,
+                                                const std::map<std::string, std::string>& overrides);
 
 // Returns the exit code: 0 when something ran, 77 when nothing could,
 // 2 on bad parameters or a failed run, 130 when interrupted.
