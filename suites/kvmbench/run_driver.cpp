@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "analysis/adaptive.h"
 #include "analysis/closest_names.h"
@@ -47,7 +48,10 @@ struct Target {
 class RunSource {
  public:
   // Bad input (a replay of another preset, or of no directory) is a usage error.
-  explicit RunSource(const RunRequest& req) : replay_dir_(req.replay_dir), preset_(req.preset) {
+  explicit RunSource(const RunRequest& req)
+      : replay_dir_(req.replay_dir), preset_(req.preset), wait_lock_(req.wait_lock),
+        // What another run's "busy" message names as the holder.
+        lock_what_(fmt::format("kvmbench run {}{}", req.target, req.preset.empty() ? "" : " --preset " + req.preset)) {
     if (live()) return;
     if (!req.preset.empty() && req.preset != "document")
       usage_error(fmt::format("--replay feeds the document presets' collection paths; not preset '{}'", req.preset));
@@ -75,7 +79,9 @@ class RunSource {
 
   // The host-wide lock a live run holds; a replay measures nothing on this
   // host, so it needs none.
-  std::unique_ptr<RunLockHolder> lock_host() const { return live() ? acquire_run_lock() : nullptr; }
+  std::unique_ptr<RunLockHolder> lock_host() const {
+    return live() ? acquire_run_lock(wait_lock_, lock_what_) : nullptr;
+  }
 
   // The collector of suite `s`'s run: `run all --replay DIR` reads
   // DIR/<suite>/ where it exists, else DIR.
@@ -91,6 +97,8 @@ class RunSource {
 
   fs::path replay_dir_;  // empty: live
   std::string preset_;
+  std::optional<std::chrono::seconds> wait_lock_;
+  std::string lock_what_;
 };
 
 std::string hostname() {
