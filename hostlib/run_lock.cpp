@@ -41,7 +41,9 @@ RunLock::RunLock(std::chrono::milliseconds wait, const std::string& what, std::f
   fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0)
     throw std::runtime_error(fmt::format("cannot open run lock {}: {}", path_.string(), std::strerror(errno)));
-  auto deadline = std::chrono::steady_clock::now() + wait;
+  // kWaitForever would overflow the clock: no deadline then.
+  const bool forever = wait == kWaitForever;
+  const auto deadline = forever ? std::chrono::steady_clock::time_point::max() : std::chrono::steady_clock::now() + wait;
   bool told = false;
   for (;;) {
     if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) break;
@@ -50,15 +52,17 @@ RunLock::RunLock(std::chrono::milliseconds wait, const std::string& what, std::f
       ::close(fd_);
       throw std::runtime_error(fmt::format("cannot lock {}: {}", path_.string(), std::strerror(e)));
     }
-    auto who = read_fd(fd_);
-    if (std::chrono::steady_clock::now() >= deadline || interrupted()) {
+    std::string who = read_fd(fd_);
+    if (who.empty()) who = "unknown pid";
+    if ((!forever && std::chrono::steady_clock::now() >= deadline) || interrupted()) {
       ::close(fd_);
       fd_ = -1;
-      throw std::runtime_error(fmt::format("another kvmbench run ({}) holds {}; two runs would measure each other",
-                                           who.empty() ? "unknown pid" : who, path_.string()));
+      throw RunLockBusy(fmt::format("another kvmbench run ({}) holds {}; two runs would measure each other", who,
+                                    path_.string()),
+                        who, path_);
     }
     if (!told) {
-      fmt::print(stderr, "kvmbench: waiting for another run ({}) to finish\n", who.empty() ? "unknown pid" : who);
+      fmt::print(stderr, "kvmbench: waiting for another run ({}) to finish\n", who);
       told = true;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

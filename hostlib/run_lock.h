@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 namespace kvmbench::host {
@@ -14,11 +15,25 @@ namespace kvmbench::host {
 // (no writable /run/lock) <tmp>/kvmbench.lock.
 std::filesystem::path default_run_lock_path();
 
+// Thrown when the lock stays taken: another run holds it (a busy host, not
+// one that cannot run), so that a caller can tell it from a lock file that
+// cannot be opened.
+struct RunLockBusy : std::runtime_error {
+  std::string holder;          // "pid N: what", or "unknown pid"
+  std::filesystem::path path;  // the lock file
+  RunLockBusy(const std::string& msg, std::string who, std::filesystem::path file)
+      : std::runtime_error(msg), holder(std::move(who)), path(std::move(file)) {}
+};
+
+// A wait without limit: until the holder lets go (or an interrupt).
+inline constexpr std::chrono::milliseconds kWaitForever = std::chrono::milliseconds::max();
+
 class RunLock {
  public:
-  // Takes the lock, waiting up to `wait` (zero: do not wait). Throws
-  // std::runtime_error "another kvmbench run (pid N: what) holds PATH" when
-  // it stays taken, or when the lock file cannot be opened.
+  // Takes the lock, waiting up to `wait` (zero: do not wait; kWaitForever:
+  // no limit). Throws RunLockBusy "another kvmbench run (pid N: what) holds
+  // PATH" when it stays taken (the wait ran out, or an interrupt ended it),
+  // std::runtime_error when the lock file cannot be opened or locked.
   explicit RunLock(std::chrono::milliseconds wait = std::chrono::milliseconds(0),
                    const std::string& what = "", std::filesystem::path path = default_run_lock_path());
   ~RunLock();

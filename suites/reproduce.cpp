@@ -36,8 +36,7 @@ Reproduction reproduce(std::string_view suite, const fs::path& dir, const Reprod
     throw std::invalid_argument(fmt::format("--tsc-ghz must be a positive number of GHz, not {}", *options.tsc_ghz));
   const Suite* s = find_suite(suite);
   if (!s || !s->reproduce)
-    throw std::invalid_argument(fmt::format("unknown suite '{}' ({}, all)", suite,
-                                            suite_names([](const Suite& x) { return bool(x.reproduce); })));
+    throw std::invalid_argument(unknown_suite_message(suite, [](const Suite& x) { return bool(x.reproduce); }, true));
   return s->reproduce(dir, options);
 }
 

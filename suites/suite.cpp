@@ -1,11 +1,13 @@
 #include "suites/suite.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 
+#include "analysis/closest_names.h"
 #include "analysis/units.h"
 #include "suites/common/collector.h"
 #include "hostlib/interrupt.h"
@@ -50,6 +52,17 @@ std::string suite_names(const std::function<bool(const Suite&)>& has) {
   for (const auto& s : registry())
     if (has(s)) out += (out.empty() ? "" : ", ") + s.name;
   return out;
+}
+
+std::string unknown_suite_message(std::string_view name, const std::function<bool(const Suite&)>& has,
+                                  bool all_too) {
+  std::vector<std::string> valid;
+  for (const auto& s : registry())
+    if (has(s)) valid.push_back(s.name);
+  if (all_too) valid.push_back("all");
+  const std::string hint = did_you_mean(name, valid);
+  return fmt::format("unknown suite '{}'{}{} (known: {})", name, hint.empty() ? "" : "; ", hint,
+                     fmt::join(valid, ", "));
 }
 
 RunContext::RunContext(const HostCaps& caps, std::any params, int repetitions, std::filesystem::path run_dir,

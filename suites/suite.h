@@ -162,6 +162,12 @@ const Suite* find_suite(std::string_view name);
 // The names of the suites for which `has` holds ("directmap, make_shared"),
 // for messages that say what would have been accepted.
 std::string suite_names(const std::function<bool(const Suite&)>& has);
+// The refusal of a suite name that is none of those `has` accepts (nor
+// "all" when `all_too`), with the closest of them where one is close:
+// "unknown suite 'directmapp'; did you mean 'directmap'? (known: rmpopt,
+// directmap, make_shared, asid, all)".
+std::string unknown_suite_message(std::string_view name, const std::function<bool(const Suite&)>& has,
+                                  bool all_too);
 
 // Handed to a preset's run function.
 class RunContext {

@@ -9,7 +9,9 @@
 // Exit 128 (not 2) when bisect-run itself cannot work (bad options,
 // unreadable references, no database): any code from 1 to 127 but 125
 // would tell git the commit is bad, and 128 stops the bisection instead.
-// COMMAND failing (it could not build or measure this commit) is a skip.
+// COMMAND failing (it could not build or measure this commit) is a skip;
+// COMMAND exiting 75 (busy: another kvmbench run held the run lock) stops
+// the bisection with 128 (a skip would drop a commit that was never tried).
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -102,6 +104,13 @@ void add_bisect_run_command(CLI::App& app) {
     }
     const fs::path& out = tmp->path();
     const int rc = run_measurement(o->command, out);
+    // 75: another kvmbench run held the run lock. That says nothing about
+    // this commit, and a skip would quietly drop it from the bisection:
+    // stop instead, to be run again (or wait: `kvmbench run --wait-lock`).
+    if (rc == kExitBusy)
+      abort_bisect(fmt::format("{} exited 75: another kvmbench run held the run lock, so this commit was not "
+                               "measured; pass --wait-lock to its kvmbench run to wait for the other",
+                               o->command[0]));
     if (rc != 0) {
       fmt::print(stderr, "bisect-run: skip: {} exited {}: this commit could not be measured\n", o->command[0], rc);
       throw ExitError(125, "");

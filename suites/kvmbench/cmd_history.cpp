@@ -22,12 +22,9 @@ namespace {
 // given), each once.
 std::vector<std::string> primary_metrics(const std::string& suite, const std::string& preset) {
   const suites::Suite* s = suites::find_suite(suite);
-  if (!s) {
-    std::string names;
-    for (const auto& x : suites::registry()) names += (names.empty() ? "" : ", ") + x.name;
-    usage_error(fmt::format("unknown suite '{}' (suites: {}); name the metric for another suite's history", suite,
-                            names));
-  }
+  if (!s)
+    usage_error(suites::unknown_suite_message(suite, [](const suites::Suite&) { return true; }, false) +
+                "; name the metric for another suite's history");
   std::vector<std::string> out;
   for (const auto& p : s->presets) {
     if (!preset.empty() && p.name != preset) continue;

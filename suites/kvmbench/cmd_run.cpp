@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "analysis/run_store.h"
 #include "hostlib/interrupt.h"
@@ -37,7 +38,22 @@ struct RunOptions {
   bool dry_run = false;
   std::string host;
   std::string kmsg;
+  std::string wait_lock;  // "": do not wait; "true": bare --wait-lock; else SECONDS
 };
+
+// --wait-lock's value: a flag, so that a bare `--wait-lock` never takes the
+// suite name after it as its value; SECONDS only as `--wait-lock=SECONDS`.
+std::optional<std::chrono::seconds> wait_lock_of(const std::string& value) {
+  if (value.empty()) return std::chrono::seconds(0);
+  if (value == "true") return std::nullopt;  // CLI11's value for a bare flag
+  try {
+    std::size_t used = 0;
+    const long long s = std::stoll(value, &used);
+    if (used == value.size() && s >= 0) return std::chrono::seconds(s);
+  } catch (const std::exception&) {
+  }
+  usage_error(fmt::format("--wait-lock={}: SECONDS is a whole number of seconds (bare --wait-lock: no limit)", value));
+}
 
 }  // namespace
 
@@ -74,10 +90,18 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--kmsg", o.kmsg,
                   "With --dry-run: that host's kernel log as captured (dmesg or journalctl -k output), read "
                   "instead of /dev/kmsg for what the kernel said (RMPOPT)");
+  cmd->add_flag("--wait-lock", o.wait_lock,
+                "When another kvmbench run holds this host's run lock, wait for it to finish (at most SECONDS; "
+                "bare: no limit) instead of exiting 75 (busy) at once")
+      ->option_text("[=SECONDS]");
   cmd->add_option("--format", o.format, "Report format printed after the run: text or md")
       ->check(CLI::IsMember({"text", "md"}));
   cmd->add_flag("--verbose", o.verbose,
                 "Report: a table for every metric (not only the primary ones) and each case's statistics in full");
+  cmd->footer(
+      "Exit status: 0 ran; 2 a bad option or parameter, or a run failed; 75 busy: another kvmbench run holds "
+      "the run lock (named on stderr; try again, or --wait-lock); 77 nothing can run on this host (why on "
+      "stderr); 130 interrupted.");
   cmd->callback([] {
     RunRequest req;
     req.target = o.target;
@@ -89,6 +113,7 @@ void add_run_command(CLI::App& app) {
     req.dry_run = o.dry_run;
     req.host_file = o.host;
     req.kmsg_file = o.kmsg;
+    req.wait_lock = wait_lock_of(o.wait_lock);
     if (!o.host.empty() && !o.dry_run) usage_error("--host FILE plans for another host: it needs --dry-run");
     if (!o.kmsg.empty() && !o.dry_run)
       usage_error("--kmsg FILE plans with a captured kernel log: it needs --dry-run (a run reads /dev/kmsg)");

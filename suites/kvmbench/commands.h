@@ -5,9 +5,20 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <vector>
+
 namespace kvmbench::cli {
 
 void add_help_command(CLI::App& app);  // kvmbench help [COMMAND...]
+// The commands of `parent` that help lists (not the hidden ones), by name.
+std::vector<std::string> command_names(const CLI::App& parent);
+// Where argv names no command at a place that needs one (its first word,
+// or the word after a command that has commands of its own, such as `db`):
+// "unknown command 'rnu'; did you mean 'run'? (`kvmbench help` lists
+// them)", the closest names offered where one is close. "" when argv
+// names commands all the way (the parser then says what else is wrong).
+std::string unknown_command_in(const CLI::App& app, int argc, const char* const* argv);
 void add_version_command(CLI::App& app);
 void add_probe_command(CLI::App& app);
 void add_restore_command(CLI::App& app);

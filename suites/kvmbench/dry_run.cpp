@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <set>
 #include <stdexcept>
 
 #include "analysis/json_input.h"
@@ -107,28 +106,9 @@ class BootPlan {
 int plan_suites(const RunRequest& req) {
   if (!req.replay_dir.empty()) usage_error("--dry-run plans a live run; it does not take --replay");
   const std::string preset_name = req.preset.empty() ? std::string("document") : req.preset;
-  std::vector<const Suite*> chosen;
-  if (req.target == "all") {
-    for (auto& s : suites::registry()) chosen.push_back(&s);
-  } else if (const Suite* s = suites::find_suite(req.target)) {
-    chosen.push_back(s);
-  } else {
-    std::vector<std::string> names;
-    for (auto& x : suites::registry()) names.push_back(x.name);
-    usage_error(fmt::format("unknown suite '{}' (known: {}, all)", req.target, fmt::join(names, ", ")));
-  }
   std::vector<std::pair<const Suite*, const Preset*>> targets;
-  std::set<std::string> known;
-  for (const Suite* s : chosen) {
-    const Preset* p = s->find_preset(preset_name);
-    if (!p) continue;
-    targets.emplace_back(s, p);
-    for (const auto& d : p->params) known.insert(d.name);
-  }
-  if (targets.empty()) usage_error(fmt::format("no chosen suite has a preset '{}'", preset_name));
-  for (const auto& [k, v] : req.overrides)
-    if (!known.count(k))
-      usage_error(fmt::format("'{}' is not a parameter of the chosen preset(s); see `kvmbench list --params`", k));
+  for (const Suite* s : chosen_suites(req.target, preset_name, req.overrides))
+    if (const Preset* p = s->find_preset(preset_name)) targets.emplace_back(s, p);
 
   std::string described;
   HostCaps caps = caps_for(req, described);

@@ -65,8 +65,11 @@ std::string help_entry(const std::string& name, const std::string& description, 
 }
 
 std::string HelpFormatter::make_option(const CLI::Option* opt, bool is_positional) const {
-  return help_entry(make_option_name(opt, is_positional) + make_option_opts(opt), make_option_desc(opt),
-                    get_column_width());
+  std::string opts = make_option_opts(opt);
+  // A flag whose value comes only after '=' (option_text "[=SECONDS]")
+  // shows it glued to its name, as it is typed: --wait-lock[=SECONDS].
+  if (opts.rfind(" [=", 0) == 0) opts.erase(0, 1);
+  return help_entry(make_option_name(opt, is_positional) + opts, make_option_desc(opt), get_column_width());
 }
 
 std::string HelpFormatter::make_subcommand(const CLI::App* sub) const {

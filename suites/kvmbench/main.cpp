@@ -76,6 +76,12 @@ int main(int argc, char** argv) {
   } catch (const ParseOnlyDone&) {
     return kvmbench::kExitOk;
   } catch (const CLI::ParseError& e) {
+    // A mistyped command: CLI11 would only say that a subcommand is
+    // required, not which word it could not place, nor what was meant.
+    if (const std::string unknown = kvmbench::cli::unknown_command_in(app, argc, argv); !unknown.empty()) {
+      fmt::print(stderr, "kvmbench: {}\n", unknown);
+      return usage_code;
+    }
     // Usage errors from CLI11 (unknown option, missing argument, ...).
     app.exit(e);
     return usage_code;

@@ -9,9 +9,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <set>
+#include <optional>
 
 #include "analysis/adaptive.h"
+#include "analysis/closest_names.h"
 #include "analysis/run_store.h"
 #include "hostlib/host_change_record.h"
 #include "hostlib/interrupt.h"
@@ -47,7 +48,10 @@ struct Target {
 class RunSource {
  public:
   // Bad input (a replay of another preset, or of no directory) is a usage error.
-  explicit RunSource(const RunRequest& req) : replay_dir_(req.replay_dir), preset_(req.preset) {
+  explicit RunSource(const RunRequest& req)
+      : replay_dir_(req.replay_dir), preset_(req.preset), wait_lock_(req.wait_lock),
+        // What another run's "busy" message names as the holder.
+        lock_what_(fmt::format("kvmbench run {}{}", req.target, req.preset.empty() ? "" : " --preset " + req.preset)) {
     if (live()) return;
     if (!req.preset.empty() && req.preset != "document")
       usage_error(fmt::format("--replay feeds the document presets' collection paths; not preset '{}'", req.preset));
@@ -75,7 +79,9 @@ class RunSource {
 
   // The host-wide lock a live run holds; a replay measures nothing on this
   // host, so it needs none.
-  std::unique_ptr<RunLockHolder> lock_host() const { return live() ? acquire_run_lock() : nullptr; }
+  std::unique_ptr<RunLockHolder> lock_host() const {
+    return live() ? acquire_run_lock(wait_lock_, lock_what_) : nullptr;
+  }
 
   // The collector of suite `s`'s run: `run all --replay DIR` reads
   // DIR/<suite>/ where it exists, else DIR.
@@ -91,6 +97,8 @@ class RunSource {
 
   fs::path replay_dir_;  // empty: live
   std::string preset_;
+  std::optional<std::chrono::seconds> wait_lock_;
+  std::string lock_what_;
 };
 
 std::string hostname() {
@@ -390,6 +398,56 @@ Outcome run_one(const Target& t, const RunSource& source, const HostCaps& caps, 
 
 }  // namespace
 
+std::vector<const Suite*> chosen_suites(const std::string& target, const std::string& preset,
+                                        const std::map<std::string, std::string>& overrides) {
+  std::vector<const Suite*> chosen;
+  if (target == "all") {
+    for (auto& s : suites::registry()) chosen.push_back(&s);
+  } else if (const Suite* s = suites::find_suite(target)) {
+    chosen.push_back(s);
+  } else {
+    usage_error(suites::unknown_suite_message(target, [](const Suite&) { return true; }, true));
+  }
+  // The presets and parameters a name could have meant, each once, in the
+  // order `kvmbench list` shows them.
+  auto add = [](std::vector<std::string>& names, const std::string& n) {
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  };
+  if (!preset.empty()) {
+    std::vector<std::string> presets;
+    for (auto* s : chosen)
+      for (auto& p : s->presets) add(presets, p.name);
+    if (std::find(presets.begin(), presets.end(), preset) == presets.end()) {
+      const std::string hint = did_you_mean(preset, presets);
+      usage_error(fmt::format("no chosen suite has a preset '{}'{}{} (presets: {})", preset, hint.empty() ? "" : "; ",
+                              hint, fmt::join(presets, ", ")));
+    }
+  }
+  std::vector<std::string> params;
+  for (auto* s : chosen)
+    for (auto& p : s->presets)
+      if (preset.empty() || p.name == preset)
+        for (auto& d : p.params) add(params, d.name);
+  for (auto& [k, v] : overrides)
+    if (std::find(params.begin(), params.end(), k) == params.end()) {
+      // Spelled right but for another preset (guest-mem of document, not
+      // host): that preset is the correction.
+      std::vector<std::string> elsewhere;
+      for (auto* s : chosen)
+        for (auto& p : s->presets)
+          if (std::any_of(p.params.begin(), p.params.end(), [&](const auto& d) { return d.name == k; }))
+            add(elsewhere, p.name);
+      std::string hint = did_you_mean(k, params);
+      if (!elsewhere.empty())
+        hint = fmt::format("it is a parameter of preset{} {}", elsewhere.size() > 1 ? "s" : "",
+                           fmt::join(elsewhere, ", "));
+      usage_error(fmt::format("'{}' is not a parameter of the chosen preset(s){}{} (`kvmbench list --params` shows "
+                              "them all)",
+                              k, hint.empty() ? "" : "; ", hint));
+    }
+  return chosen;
+}
+
 int run_suites(const RunRequest& req) {
   if (req.dry_run) return plan_suites(req);  // before anything that touches the host
   const auto invoked = std::chrono::steady_clock::now();
@@ -397,32 +455,7 @@ int run_suites(const RunRequest& req) {
   const RunSource source(req);
   const std::string& preset_name = source.preset();
 
-  std::vector<const Suite*> chosen;
-  if (req.target == "all") {
-    for (auto& s : suites::registry()) chosen.push_back(&s);
-  } else {
-    const Suite* s = suites::find_suite(req.target);
-    if (!s) {
-      std::vector<std::string> names;
-      for (auto& x : suites::registry()) names.push_back(x.name);
-      usage_error(fmt::format("unknown suite '{}' (known: {}, all)", req.target, fmt::join(names, ", ")));
-    }
-    chosen.push_back(s);
-  }
-  if (!preset_name.empty()) {
-    bool any = false;
-    for (auto* s : chosen) any = any || s->find_preset(preset_name);
-    if (!any) usage_error(fmt::format("no chosen suite has a preset '{}'", preset_name));
-  }
-  // Every override must name a parameter of some chosen preset.
-  std::set<std::string> known;
-  for (auto* s : chosen)
-    for (auto& p : s->presets)
-      if (preset_name.empty() || p.name == preset_name)
-        for (auto& d : p.params) known.insert(d.name);
-  for (auto& [k, v] : req.overrides)
-    if (!known.count(k))
-      usage_error(fmt::format("'{}' is not a parameter of the chosen preset(s); see `kvmbench list --params`", k));
+  const std::vector<const Suite*> chosen = chosen_suites(req.target, preset_name, req.overrides);
 
   const auto probe_start = std::chrono::steady_clock::now();
   HostCaps caps = suites::probe_host_caps();

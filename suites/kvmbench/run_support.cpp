@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "analysis/table.h"
+#include "hostlib/interrupt.h"
 #include "hostlib/knob_journal.h"
 #include "hostlib/run_lock.h"
 #include "suites/kvmbench/exit.h"
@@ -36,15 +37,28 @@ bool prepare_host_for_run() {
 namespace {
 struct HeldRunLock : RunLockHolder {
   host::RunLock lock;
-  explicit HeldRunLock(std::chrono::milliseconds wait) : lock(wait, "kvmbench run") {}
+  HeldRunLock(std::chrono::milliseconds wait, const std::string& what) : lock(wait, what) {}
 };
 }  // namespace
 
-std::unique_ptr<RunLockHolder> acquire_run_lock() {
+std::unique_ptr<RunLockHolder> acquire_run_lock(std::optional<std::chrono::seconds> wait, const std::string& what) {
   try {
-    return std::make_unique<HeldRunLock>(std::chrono::seconds(0));
+    return std::make_unique<HeldRunLock>(wait ? std::chrono::milliseconds(*wait) : host::kWaitForever, what);
+  } catch (const host::RunLockBusy& e) {
+    if (host::interrupted()) throw ExitError(kExitInterrupted, "interrupted while waiting for the run lock");
+    // Not 77: this host can run it, only not now; a job engine that lets
+    // 77 pass as "this machine cannot" would skip the run unseen.
+    const bool waited = wait && wait->count() > 0;
+    throw ExitError(kExitBusy,
+                    fmt::format("another kvmbench run ({}) holds {}{}; two runs would measure each other. Try again "
+                                "when it has finished, or {}",
+                                e.holder, e.path.string(),
+                                waited ? fmt::format(", still after {} s of --wait-lock", wait->count()) : "",
+                                waited ? "wait longer (--wait-lock=SECONDS; bare --wait-lock: until it finishes)"
+                                       : "pass --wait-lock to wait for it"));
   } catch (const std::exception& e) {
-    throw ExitError(kExitCannotRun, fmt::format("{} (wait for it to finish)", e.what()));
+    // The lock file cannot be opened or locked: this host, as set up, cannot run.
+    throw ExitError(kExitCannotRun, e.what());
   }
 }
 

@@ -3,7 +3,9 @@
 // and the host-wide lock that keeps two runs from measuring at once.
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "analysis/run_store.h"
@@ -18,10 +20,12 @@ void print_run_report(const Run& run, const std::string& format, bool verbose);
 // true when it restored any (what the host looks like changed).
 bool prepare_host_for_run();
 
-// Held for the whole run; a second kvmbench waits or fails with a message.
+// Held for the whole run; a second kvmbench waits up to `wait` (none:
+// without limit) for it, then exits 75 (busy: try again) naming the
+// holder. `what` names this run for the message another one would print.
 struct RunLockHolder {
   virtual ~RunLockHolder() = default;
 };
-std::unique_ptr<RunLockHolder> acquire_run_lock();
+std::unique_ptr<RunLockHolder> acquire_run_lock(std::optional<std::chrono::seconds> wait, const std::string& what);
 
 }  // namespace kvmbench::cli

@@ -133,4 +133,10 @@ TEST(BisectRun, ItsOwnErrorsStopTheBisectionNotMarkACommitBad) {
   r = run_kvmbench({"bisect-run", "--good", "a", "--bad", "b", "--", "/bin/false"});
   EXPECT_EQ(r.exit_code, 125) << r.err;
   EXPECT_NE(r.err.find("could not be measured"), std::string::npos) << r.err;
+  // Its kvmbench run found the run lock held (75): nothing is known of
+  // this commit, and a skip would drop it unseen; stop instead.
+  r = run_kvmbench({"bisect-run", "--good", "a", "--bad", "b", "--", "/bin/sh", "-c", "exit 75"});
+  EXPECT_EQ(r.exit_code, 128) << r.err;
+  EXPECT_NE(r.err.find("held the run lock"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--wait-lock"), std::string::npos) << r.err;
 }

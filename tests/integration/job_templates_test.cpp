@@ -58,9 +58,10 @@ TemplateSteps steps_of(const std::string& file) {
   return t;
 }
 
-// Whether a step runs kvmbench (not: names kvmbench.deb or a .git URL).
-bool runs_kvmbench(const std::string& step) {
-  for (std::size_t at = step.find("kvmbench "); at != std::string::npos; at = step.find("kvmbench ", at + 1)) {
+// Whether a step runs kvmbench (not: names kvmbench.deb or a .git URL), or
+// with `command` "kvmbench run ", that command (not: quotes it in a message).
+bool runs_kvmbench(const std::string& step, const std::string& command = "kvmbench ") {
+  for (std::size_t at = step.find(command); at != std::string::npos; at = step.find(command, at + 1)) {
     const bool word_start = at == 0 || std::string(" \t;&|({").find(step[at - 1]) != std::string::npos;
     if (word_start) return true;
   }
@@ -128,6 +129,24 @@ TEST(JobTemplates, EveryKvmbenchLineParses) {
     }
     // probe --labels, probe --require, run, and export or gate at least.
     EXPECT_GE(checked, 4);
+  }
+}
+
+// A job that lands on a machine where another kvmbench run measures waits
+// for it: `run` exits 75 (busy) without --wait-lock, which no engine may
+// take for "this machine cannot" (GitLab's allowed exit codes: 77 only,
+// checked by ci_template_structure.py).
+TEST(JobTemplates, EveryRunWaitsForTheRunLock) {
+  if (auto why = python_missing(); !why.empty()) GTEST_SKIP() << why;
+  for (const char* file : {"lava/kvmbench-testdef.yaml", "gitlab-ci.yml", "Jenkinsfile", "github-self-hosted.yml"}) {
+    SCOPED_TRACE(file);
+    int runs = 0;
+    for (const auto& step : steps_of(file).steps) {
+      if (!runs_kvmbench(step, "kvmbench run ")) continue;
+      EXPECT_NE(step.find(" --wait-lock"), std::string::npos) << step;
+      ++runs;
+    }
+    EXPECT_EQ(runs, 1);
   }
 }
 
@@ -206,7 +225,7 @@ TEST(JobTemplates, CiFilesHoldTheirEnginesStructure) {
     EXPECT_EQ(r.exit_code, 0) << kind << ": " << r.out << r.err;
   }
   // And it fails where the engine would: the pre-check's exit 77 not
-  // allowed, a brace lost.
+  // allowed, a busy run lock's 75 allowed, a brace lost.
   TempDir t;
   std::string gitlab = read_text(lab_job("gitlab-ci.yml"));
   const auto at = gitlab.find("    - 77");
@@ -214,6 +233,12 @@ TEST(JobTemplates, CiFilesHoldTheirEnginesStructure) {
   write_text(t.path / "gitlab-ci.yml", gitlab.replace(at, 8, "    - 78"));
   auto r = run_command({kPython, support("ci_template_structure.py"), "gitlab", (t.path / "gitlab-ci.yml").string()});
   EXPECT_EQ(r.exit_code, 1) << r.out;
+  // Exit 75 (busy) allowed would skip a collided run unseen.
+  gitlab = read_text(lab_job("gitlab-ci.yml"));
+  write_text(t.path / "gitlab-ci.yml", gitlab.replace(gitlab.find("    - 77"), 8, "    - 77\n    - 75"));
+  r = run_command({kPython, support("ci_template_structure.py"), "gitlab", (t.path / "gitlab-ci.yml").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("75"), std::string::npos) << r.out;
   std::string jenkins = read_text(lab_job("Jenkinsfile"));
   write_text(t.path / "Jenkinsfile", jenkins.substr(0, jenkins.rfind('}')));
   r = run_command({kPython, support("ci_template_structure.py"), "jenkins", (t.path / "Jenkinsfile").string()});

@@ -28,7 +28,7 @@ fs::path only_run_dir(const fs::path& root) {
 }
 
 // Each test process its own state dir (run lock, knob journal): ctest runs
-// tests in parallel, and two runs sharing the lock would exit 77.
+// tests in parallel, and two runs sharing the lock would exit 75 (busy).
 std::vector<std::string> env() { return {kvmbench::test_support::private_state_dir_env()}; }
 
 }  // namespace

@@ -41,8 +41,15 @@ def gitlab(text):
         reports = (job.get("artifacts") or {}).get("reports") or {}
         junit = junit or bool(reports.get("junit"))
         script = " ".join(str(s) for s in job.get("script"))
-        if "probe --require" in script and 77 not in ((job.get("allow_failure") or {}).get("exit_codes") or []):
+        allowed = (job.get("allow_failure") or {}).get("exit_codes") or []
+        if not isinstance(allowed, list):
+            allowed = [allowed]
+        if "probe --require" in script and 77 not in allowed:
             problems.append(f"job {name}: runs probe --require but does not allow its exit 77")
+        # 75: another kvmbench run held the run lock; allowed, a collision
+        # would pass as "this machine cannot" and the run be skipped unseen.
+        if 75 in allowed:
+            problems.append(f"job {name}: allows exit 75 (busy run lock): a collided run would be skipped unseen")
     if not junit:
         problems.append("no job has artifacts:reports:junit")
     return problems

@@ -72,10 +72,14 @@ TEST(RunLock, SecondHolderFailsWithAClearMessageThenSucceeds) {
     try {
       RunLock second(std::chrono::milliseconds(100), "", path);
       FAIL() << "two holders";
-    } catch (const std::runtime_error& e) {
+    } catch (const kvmbench::host::RunLockBusy& e) {
+      // Busy, told apart from a lock file that cannot be opened (which
+      // throws a plain runtime_error): the caller exits 75, not 77.
       std::string m = e.what();
       EXPECT_NE(m.find("another kvmbench run"), std::string::npos) << m;
       EXPECT_NE(m.find(std::to_string(::getpid())), std::string::npos) << m;
+      EXPECT_EQ(e.holder, "pid " + std::to_string(::getpid()) + ": suite directmap");
+      EXPECT_EQ(e.path, path);
     }
   }
   EXPECT_EQ(RunLock::holder(path), "");
@@ -83,13 +87,31 @@ TEST(RunLock, SecondHolderFailsWithAClearMessageThenSucceeds) {
 }
 
 TEST(RunLock, WaiterGetsTheLockWhenReleased) {
+  // With a limit, and without one (kWaitForever: no deadline, where now()
+  // + max would overflow the clock).
+  for (const auto wait : {std::chrono::milliseconds(30000), kvmbench::host::kWaitForever}) {
+    kvmbench::test_support::TempDir dir;
+    auto path = dir.path / "run.lock";
+    auto first = std::make_unique<RunLock>(std::chrono::milliseconds(0), "", path);
+    std::thread releaser([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      first.reset();
+    });
+    EXPECT_NO_THROW(RunLock second(wait, "", path));
+    releaser.join();
+  }
+}
+
+TEST(RunLock, AFileThatCannotBeOpenedIsNotBusy) {
   kvmbench::test_support::TempDir dir;
-  auto path = dir.path / "run.lock";
-  auto first = std::make_unique<RunLock>(std::chrono::milliseconds(0), "", path);
-  std::thread releaser([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    first.reset();
-  });
-  EXPECT_NO_THROW(RunLock second(std::chrono::seconds(30), "", path));
-  releaser.join();
+  // A directory where the lock file would be: open() fails.
+  std::filesystem::create_directories(dir.path / "run.lock");
+  try {
+    RunLock lock(std::chrono::milliseconds(0), "", dir.path / "run.lock");
+    FAIL() << "locked a directory";
+  } catch (const kvmbench::host::RunLockBusy& e) {
+    FAIL() << "busy: " << e.what();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot open run lock"), std::string::npos) << e.what();
+  }
 }
