@@ -99,7 +99,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--verbose", o.verbose,
                 "Report: a table for every metric (not only the primary ones) and each case's statistics in full");
   cmd->footer(
-      "Exit status: 0 ran; 2 a bad option or parameter, or a run failed; 75 busy: another kvmbench run holds "
+      "Exit status: 0 ran; 1 a run failed (its directory says why); 2 a bad option or parameter; 75 busy: another "
+      "kvmbench run holds "
       "the run lock (named on stderr; try again, or --wait-lock); 77 nothing can run on this host (why on "
       "stderr); 130 interrupted.");
   cmd->callback([] {

@@ -508,7 +508,7 @@ int run_suites(const RunRequest& req) {
     if (o == Outcome::failed) failed = true;
   }
   print_summary();
-  return failed ? kExitUsage : kExitOk;
+  return failed ? kExitFailed : kExitOk;
 }
 
 }  // namespace kvmbench::cli

@@ -49,7 +49,7 @@ std::vector<const suites::Suite*> chosen_suites(const std::string& target, const
                                                 const std::map<std::string, std::string>& overrides);
 
 // Returns the exit code: 0 when something ran, 77 when nothing could,
-// 2 on bad parameters or a failed run, 130 when interrupted; throws
+// 1 when a preset's run failed, 2 on bad parameters, 130 when interrupted; throws
 // ExitError 75 when another run holds the run lock past `wait_lock`.
 int run_suites(const RunRequest& req);
 

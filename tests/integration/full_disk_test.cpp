@@ -105,9 +105,9 @@ TEST(FullDisk, ARunThatFillsTheDiskEndsFailedWithItsWholeSamples) {
   const auto d = on_small_disk(
       t, "1m", 640, {"run", "directmap", "--replay", (kReplay / "directmap").string(), "--out", "{disk}/runs"}, out);
   if (!d.skip.empty()) GTEST_SKIP() << d.skip;
-  // A failed run is exit 2 (run_driver.h); which write met the full disk
+  // A failed run is exit 1 (run_driver.h); which write met the full disk
   // first (a sample, or a repetition's raw copy) depends on the sizes.
-  EXPECT_EQ(d.result.exit_code, 2) << d.result.err;
+  EXPECT_EQ(d.result.exit_code, 1) << d.result.err;
   const std::string err = kvmbench::test_support::unwrapped(d.result.err);
   EXPECT_NE(err.find("directmap / document failed: cannot "), std::string::npos) << err;
   EXPECT_NE(err.find("No space left on device"), std::string::npos) << err;
