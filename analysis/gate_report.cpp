@@ -84,7 +84,9 @@ static std::string outcome_word(const GateResult& g, const GateMetric& m) {
 
 std::string render_gate_text(const GateResult& g) {
   std::string out = headline(g) + "\n";
-  if (const std::string banner = source_banner(g.comparison); !banner.empty()) out += banner + "\n";
+  // Input that never loaded has no source to speak of.
+  const bool loaded = !g.comparison.metrics.empty();
+  if (const std::string banner = source_banner(g.comparison); loaded && !banner.empty()) out += banner + "\n";
   if (g.status == GateStatus::unusable) {
     for (auto& p : g.problems) out += "  - " + p + "\n";
     for (auto& m : g.metrics)

@@ -189,6 +189,8 @@ TEST(Gate, DecidesOnThePrimaryMetrics) {
 TEST(Gate, UnusableGateCarriesTheReason) {
   auto g = unusable_gate("a", "b", {}, "a: no such file or directory");
   EXPECT_EQ(g.exit_code(), 2);
+  // Nothing was loaded: no banner naming a source it never had.
+  EXPECT_EQ(render_gate_text(g).find("REPLAY"), std::string::npos) << render_gate_text(g);
   EXPECT_NE(render_gate_junit(g).find("<error message=\"a: no such file or directory\" type=\"unusable input\"/>"),
             std::string::npos);
   EXPECT_NE(render_gate_markdown(g).find("UNUSABLE INPUT"), std::string::npos);
