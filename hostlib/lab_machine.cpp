@@ -357,6 +357,7 @@ LabResult run_lab(const LabSpec& spec, const LabStreams& streams) {
   std::string failure;
   LabStallWatch watch({spec.silence_s, spec.stall_grace_s});
   auto watched = Clock::now() - std::chrono::hours(1);
+  auto ticked = watched;
   bool command_wrote = false;
   for (;;) {
     vm->drain_output();
@@ -387,6 +388,10 @@ LabResult run_lab(const LabSpec& spec, const LabStreams& streams) {
       r.markers = std::move(now);
     }
     if (vm->poll_exit()) break;
+    if (spec.tick_s > 0 && r.markers.ready && since(ticked) >= spec.tick_s) {
+      ticked = Clock::now();
+      send_control(paths.control_socket, "TICK");  // best effort: a lab that went away is seen above
+    }
     if (interrupted() && !interrupt_sent) {
       interrupt_sent = Clock::now();
       const std::string e = r.markers.ready ? send_control(paths.control_socket, "INT") : "not started yet";

@@ -62,6 +62,13 @@ struct LabSpec {
   double silence_s = 300;
   double stall_grace_s = 60;
   double interrupt_grace_s = 300;     // after a Ctrl-C is sent in
+  // Once the lab is up, the host writes a line ("TICK") on the control
+  // serial port this often (0: never). QEMU's single TCG thread with the
+  // vCPUs halted sometimes misses the lab's own timer interrupt on a busy
+  // host, and the machine then sleeps until some other interrupt comes
+  // (296 s once, ended by the stall watch's SYSRQ line); a serial interrupt
+  // a second bounds that at a second.
+  double tick_s = 1;
 };
 
 // What build_lab_qemu_argv needs besides the spec.

@@ -47,6 +47,7 @@ struct LabOptions {
   std::string kernel, modules, append;
   double timeout_s = kDefaultLabTimeout;
   double silence_s = 300;
+  double tick_s = 1;
   std::string out = "results/runs";
   std::string console;
   std::string shell;
@@ -207,6 +208,7 @@ int run_lab_command(const LabOptions& o) {
   spec.memory_mib = *mem >> 20;
   spec.timeout_s = o.timeout_s;
   spec.silence_s = o.silence_s;
+  spec.tick_s = o.tick_s;
   spec.stall_grace_s = std::min(spec.stall_grace_s, o.silence_s);
   spec.cwd = fs::current_path();
   spec.hostname = hostname() + "-lab";
@@ -331,6 +333,10 @@ void add_lab_command(CLI::App& app) {
                   "seconds without a sign of life from the lab machine (its heartbeat, the command's output) after "
                   "which it is killed as stalled (default 300)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--lab-tick", o.tick_s,
+                  "seconds between the host's keepalive lines on the lab's control port, whose interrupt wakes a "
+                  "lab machine that QEMU left asleep past its timer (default 1; 0: none)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--lab-out", o.out,
                   "where run directories land, unless the command has its own --out (and the lab console, when no "
                   "run holds it)");
