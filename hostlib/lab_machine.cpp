@@ -223,8 +223,11 @@ class FileFollower {
 };
 
 // Writes one line to the lab's control port (QEMU's socket chardev).
-std::string send_control(const fs::path& socket, std::string_view line) {
-  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+// `wait`: whether to wait for QEMU to take the connection. The watch loop's
+// tick does not: a QEMU slow to accept (its main loop starved) would
+// otherwise hold the loop that kills a hung lab; that tick is skipped.
+std::string send_control(const fs::path& socket, std::string_view line, bool wait = true) {
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (wait ? 0 : SOCK_NONBLOCK), 0);
   if (fd < 0) return std::strerror(errno);
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
@@ -390,7 +393,7 @@ LabResult run_lab(const LabSpec& spec, const LabStreams& streams) {
     if (vm->poll_exit()) break;
     if (spec.tick_s > 0 && r.markers.ready && since(ticked) >= spec.tick_s) {
       ticked = Clock::now();
-      send_control(paths.control_socket, "TICK");  // best effort: a lab that went away is seen above
+      send_control(paths.control_socket, "TICK", false);  // best effort: a lab that went away is seen above
     }
     if (interrupted() && !interrupt_sent) {
       interrupt_sent = Clock::now();
