@@ -1,5 +1,5 @@
 // The published error rates of `kvmbench history`'s change points
-// (analysis/change_points.h), measured on synthetic series (run by hand,
+// (analysis/stats/change_points.h), measured on synthetic series (run by hand,
 // not by ctest: a few minutes on two cores):
 //
 //   false alarms  1,000 stationary series (60 points, normal noise, CV 1 %)
@@ -41,7 +41,7 @@
 #include <random>
 #include <vector>
 
-#include "analysis/change_points.h"
+#include "analysis/stats/change_points.h"
 #include "tests/support/noise.h"
 
 namespace {

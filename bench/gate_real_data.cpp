@@ -29,9 +29,9 @@
 #include <string>
 #include <vector>
 
-#include "hostlib/interrupt.h"
-#include "hostlib/knobs.h"
-#include "hostlib/qemu_process.h"
+#include "hostlib/state/interrupt.h"
+#include "hostlib/state/knobs.h"
+#include "hostlib/qemu/qemu_process.h"
 
 namespace fs = std::filesystem;
 using kvmbench::host::run_program;

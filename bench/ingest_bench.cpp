@@ -46,7 +46,7 @@
 #include <string>
 #include <string_view>
 
-#include "analysis/parsers/kernel_log.h"
+#include "analysis/parse/kernel_log.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // The tiny protocol between the network workloads (tcp_rr, tcp_stream) and
 // their peer, netperf-style. Header-only and libc-only, because both sides
 // use it: the workload in the guest, and the peer that kvmbench runs on the
-// host (hostlib/qemu_net_peer.h) or that the workload starts in a thread for
+// host (hostlib/qemu/qemu_net_peer.h) or that the workload starts in a thread for
 // a native baseline (--self-peer).
 //
 // Direction: the guest LISTENS and the peer CONNECTS. With QEMU user

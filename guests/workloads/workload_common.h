@@ -2,7 +2,7 @@
 // monotonic clock, and the result line format
 //   KVMBENCH-RESULT {"case":...,"variant":...,"metric":...,"unit":...,
 //                    "value":...,"iteration":...}
-// which analysis/parsers/guest_output.h reads back. The workloads are
+// which analysis/parse/guest_output.h reads back. The workloads are
 // statically linked and run as-is in the busybox initramfs or natively on
 // the host (the baseline), so this header uses only libc and libstdc++.
 #pragma once

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "hostlib/confidential_host.h"
+#include "hostlib/facts/confidential_host.h"
 
 namespace kvmbench::suites::asid {
 

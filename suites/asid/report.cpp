@@ -8,7 +8,7 @@
 #include <optional>
 #include <tuple>
 
-#include "analysis/series_table.h"
+#include "analysis/report/series_table.h"
 
 namespace kvmbench::suites::asid {
 

@@ -14,10 +14,10 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/result_model.h"
-#include "analysis/statistics.h"
-#include "analysis/table.h"
-#include "suites/reproduce.h"
+#include "analysis/model/result_model.h"
+#include "analysis/stats/statistics.h"
+#include "analysis/report/table.h"
+#include "suites/framework/reproduce.h"
 
 namespace kvmbench::suites::asid {
 
@@ -37,7 +37,7 @@ Ratio guest_to_native(const stats::Summary& guest, const stats::Summary& native)
 std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source);
 
 // The document's tables from the reference data in `reference_dir`
-// (suites/reproduce.h; this suite's Suite::reproduce).
+// (suites/framework/reproduce.h; this suite's Suite::reproduce).
 Reproduction reproduce_document(const std::filesystem::path& reference_dir, const ReproduceOptions& options);
 
 }  // namespace kvmbench::suites::asid

@@ -7,7 +7,7 @@
 //             variants "npt=on" / "npt=off"; "as-loaded" keeps the module as
 //             it is). kvm_amd's npt is fixed at load time: a setting other
 //             than the loaded one reloads kvm_amd through a journaled host
-//             knob (hostlib/knobs.h reload_module), put back at the end of
+//             knob (hostlib/state/knobs.h reload_module), put back at the end of
 //             each repetition, on Ctrl-C, or by the next kvmbench start /
 //             `kvmbench restore` after a crash. A reload that is refused
 //             (VMs running, module not loaded or built in, modprobe failing)
@@ -35,18 +35,18 @@
 #include <optional>
 #include <sstream>
 
-#include "hostlib/kernel_files.h"
-#include "hostlib/knobs.h"
-#include "hostlib/qemu_paths.h"
+#include "hostlib/facts/kernel_files.h"
+#include "hostlib/state/knobs.h"
+#include "hostlib/qemu/qemu_paths.h"
 #include "suites/asid/flushbyasid.h"
 #include "suites/asid/report.h"
-#include "suites/common/collector.h"
-#include "suites/common/guest_glue.h"
-#include "suites/common/plan.h"
-#include "suites/common/requirements.h"
-#include "suites/kvmbench/exit.h"
-#include "suites/param_check.h"
-#include "suites/suite.h"
+#include "suites/collect/collector.h"
+#include "suites/collect/guest_glue.h"
+#include "suites/framework/plan.h"
+#include "suites/framework/requirements.h"
+#include "suites/framework/errors.h"
+#include "suites/framework/param_check.h"
+#include "suites/framework/suite.h"
 
 namespace kvmbench::suites {
 

@@ -8,13 +8,13 @@
 
 #include <fmt/format.h>
 
-#include "hostlib/bench_threads.h"
-#include "hostlib/fresh_memory.h"
-#include "hostlib/kernel_files.h"
-#include "hostlib/knobs.h"
-#include "hostlib/kvm_uapi.h"
-#include "hostlib/kvm_vm.h"
-#include "hostlib/pinning.h"
+#include "hostlib/measure/bench_threads.h"
+#include "hostlib/measure/fresh_memory.h"
+#include "hostlib/facts/kernel_files.h"
+#include "hostlib/state/knobs.h"
+#include "hostlib/kvm/kvm_uapi.h"
+#include "hostlib/kvm/kvm_vm.h"
+#include "hostlib/measure/pinning.h"
 
 namespace kvmbench::suites::directmap {
 

@@ -9,7 +9,7 @@
 //   faultin_rate_per_thread  GB/s  B / that thread's time, one per thread (extra.thread)
 //   faultin_time             ns    wall time, release of the threads -> last done
 //   write_bandwidth          GB/s  memset of the already-faulted memory, N threads
-// Backings: hostlib/backing.h (hugetlb only with a big enough free pool; see
+// Backings: hostlib/measure/backing.h (hugetlb only with a big enough free pool; see
 // below).
 #pragma once
 
@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/result_model.h"
-#include "hostlib/backing.h"
-#include "hostlib/case_samples.h"
+#include "analysis/model/result_model.h"
+#include "hostlib/measure/backing.h"
+#include "hostlib/measure/case_samples.h"
 
 namespace kvmbench::suites::directmap {
 
@@ -31,7 +31,7 @@ struct DirectmapHostParams {
   bool pinned = true;                   // thread i on allowed CPU i (mod count)
   bool write_bandwidth = true;          // also measure the bound
   // Grow the hugetlb pools for the run and put them back after (needs root
-  // and the scoped knobs of hostlib/knobs.h); else use only free pages.
+  // and the scoped knobs of hostlib/state/knobs.h); else use only free pages.
   bool setup_hugetlb_pools = true;
 };
 

@@ -9,7 +9,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "analysis/number_format.h"
+#include "analysis/report/number_format.h"
 
 namespace kvmbench::suites::directmap {
 

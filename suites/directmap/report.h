@@ -22,11 +22,11 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/result_model.h"
-#include "analysis/statistics.h"
-#include "analysis/table.h"
-#include "suites/named_run.h"
-#include "suites/reproduce.h"
+#include "analysis/model/result_model.h"
+#include "analysis/stats/statistics.h"
+#include "analysis/report/table.h"
+#include "suites/framework/named_run.h"
+#include "suites/framework/reproduce.h"
 
 namespace kvmbench::suites::directmap {
 
@@ -60,7 +60,7 @@ using suites::NamedRun;
 std::vector<Table> document_tables(const std::vector<NamedRun>& runs);
 
 // The document's tables from the reference data in `reference_dir`
-// (suites/reproduce.h; this suite's Suite::reproduce).
+// (suites/framework/reproduce.h; this suite's Suite::reproduce).
 Reproduction reproduce_document(const std::filesystem::path& reference_dir, const ReproduceOptions& options);
 
 // The directmap setup the DirectMap lines of /proc/meminfo show: kCandidate

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "analysis/json_input.h"
-#include "analysis/run_store.h"
+#include "analysis/model/json_input.h"
+#include "analysis/store/run_store.h"
 #include "suites/directmap/report.h"
 
 namespace kvmbench::suites::directmap {

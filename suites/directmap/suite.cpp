@@ -16,23 +16,23 @@
 #include <algorithm>
 #include <sstream>
 
-#include "analysis/meminfo.h"
-#include "analysis/rate_fit.h"
-#include "analysis/units.h"
+#include "analysis/parse/meminfo.h"
+#include "analysis/stats/rate_fit.h"
+#include "analysis/model/units.h"
 #include "suites/directmap/measure.h"
-#include "hostlib/gmem_meminfo_field.h"
-#include "hostlib/kernel_files.h"
-#include "hostlib/kvm_uapi.h"
-#include "suites/common/capture.h"
-#include "suites/common/collector.h"
-#include "suites/common/guest_glue.h"
-#include "suites/common/kernel_boot.h"
-#include "suites/common/plan.h"
-#include "suites/common/requirements.h"
+#include "hostlib/facts/gmem_meminfo_field.h"
+#include "hostlib/facts/kernel_files.h"
+#include "hostlib/kvm/kvm_uapi.h"
+#include "suites/collect/capture.h"
+#include "suites/collect/collector.h"
+#include "suites/collect/guest_glue.h"
+#include "suites/collect/kernel_boot.h"
+#include "suites/framework/plan.h"
+#include "suites/framework/requirements.h"
 #include "suites/directmap/report.h"
-#include "suites/kvmbench/exit.h"
-#include "suites/param_check.h"
-#include "suites/suite.h"
+#include "suites/framework/errors.h"
+#include "suites/framework/param_check.h"
+#include "suites/framework/suite.h"
 
 namespace kvmbench::suites {
 
@@ -103,7 +103,7 @@ directmap::DirectmapHostParams parse_host_params(const ParamText& t) {
 // chosen. Not SNP: the parameter meminfo-field (the memfd backend's
 // memory is Shmem). SNP: the guest's private memory is guest_memfd, which
 // grows FileHugePages only on kernels with huge-page guest_memfd, so the
-// field is asked of the running kernel (hostlib/gmem_meminfo_field.h)
+// field is asked of the running kernel (hostlib/facts/gmem_meminfo_field.h)
 // unless snp-meminfo-field names one (a replay: its capture's header).
 struct FieldChoice {
   std::string field;  // "" when none could be found (why says why)

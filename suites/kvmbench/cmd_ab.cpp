@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <memory>
 
-#include "suites/kvmbench/ab_driver.h"
+#include "suites/engine/ab_driver.h"
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 
 namespace kvmbench::cli {
 

@@ -2,7 +2,7 @@
 // For `git bisect run`: runs COMMAND (which builds and boots or measures
 // the current commit and leaves its run directory under
 // $KVMBENCH_BISECT_OUT), then answers good (exit 0), bad (1) or skip (125)
-// from the evidence (analysis/bisect_decision.h), never a guess. REF: run
+// from the evidence (analysis/verdicts/bisect_decision.h), never a guess. REF: run
 // directories A,B,C of that level, or db[:kernel=R,last=N] (runs of the
 // measured machine in the results database).
 //
@@ -21,14 +21,14 @@
 #include <filesystem>
 #include <memory>
 
-#include "analysis/bisect_decision.h"
-#include "analysis/compare_input.h"
-#include "analysis/history_baseline.h"
-#include "hostlib/tarball.h"
+#include "analysis/verdicts/bisect_decision.h"
+#include "analysis/verdicts/compare_input.h"
+#include "analysis/verdicts/history_baseline.h"
+#include "hostlib/files/tarball.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/db_option.h"
-#include "suites/kvmbench/exit.h"
-#include "hostlib/scoped_temp_dir.h"
+#include "suites/framework/errors.h"
+#include "hostlib/files/scoped_temp_dir.h"
 
 namespace kvmbench::cli {
 

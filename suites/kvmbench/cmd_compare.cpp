@@ -7,12 +7,12 @@
 #include <algorithm>
 #include <memory>
 
-#include "analysis/compare_input.h"
-#include "analysis/compare_mail.h"
-#include "analysis/compare_render.h"
-#include "analysis/machine_check.h"
+#include "analysis/verdicts/compare_input.h"
+#include "analysis/report/render/compare_mail.h"
+#include "analysis/report/render/compare_render.h"
+#include "analysis/verdicts/machine_check.h"
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 
 namespace kvmbench::cli {
 

@@ -1,5 +1,5 @@
 // kvmbench db import RUN_DIR|TARBALL... | db dump [FILE] | db load FILE | db info
-// [--db DB]: the results database (analysis/results_db.h). Import takes run
+// [--db DB]: the results database (analysis/store/db/results_db.h). Import takes run
 // directories, directories of runs (results/runs/) and tarballs of them;
 // each run is imported whole or not at all, a run already there is left
 // as it is, and a different run under the same name is refused with what
@@ -14,13 +14,13 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/db_dump.h"
-#include "analysis/run_record.h"
-#include "hostlib/tarball.h"
+#include "analysis/store/db/db_dump.h"
+#include "analysis/store/run_record.h"
+#include "hostlib/files/tarball.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/db_option.h"
-#include "suites/kvmbench/exit.h"
-#include "hostlib/scoped_temp_dir.h"
+#include "suites/framework/errors.h"
+#include "hostlib/files/scoped_temp_dir.h"
 
 namespace kvmbench::cli {
 

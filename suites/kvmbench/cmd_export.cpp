@@ -1,5 +1,5 @@
 // kvmbench export RUN... --to junit|lava|kcidb|markdown [--out FILE]
-// Stored runs in the formats lab engines read (analysis/export_render.h).
+// Stored runs in the formats lab engines read (analysis/report/render/export_render.h).
 // Exit status as the gate's: 0 ok, 1 a run failed, 2 bad input (nothing
 // written), and 3 inconclusive (a run incomplete, a primary metric without a
 // CI) for an engine to route, e.g. to a rerun.
@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <memory>
 
-#include "analysis/export_render.h"
-#include "analysis/run_store.h"
+#include "analysis/report/render/export_render.h"
+#include "analysis/store/run_store.h"
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 
 namespace kvmbench::cli {
 

@@ -11,13 +11,13 @@
 #include <filesystem>
 #include <memory>
 
-#include "analysis/gate.h"
-#include "analysis/gate_report.h"
-#include "analysis/run_store.h"
+#include "analysis/verdicts/gate.h"
+#include "analysis/report/render/gate_report.h"
+#include "analysis/store/run_store.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/db_option.h"
 #include "suites/kvmbench/gate_baseline.h"
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 
 namespace kvmbench::cli {
 

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/closest_names.h"
+#include "analysis/model/closest_names.h"
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 
 namespace kvmbench::cli {
 

@@ -3,16 +3,16 @@
 //                  [--window N] [--format text|html|json] [--db DB]
 // A suite's metrics (without one named: the primary metrics of its presets)
 // across kernels, one series per machine, with change points
-// (analysis/history.h).
+// (analysis/verdicts/history.h).
 #include <fmt/format.h>
 
 #include <memory>
 
-#include "analysis/history_render.h"
+#include "analysis/report/render/history_render.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/db_option.h"
-#include "suites/kvmbench/exit.h"
-#include "suites/suite.h"
+#include "suites/framework/errors.h"
+#include "suites/framework/suite.h"
 
 namespace kvmbench::cli {
 

@@ -27,18 +27,18 @@
 #include <span>
 #include <unordered_map>
 
-#include "analysis/parsers/format_recognizer.h"
-#include "analysis/parsers/kernel_log_split.h"
-#include "analysis/run_store.h"
-#include "analysis/sample_jsonl.h"
-#include "hostlib/interrupt.h"
+#include "analysis/parse/format_recognizer.h"
+#include "analysis/parse/kernel_log_split.h"
+#include "analysis/store/run_store.h"
+#include "analysis/store/sample_jsonl.h"
+#include "hostlib/state/interrupt.h"
 #include "kvmbench_version.h"
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 #include "suites/kvmbench/ingest_input.h"
-#include "suites/kvmbench/render_tables.h"
-#include "suites/incomplete_run.h"
-#include "suites/run_report.h"
+#include "suites/engine/render_tables.h"
+#include "suites/engine/incomplete_run.h"
+#include "suites/engine/run_report.h"
 
 namespace kvmbench::cli {
 

@@ -1,5 +1,5 @@
 // kvmbench lab [LAB OPTIONS] COMMAND [ARGS...]: boot the emulated lab
-// machine (hostlib/lab_machine.h: QEMU TCG with SVM and nested paging, a
+// machine (hostlib/lab/lab_machine.h: QEMU TCG with SVM and nested paging, a
 // real kvm_amd) and run `kvmbench COMMAND ARGS...` inside it, e.g.
 //   kvmbench lab probe
 //   kvmbench lab run asid --preset document --set npt=on,off -r 2
@@ -18,15 +18,15 @@
 #include <random>
 #include <set>
 
-#include "analysis/json_input.h"
-#include "analysis/run_store.h"
-#include "analysis/units.h"
-#include "hostlib/interrupt.h"
-#include "hostlib/lab_kernel.h"
-#include "hostlib/lab_machine.h"
-#include "hostlib/qemu_paths.h"
+#include "analysis/model/json_input.h"
+#include "analysis/store/run_store.h"
+#include "analysis/model/units.h"
+#include "hostlib/state/interrupt.h"
+#include "hostlib/lab/lab_kernel.h"
+#include "hostlib/lab/lab_machine.h"
+#include "hostlib/qemu/qemu_paths.h"
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 
 extern char** environ;
 

@@ -5,9 +5,9 @@
 #include <sstream>
 
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/render_tables.h"
-#include "suites/param_check.h"
-#include "suites/suite.h"
+#include "suites/engine/render_tables.h"
+#include "suites/framework/param_check.h"
+#include "suites/framework/suite.h"
 
 namespace kvmbench::cli {
 

@@ -1,5 +1,5 @@
 // kvmbench merge RUN|DIR... [--format text|md|csv|json]: runs from many
-// machines in one report, one row per machine (analysis/fleet_merge.h), for
+// machines in one report, one row per machine (analysis/verdicts/fleet_merge.h), for
 // a lab that collects run directories without a results database. A DIR is
 // searched for run directories (those holding meta.json), as `db import`
 // does. A run that cannot be read is bad input (exit 2, nothing printed):
@@ -8,12 +8,12 @@
 
 #include <memory>
 
-#include "analysis/fleet_merge.h"
-#include "analysis/machine_fingerprint.h"
-#include "analysis/run_store.h"
-#include "hostlib/tarball.h"
+#include "analysis/verdicts/fleet_merge.h"
+#include "analysis/store/machine_fingerprint.h"
+#include "analysis/store/run_store.h"
+#include "hostlib/files/tarball.h"
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 
 namespace kvmbench::cli {
 

@@ -10,12 +10,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "analysis/rmpopt_calibration.h"
-#include "analysis/rmpopt_model.h"
-#include "analysis/table.h"
-#include "analysis/units.h"
+#include "suites/rmpopt/model_calibration.h"
+#include "suites/rmpopt/model.h"
+#include "analysis/report/table.h"
+#include "analysis/model/units.h"
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 #include "suites/rmpopt/model_host_check.h"
 #include "suites/rmpopt/model_report.h"
 
@@ -69,7 +69,7 @@ void run_rmpopt_model(const RmpoptModelOptions& o) {
   if (format == Format::html) usage_error("--format: html is not available here (text, md, csv, json)");
 
   // The posted machine the figures are fitted on (assumptions, see
-  // analysis/rmpopt_calibration.h), and the machine to predict.
+  // suites/rmpopt/model_calibration.h), and the machine to predict.
   model::Machine posted = model::posted_machine_assumption();
   if (o.calib_cpus) posted.cpus = *o.calib_cpus;
   if (o.calib_smt) posted.smt = *o.calib_smt;

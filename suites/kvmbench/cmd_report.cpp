@@ -11,16 +11,16 @@
 
 #include <fmt/ranges.h>
 
-#include "analysis/html_report.h"
-#include "analysis/run_store.h"
+#include "analysis/report/render/html_report.h"
+#include "analysis/store/run_store.h"
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
-#include "suites/kvmbench/render_tables.h"
-#include "suites/kvmbench/run_summary.h"
-#include "suites/host_changes_line.h"
-#include "suites/incomplete_run.h"
-#include "suites/run_report.h"
-#include "suites/suite.h"
+#include "suites/framework/errors.h"
+#include "suites/engine/render_tables.h"
+#include "suites/engine/run_summary.h"
+#include "suites/engine/host_changes_line.h"
+#include "suites/engine/incomplete_run.h"
+#include "suites/engine/run_report.h"
+#include "suites/framework/suite.h"
 
 namespace kvmbench::cli {
 

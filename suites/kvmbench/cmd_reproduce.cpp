@@ -8,9 +8,9 @@
 #include <optional>
 
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
-#include "suites/kvmbench/render_tables.h"
-#include "suites/reproduce.h"
+#include "suites/framework/errors.h"
+#include "suites/engine/render_tables.h"
+#include "suites/framework/reproduce.h"
 
 namespace kvmbench::cli {
 

@@ -7,9 +7,9 @@
 
 #include <cstring>
 
-#include "hostlib/knob_journal.h"
+#include "hostlib/state/knob_journal.h"
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 
 namespace kvmbench::cli {
 

@@ -9,13 +9,13 @@
 #include <map>
 #include <optional>
 
-#include "analysis/run_store.h"
-#include "hostlib/interrupt.h"
+#include "analysis/store/run_store.h"
+#include "hostlib/state/interrupt.h"
 #include "kvmbench_version.h"
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
-#include "suites/kvmbench/run_driver.h"
-#include "suites/suite.h"
+#include "suites/framework/errors.h"
+#include "suites/engine/run_driver.h"
+#include "suites/framework/suite.h"
 
 namespace kvmbench::cli {
 

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis/plain_numbers.h"
-#include "analysis/reading_units.h"
-#include "analysis/statistics.h"
+#include "analysis/parse/plain_numbers.h"
+#include "analysis/report/reading_units.h"
+#include "analysis/stats/statistics.h"
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 
 namespace kvmbench::cli {
 

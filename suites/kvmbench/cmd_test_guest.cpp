@@ -2,7 +2,7 @@
 // [--console FILE]` boots one guest of the kvmbench image with WORKLOAD
 // (the image's test hooks included: "hang" never finishes, "panic" kills
 // its PID 1) through the launcher every suite uses, and prints the outcome
-// as JSON (hostlib/qemu_launcher.h to_json, plus the console tail). Exit 0
+// as JSON (hostlib/qemu/qemu_launcher.h to_json, plus the console tail). Exit 0
 // when the guest finished, 2 when it failed (timeout, panic, ...), 77 when
 // it could not start. The lab tests use it to see the guest watchdog kill a
 // hung guest under a real KVM.
@@ -12,10 +12,10 @@
 
 #include <filesystem>
 
-#include "hostlib/interrupt.h"
-#include "hostlib/qemu_launcher.h"
+#include "hostlib/state/interrupt.h"
+#include "hostlib/qemu/qemu_launcher.h"
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 
 namespace kvmbench::cli {
 

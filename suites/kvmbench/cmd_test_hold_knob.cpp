@@ -10,8 +10,8 @@
 #include <chrono>
 #include <thread>
 
-#include "hostlib/interrupt.h"
-#include "hostlib/knobs.h"
+#include "hostlib/state/interrupt.h"
+#include "hostlib/state/knobs.h"
 #include "suites/kvmbench/commands.h"
 
 namespace kvmbench::cli {

@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 
 namespace kvmbench::cli {
 

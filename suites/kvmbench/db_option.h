@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "analysis/results_db.h"
+#include "analysis/store/db/results_db.h"
 
 namespace kvmbench::cli {
 

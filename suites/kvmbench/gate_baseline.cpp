@@ -4,9 +4,9 @@
 
 #include <filesystem>
 
-#include "analysis/compare_input.h"
-#include "analysis/history_baseline.h"
-#include "analysis/machine_check.h"
+#include "analysis/verdicts/compare_input.h"
+#include "analysis/verdicts/history_baseline.h"
+#include "analysis/verdicts/machine_check.h"
 #include "suites/kvmbench/db_option.h"
 
 namespace kvmbench::cli {

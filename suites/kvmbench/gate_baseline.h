@@ -1,14 +1,14 @@
 // The two ways `kvmbench gate` gets its baseline besides the candidate:
 // named files (run directories, benchmark output), which must come from
 // the candidate's machine unless --cross-machine; or the results database
-// (--baseline db[:QUERY], analysis/history_baseline.h), whose runs are of
+// (--baseline db[:QUERY], analysis/verdicts/history_baseline.h), whose runs are of
 // the candidate's machine by construction.
 #pragma once
 
 #include <optional>
 #include <string>
 
-#include "analysis/gate.h"
+#include "analysis/verdicts/gate.h"
 
 namespace kvmbench::cli {
 

@@ -3,7 +3,7 @@
 #include <sstream>
 #include <vector>
 
-#include "suites/kvmbench/render_tables.h"
+#include "suites/engine/render_tables.h"
 
 namespace kvmbench::cli {
 

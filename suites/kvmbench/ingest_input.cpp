@@ -10,9 +10,9 @@
 #include <cstring>
 #include <memory>
 
-#include "analysis/parsers/input_reader.h"
-#include "hostlib/interrupt.h"
-#include "suites/kvmbench/exit.h"
+#include "analysis/parse/input_reader.h"
+#include "hostlib/state/interrupt.h"
+#include "suites/framework/errors.h"
 
 namespace kvmbench::cli {
 

@@ -12,9 +12,9 @@
 #include <filesystem>
 #include <string>
 
-#include "analysis/parsers/format_recognizer.h"
-#include "analysis/run_store.h"
-#include "hostlib/kvm_vm.h"
+#include "analysis/parse/format_recognizer.h"
+#include "analysis/store/run_store.h"
+#include "hostlib/kvm/kvm_vm.h"
 
 namespace kvmbench::cli {
 

@@ -11,7 +11,7 @@
 #include "kvmbench_version.h"
 
 #include "suites/kvmbench/commands.h"
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 #include "suites/kvmbench/help_formatter.h"
 
 // KVMBENCH_PARSE_ONLY=1: the command line goes through the real parser

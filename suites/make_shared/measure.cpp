@@ -15,11 +15,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "hostlib/gmem_conversion.h"
-#include "analysis/meminfo.h"
-#include "hostlib/kernel_files.h"
-#include "hostlib/kvm_uapi.h"
-#include "hostlib/kvm_vm.h"
+#include "hostlib/kvm/gmem_conversion.h"
+#include "analysis/parse/meminfo.h"
+#include "hostlib/facts/kernel_files.h"
+#include "hostlib/kvm/kvm_uapi.h"
+#include "hostlib/kvm/kvm_vm.h"
 
 namespace kvmbench::suites::make_shared {
 

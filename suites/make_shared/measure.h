@@ -39,9 +39,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/result_model.h"
-#include "hostlib/case_samples.h"
-#include "hostlib/private_vm.h"
+#include "analysis/model/result_model.h"
+#include "hostlib/measure/case_samples.h"
+#include "hostlib/kvm/private_vm.h"
 
 namespace kvmbench::suites::make_shared {
 

@@ -7,9 +7,9 @@
 #include <optional>
 #include <unordered_map>
 
-#include "analysis/number_format.h"
-#include "analysis/statistics.h"
-#include "analysis/summary_cell.h"
+#include "analysis/report/number_format.h"
+#include "analysis/stats/statistics.h"
+#include "analysis/report/summary_cell.h"
 
 namespace kvmbench::suites::make_shared {
 

@@ -4,7 +4,7 @@
 // the thread's question per nr_pages: the mean share vs the CV of total
 // across the conversions (is make_shared above the run-to-run noise?);
 // then what user space measured (guest_memfd operations, conversions).
-// Reads samples named as analysis/parsers/kernel_log.h names them (case
+// Reads samples named as analysis/parse/kernel_log.h names them (case
 // "nr_pages=N", metrics "make_shared_cycles" and "total_cycles").
 #pragma once
 
@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/result_model.h"
-#include "analysis/table.h"
-#include "suites/reproduce.h"
+#include "analysis/model/result_model.h"
+#include "analysis/report/table.h"
+#include "suites/framework/reproduce.h"
 
 namespace kvmbench::suites::make_shared {
 
@@ -31,7 +31,7 @@ std::vector<Table> measured_tables(const std::vector<Sample>& samples, std::stri
 Table conversion_table(const std::vector<Sample>& samples, std::string_view source);
 
 // The document's tables from the reference data in `reference_dir`
-// (suites/reproduce.h; this suite's Suite::reproduce).
+// (suites/framework/reproduce.h; this suite's Suite::reproduce).
 Reproduction reproduce_document(const std::filesystem::path& reference_dir, const ReproduceOptions& options);
 
 }  // namespace kvmbench::suites::make_shared

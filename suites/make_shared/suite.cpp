@@ -24,26 +24,26 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "analysis/parsers/kernel_log.h"
-#include "analysis/units.h"
+#include "analysis/parse/kernel_log.h"
+#include "analysis/model/units.h"
 #include "suites/make_shared/measure.h"
-#include "hostlib/private_vm.h"
-#include "suites/common/capture.h"
-#include "suites/common/collector.h"
-#include "suites/common/plan.h"
-#include "suites/common/guest_glue.h"
-#include "suites/common/kernel_boot.h"
-#include "suites/common/requirements.h"
-#include "suites/kvmbench/exit.h"
-#include "suites/param_check.h"
+#include "hostlib/kvm/private_vm.h"
+#include "suites/collect/capture.h"
+#include "suites/collect/collector.h"
+#include "suites/framework/plan.h"
+#include "suites/collect/guest_glue.h"
+#include "suites/collect/kernel_boot.h"
+#include "suites/framework/requirements.h"
+#include "suites/framework/errors.h"
+#include "suites/framework/param_check.h"
 #include "suites/make_shared/report.h"
-#include "suites/suite.h"
+#include "suites/framework/suite.h"
 
 namespace kvmbench::suites {
 
 namespace {
 
-// `order`: the VM types tried when vm-type is empty (hostlib/private_vm.h).
+// `order`: the VM types tried when vm-type is empty (hostlib/kvm/private_vm.h).
 make_shared::MakeSharedHostParams params_from(const ParamText& t, const std::vector<std::uint32_t>& order) {
   make_shared::MakeSharedHostParams p;
   p.vm_type_order = order;

@@ -18,9 +18,9 @@
 
 #include <fmt/format.h>
 
-#include "hostlib/bench_threads.h"
-#include "hostlib/monotonic_ns.h"
-#include "hostlib/pinning.h"
+#include "hostlib/measure/bench_threads.h"
+#include "hostlib/measure/monotonic_ns.h"
+#include "hostlib/measure/pinning.h"
 
 namespace kvmbench::suites::rmpopt {
 

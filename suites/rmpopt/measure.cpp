@@ -10,10 +10,10 @@
 
 #include <fmt/format.h>
 
-#include "hostlib/bench_threads.h"
+#include "hostlib/measure/bench_threads.h"
 #include "suites/rmpopt/emulated_sweep.h"
-#include "hostlib/monotonic_ns.h"
-#include "hostlib/pinning.h"
+#include "hostlib/measure/monotonic_ns.h"
+#include "hostlib/measure/pinning.h"
 
 namespace kvmbench::suites::rmpopt {
 

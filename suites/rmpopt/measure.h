@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/result_model.h"
-#include "hostlib/case_samples.h"
+#include "analysis/model/result_model.h"
+#include "hostlib/measure/case_samples.h"
 
 namespace kvmbench::suites::rmpopt {
 

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "analysis/rate_fit.h"
+#include "analysis/stats/rate_fit.h"
 #include "suites/rmpopt/measure.h"
-#include "hostlib/bench_threads.h"
+#include "hostlib/measure/bench_threads.h"
 #include "suites/rmpopt/emulated_sweep.h"
-#include "hostlib/pinning.h"
+#include "hostlib/measure/pinning.h"
 
 namespace kvmbench::suites::rmpopt {
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/rmpopt_model.h"
-#include "analysis/table.h"
+#include "suites/rmpopt/model.h"
+#include "analysis/report/table.h"
 
 namespace kvmbench::suites::rmpopt {
 

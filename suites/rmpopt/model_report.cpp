@@ -6,8 +6,8 @@
 #include <cmath>
 #include <string>
 
-#include "analysis/number_format.h"
-#include "analysis/units.h"
+#include "analysis/report/number_format.h"
+#include "analysis/model/units.h"
 
 namespace kvmbench::suites::rmpopt {
 

@@ -1,5 +1,5 @@
-// Tables of the RMPOPT sweep cost model (analysis/rmpopt_model.h and
-// analysis/rmpopt_calibration.h): the predicted sweep per strategy, the fit
+// Tables of the RMPOPT sweep cost model (suites/rmpopt/model.h and
+// suites/rmpopt/model_calibration.h): the predicted sweep per strategy, the fit
 // to the published figures, the fitted parameters, and how the fit and the
 // worst case move with what the posts do not say (CPU count, TSC rate,
 // memory bandwidth). Every table says `source: model` and lists the
@@ -9,9 +9,9 @@
 
 #include <vector>
 
-#include "analysis/rmpopt_calibration.h"
-#include "analysis/rmpopt_model.h"
-#include "analysis/table.h"
+#include "suites/rmpopt/model_calibration.h"
+#include "suites/rmpopt/model.h"
+#include "analysis/report/table.h"
 
 namespace kvmbench::suites::rmpopt {
 

@@ -10,9 +10,9 @@
 #include <optional>
 #include <unordered_map>
 
-#include "analysis/series_table.h"
-#include "analysis/statistics.h"
-#include "analysis/summary_cell.h"
+#include "analysis/report/series_table.h"
+#include "analysis/stats/statistics.h"
+#include "analysis/report/summary_cell.h"
 
 namespace kvmbench::suites::rmpopt {
 

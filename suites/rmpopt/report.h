@@ -5,7 +5,7 @@
 // 95% CI, Welch p and verdict; for the host preset's emulated sweep, its
 // wall time per strategy and page layout (mean ±95% CI, in ms or the unit
 // that reads). Reads samples named as
-// analysis/parsers/kernel_log.h names them (metrics "rmpopt_cycles_<stat>",
+// analysis/parse/kernel_log.h names them (metrics "rmpopt_cycles_<stat>",
 // "sweep_time" with extra range_start/range_end) and as
 // suites/rmpopt/measure.h does ("emulated_sweep_wall" with extra layout and
 // regions).
@@ -16,9 +16,9 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/result_model.h"
-#include "analysis/table.h"
-#include "suites/reproduce.h"
+#include "analysis/model/result_model.h"
+#include "analysis/report/table.h"
+#include "suites/framework/reproduce.h"
 
 namespace kvmbench::suites::rmpopt {
 
@@ -33,7 +33,7 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
                                  std::optional<double> tsc_ghz = std::nullopt);
 
 // The document's tables from the reference data in `reference_dir`
-// (suites/reproduce.h; this suite's Suite::reproduce).
+// (suites/framework/reproduce.h; this suite's Suite::reproduce).
 Reproduction reproduce_document(const std::filesystem::path& reference_dir, const ReproduceOptions& options);
 
 }  // namespace kvmbench::suites::rmpopt

@@ -2,7 +2,7 @@
 //   document: two SNP guests, one terminated; the kernel's own sweep timing
 //             lines and the cycle statistics come from the kernel log. Needs
 //             SEV-SNP, RMPOPT, a kernel with the series whose log says it
-//             uses RMPOPT (hostlib/rmpopt_boot_state.h: every revision's
+//             uses RMPOPT (hostlib/facts/rmpopt_boot_state.h: every revision's
 //             lines), its timing print, a readable /dev/kmsg, and a boot
 //             whose VM-wide memory attributes QEMU can use (else a skip
 //             with the reason).
@@ -11,23 +11,23 @@
 //             timed for real. Never RMPOPT itself: every metric says so.
 #include <fmt/format.h>
 
-#include "analysis/parsers/kernel_log.h"
-#include "analysis/units.h"
+#include "analysis/parse/kernel_log.h"
+#include "analysis/model/units.h"
 #include "suites/rmpopt/measure.h"
-#include "hostlib/pinning.h"
-#include "hostlib/qemu_launcher.h"
-#include "hostlib/rmpopt_boot_state.h"
-#include "suites/common/capture.h"
-#include "suites/common/collector.h"
-#include "suites/common/guest_glue.h"
-#include "suites/common/kernel_boot.h"
-#include "suites/common/plan.h"
-#include "suites/common/requirements.h"
-#include "suites/kvmbench/exit.h"
-#include "suites/param_check.h"
+#include "hostlib/measure/pinning.h"
+#include "hostlib/qemu/qemu_launcher.h"
+#include "hostlib/facts/rmpopt_boot_state.h"
+#include "suites/collect/capture.h"
+#include "suites/collect/collector.h"
+#include "suites/collect/guest_glue.h"
+#include "suites/collect/kernel_boot.h"
+#include "suites/framework/plan.h"
+#include "suites/framework/requirements.h"
+#include "suites/framework/errors.h"
+#include "suites/framework/param_check.h"
 #include "suites/rmpopt/emulated_sweep.h"
 #include "suites/rmpopt/report.h"
-#include "suites/suite.h"
+#include "suites/framework/suite.h"
 
 namespace kvmbench::suites {
 

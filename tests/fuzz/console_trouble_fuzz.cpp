@@ -1,6 +1,6 @@
 // A kernel's console as the lab reads it for its first fault or stall
-// (analysis/kernel_console_trouble.h), and the excerpt it shows.
-#include "analysis/kernel_console_trouble.h"
+// (analysis/parse/kernel_console_trouble.h), and the excerpt it shows.
+#include "analysis/parse/kernel_console_trouble.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace kvmbench::fuzz {

@@ -1,8 +1,8 @@
-// A `kvmbench db dump` file (analysis/db_dump.h), read as `db load` reads
+// A `kvmbench db dump` file (analysis/store/db/db_dump.h), read as `db load` reads
 // it before it opens the database.
 #include <sstream>
 
-#include "analysis/db_dump.h"
+#include "analysis/store/db/db_dump.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace kvmbench::fuzz {

@@ -1,11 +1,11 @@
-// What ingest reads (analysis/parsers/format_recognizer.h): any format,
+// What ingest reads (analysis/parse/format_recognizer.h): any format,
 // recognised and parsed, whole (parse_any) and in pieces (InputReader, as
 // ingest reads a file), which must give the same.
 #include <fmt/format.h>
 
 #include <functional>
 
-#include "analysis/parsers/input_reader.h"
+#include "analysis/parse/input_reader.h"
 #include "tests/fuzz/fuzz_target.h"
 #include "tests/fuzz/parse_outcome.h"
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 
 namespace kvmbench::fuzz {
 

@@ -3,7 +3,7 @@
 // arbitrary bytes, one target per file (tests/fuzz/<name>_fuzz.cpp, the
 // target named <name>). A target calls its reader as kvmbench does, and
 // may check what it gave (fuzz_check). What the reader throws is judged as
-// the kvmbench command would end with it (suites/kvmbench/exit.h): a
+// the kvmbench command would end with it (suites/framework/errors.h): a
 // refusal (exit 2) is fine; an exception that would end in exit 70 (a bug),
 // a JSON library error other than "not JSON" (its raw message would reach
 // the user), a crash and a hang are findings.

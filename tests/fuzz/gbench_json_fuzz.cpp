@@ -1,6 +1,6 @@
-// Google Benchmark JSON (analysis/parsers/gbench_json.h), as ingest and
+// Google Benchmark JSON (analysis/parse/gbench_json.h), as ingest and
 // compare read it.
-#include "analysis/parsers/gbench_json.h"
+#include "analysis/parse/gbench_json.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace kvmbench::fuzz {

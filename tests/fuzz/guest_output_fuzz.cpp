@@ -1,6 +1,6 @@
-// A kvmbench guest's console (analysis/parsers/guest_output.h), as a run
+// A kvmbench guest's console (analysis/parse/guest_output.h), as a run
 // and its replay read it.
-#include "analysis/parsers/guest_output.h"
+#include "analysis/parse/guest_output.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace kvmbench::fuzz {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "suites/kvmbench/dry_run.h"
+#include "suites/engine/dry_run.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace kvmbench::fuzz {

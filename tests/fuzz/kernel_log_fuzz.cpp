@@ -1,4 +1,4 @@
-// Kernel log records (analysis/parsers/kernel_log.h): the whole-text parse,
+// Kernel log records (analysis/parse/kernel_log.h): the whole-text parse,
 // the same text read as a stream in pieces (KernelLogStream, what ingest
 // uses), which must give the same, and the live run's parse that skips an
 // inconsistent record instead of refusing it, which must never refuse.
@@ -6,7 +6,7 @@
 
 #include <functional>
 
-#include "analysis/parsers/kernel_log.h"
+#include "analysis/parse/kernel_log.h"
 #include "tests/fuzz/fuzz_target.h"
 #include "tests/fuzz/parse_outcome.h"
 

@@ -1,6 +1,6 @@
-// /dev/kmsg records (analysis/kmsg_record.h), as a saved capture holds them:
+// /dev/kmsg records (analysis/parse/kmsg_record.h), as a saved capture holds them:
 // each line that reads as a record is written back to the same record.
-#include "analysis/kmsg_record.h"
+#include "analysis/parse/kmsg_record.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace kvmbench::fuzz {

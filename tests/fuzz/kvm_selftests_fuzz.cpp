@@ -1,6 +1,6 @@
-// KVM selftests' output (analysis/parsers/kvm_selftests.h): plain, TAP,
+// KVM selftests' output (analysis/parse/kvm_selftests.h): plain, TAP,
 // quoted in a mail.
-#include "analysis/parsers/kvm_selftests.h"
+#include "analysis/parse/kvm_selftests.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace kvmbench::fuzz {

@@ -1,5 +1,5 @@
-// kvm-unit-tests' vmexit output (analysis/parsers/kvm_unit_tests.h).
-#include "analysis/parsers/kvm_unit_tests.h"
+// kvm-unit-tests' vmexit output (analysis/parse/kvm_unit_tests.h).
+#include "analysis/parse/kvm_unit_tests.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace kvmbench::fuzz {

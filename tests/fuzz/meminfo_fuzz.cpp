@@ -1,7 +1,7 @@
-// /proc/meminfo text (analysis/meminfo.h), and a meminfo series as a run
-// stores and a replay reads it (raw/meminfo-*.csv, suites/common/capture.h).
-#include "analysis/meminfo.h"
-#include "suites/common/capture.h"
+// /proc/meminfo text (analysis/parse/meminfo.h), and a meminfo series as a run
+// stores and a replay reads it (raw/meminfo-*.csv, suites/collect/capture.h).
+#include "analysis/parse/meminfo.h"
+#include "suites/collect/capture.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace kvmbench::fuzz {

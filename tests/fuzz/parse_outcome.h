@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "analysis/parsers/parse_result.h"
+#include "analysis/parse/parse_result.h"
 
 namespace kvmbench::fuzz {
 

@@ -1,8 +1,8 @@
-// Numbers one per line (analysis/plain_numbers.h), as summarize and ingest
+// Numbers one per line (analysis/parse/plain_numbers.h), as summarize and ingest
 // read them: every value it gives is finite.
 #include <cmath>
 
-#include "analysis/plain_numbers.h"
+#include "analysis/parse/plain_numbers.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace kvmbench::fuzz {

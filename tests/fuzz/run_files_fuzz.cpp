@@ -1,18 +1,18 @@
-// A run directory's meta.json and samples.jsonl (analysis/run_store.h),
+// A run directory's meta.json and samples.jsonl (analysis/store/run_store.h),
 // written by someone else: the input is meta.json's text, a line holding
 // only the byte 0x1e, then samples.jsonl's (without that line: meta.json
 // alone). Read as report, compare, gate and merge read it, and as db import
-// does (analysis/run_record.h); a run that loads then goes through what
+// does (analysis/store/run_record.h); a run that loads then goes through what
 // those commands compute from it (report tables, a comparison with itself,
 // every export, a merge).
-#include "analysis/compare.h"
-#include "analysis/export_render.h"
-#include "analysis/fleet_merge.h"
-#include "analysis/machine_fingerprint.h"
-#include "analysis/run_export.h"
-#include "analysis/run_record.h"
-#include "analysis/run_store.h"
-#include "suites/run_report.h"
+#include "analysis/verdicts/compare.h"
+#include "analysis/report/render/export_render.h"
+#include "analysis/verdicts/fleet_merge.h"
+#include "analysis/store/machine_fingerprint.h"
+#include "analysis/verdicts/run_export.h"
+#include "analysis/store/run_record.h"
+#include "analysis/store/run_store.h"
+#include "suites/engine/run_report.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace kvmbench::fuzz {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/ab_experiment.h"
+#include "analysis/verdicts/ab_experiment.h"
 #include "tests/support/run_command.h"
 
 using kvmbench::test_support::private_state_dir_env;

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "analysis/run_store.h"
+#include "analysis/store/run_store.h"
 #include "tests/support/run_command.h"
 
 using kvmbench::load_run;

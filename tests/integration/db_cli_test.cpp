@@ -11,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/results_db.h"
-#include "analysis/run_record.h"
-#include "analysis/run_store.h"
+#include "analysis/store/db/results_db.h"
+#include "analysis/store/run_record.h"
+#include "analysis/store/run_store.h"
 #include "tests/support/postgres_server.h"
 #include "tests/support/run_command.h"
 #include "tests/support/synthetic_lab.h"

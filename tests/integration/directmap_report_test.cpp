@@ -19,7 +19,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/run_store.h"
+#include "analysis/store/run_store.h"
 #include "tests/support/run_command.h"
 
 using kvmbench::test_support::CommandResult;

@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "analysis/run_store.h"
+#include "analysis/store/run_store.h"
 #include "tests/support/run_command.h"
 
 using kvmbench::load_run;

@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <set>
 
-#include "analysis/run_store.h"
-#include "hostlib/qemu_paths.h"
+#include "analysis/store/run_store.h"
+#include "hostlib/qemu/qemu_paths.h"
 #include "tests/support/run_command.h"
 
 using kvmbench::test_support::run_kvmbench;

@@ -16,9 +16,9 @@
 #include <fstream>
 #include <thread>
 
-#include "hostlib/interrupt.h"
-#include "hostlib/qemu_launcher.h"
-#include "hostlib/qemu_paths.h"
+#include "hostlib/state/interrupt.h"
+#include "hostlib/qemu/qemu_launcher.h"
+#include "hostlib/qemu/qemu_paths.h"
 #include "tests/support/run_command.h"
 
 using namespace kvmbench;

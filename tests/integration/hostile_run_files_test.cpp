@@ -2,7 +2,7 @@
 // else (edited, damaged, made to hurt): a value nested deeper than any
 // reader takes (100,000 levels: deep enough to overflow the stack of a
 // recursive copy) or a key given twice. Every command that reads a run
-// refuses it the same way, naming the file and line (analysis/json_input.h),
+// refuses it the same way, naming the file and line (analysis/model/json_input.h),
 // with exit 2: report, compare (as base and as candidate), merge, every
 // export and db import (which stores nothing of it).
 #include <fmt/format.h>
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/run_store.h"
+#include "analysis/store/run_store.h"
 #include "tests/support/run_command.h"
 
 using kvmbench::test_support::run_kvmbench;

@@ -11,9 +11,9 @@
 #include <regex>
 #include <nlohmann/json.hpp>
 
-#include "analysis/html_report.h"
-#include "analysis/reading_units.h"
-#include "analysis/run_store.h"
+#include "analysis/report/render/html_report.h"
+#include "analysis/report/reading_units.h"
+#include "analysis/store/run_store.h"
 #include "tests/support/run_command.h"
 
 using kvmbench::test_support::run_command;

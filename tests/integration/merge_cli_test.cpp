@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/run_store.h"
+#include "analysis/store/run_store.h"
 #include "tests/support/run_command.h"
 #include "tests/support/synthetic_lab.h"
 

@@ -7,7 +7,7 @@
 
 #include <filesystem>
 
-#include "analysis/run_store.h"
+#include "analysis/store/run_store.h"
 #include "tests/support/run_command.h"
 
 using kvmbench::load_run;

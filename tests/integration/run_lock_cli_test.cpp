@@ -16,7 +16,7 @@
 #include <memory>
 #include <thread>
 
-#include "hostlib/run_lock.h"
+#include "hostlib/state/run_lock.h"
 #include "tests/support/run_command.h"
 
 using kvmbench::host::RunLock;

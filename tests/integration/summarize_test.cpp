@@ -9,8 +9,8 @@
 #include <sstream>
 #include <string>
 
-#include "analysis/plain_numbers.h"
-#include "analysis/statistics.h"
+#include "analysis/parse/plain_numbers.h"
+#include "analysis/stats/statistics.h"
 #include "tests/support/run_command.h"
 
 namespace kvmbench {

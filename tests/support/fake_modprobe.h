@@ -1,5 +1,5 @@
 // Stand-ins for modprobe and rmmod over a fake sysfs tree ($FAKE_ROOT), for
-// tests of the module-reload knob (hostlib/module_reload.h) through
+// tests of the module-reload knob (hostlib/state/module_reload.h) through
 // $KVMBENCH_MODPROBE (rmmod is the copy beside it): `rmmod M` removes
 // sys/module/M; `modprobe M k=v ...` creates it with refcnt 0, npt=Y,
 // nested=1, then the given parameters (1/y -> Y, 0/n -> N). Every call is

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "hostlib/kvm_vm.h"
+#include "hostlib/kvm/kvm_vm.h"
 
 namespace kvmbench::test_support {
 

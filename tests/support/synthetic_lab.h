@@ -31,9 +31,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/result_model.h"
-#include "analysis/run_store.h"
-#include "analysis/sample_jsonl.h"
+#include "analysis/model/result_model.h"
+#include "analysis/store/run_store.h"
+#include "analysis/store/sample_jsonl.h"
 
 namespace kvmbench::test_support {
 

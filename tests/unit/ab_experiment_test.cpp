@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <set>
 
-#include "analysis/ab_experiment.h"
-#include "hostlib/kexec.h"
+#include "analysis/verdicts/ab_experiment.h"
+#include "hostlib/state/kexec.h"
 
 using namespace kvmbench;
 using ab::Side;

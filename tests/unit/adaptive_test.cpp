@@ -1,4 +1,4 @@
-#include "analysis/adaptive.h"
+#include "analysis/stats/adaptive.h"
 
 #include <gtest/gtest.h>
 

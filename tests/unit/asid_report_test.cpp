@@ -8,8 +8,8 @@
 
 #include <cmath>
 
-#include "analysis/table.h"
-#include "suites/run_report.h"
+#include "analysis/report/table.h"
+#include "suites/engine/run_report.h"
 
 using namespace kvmbench;
 using namespace kvmbench::suites;

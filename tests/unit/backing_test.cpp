@@ -1,4 +1,4 @@
-// The backing table (hostlib/backing.h): every name parses back to its row,
+// The backing table (hostlib/measure/backing.h): every name parses back to its row,
 // and any other text is refused with the names that would have worked.
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "hostlib/backing.h"
-#include "hostlib/fresh_memory.h"
+#include "hostlib/measure/backing.h"
+#include "hostlib/measure/fresh_memory.h"
 
 using namespace kvmbench::host;
 

@@ -3,7 +3,7 @@
 // levels, or references that do not differ).
 #include <gtest/gtest.h>
 
-#include "analysis/bisect_decision.h"
+#include "analysis/verdicts/bisect_decision.h"
 
 using namespace kvmbench;
 

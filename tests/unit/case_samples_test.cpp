@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "hostlib/case_samples.h"
+#include "hostlib/measure/case_samples.h"
 
 using namespace kvmbench;
 using namespace kvmbench::host;

@@ -1,11 +1,11 @@
-#include "analysis/case_table.h"
+#include "analysis/report/case_table.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <sstream>
 
-#include "analysis/positive_ci.h"
+#include "analysis/stats/positive_ci.h"
 
 using namespace kvmbench;
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/change_points.h"
+#include "analysis/stats/change_points.h"
 #include "tests/support/noise.h"
 
 using namespace kvmbench;

@@ -1,6 +1,6 @@
 // The "did you mean" helper: edit distances worked out by hand, and which
 // names are offered for a mistyped suite, preset, parameter or command.
-#include "analysis/closest_names.h"
+#include "analysis/model/closest_names.h"
 
 #include <gtest/gtest.h>
 

@@ -5,10 +5,10 @@
 
 #include <fstream>
 
-#include "suites/common/collector.h"
-#include "suites/kvmbench/exit.h"
-#include "hostlib/scoped_temp_dir.h"
-#include "suites/suite.h"
+#include "suites/collect/collector.h"
+#include "suites/framework/errors.h"
+#include "hostlib/files/scoped_temp_dir.h"
+#include "suites/framework/suite.h"
 
 using namespace kvmbench;
 using namespace kvmbench::suites;

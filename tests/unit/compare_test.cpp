@@ -1,5 +1,5 @@
-#include "analysis/compare.h"
-#include "analysis/configuration_keys.h"
+#include "analysis/verdicts/compare.h"
+#include "analysis/verdicts/configuration_keys.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "analysis/compare_render.h"
+#include "analysis/report/render/compare_render.h"
 
 using namespace kvmbench;
 

@@ -7,8 +7,8 @@
 
 #include <cmath>
 
-#include "analysis/compare.h"
-#include "analysis/compare_render.h"
+#include "analysis/verdicts/compare.h"
+#include "analysis/report/render/compare_render.h"
 
 using namespace kvmbench;
 

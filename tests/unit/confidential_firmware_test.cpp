@@ -1,5 +1,5 @@
 // Firmware versions for the host metadata and the labels
-// (hostlib/confidential_firmware.h): the TDX module's from a made-up sysfs
+// (hostlib/facts/confidential_firmware.h): the TDX module's from a made-up sysfs
 // tree laid out as the tdx-host driver lays it out, the SEV and SNP ones
 // from status bytes laid out as the ccp driver copies them (offsets of
 // linux/psp-sev.h), and nothing where the kernel says nothing.
@@ -7,7 +7,7 @@
 
 #include <cstring>
 
-#include "hostlib/confidential_firmware.h"
+#include "hostlib/facts/confidential_firmware.h"
 #include "tests/support/run_command.h"
 
 using kvmbench::host::add_versions;

@@ -4,7 +4,7 @@
 // pre_fault_allowed in snp_launch_finish, arch/x86/kvm/vmx/tdx.c in
 // tdx_td_finalize; research/confidential_paths_review.md section 2).
 // Values: KVM_SEV_SNP_LAUNCH_FINISH = 102 (enum sev_cmd_id, [k-uapi], as in
-// hostlib/kvm_uapi.h and the static_assert against the installed header's
+// hostlib/kvm/kvm_uapi.h and the static_assert against the installed header's
 // KVM_SEV_SEND_CANCEL); KVM_TDX_INIT_VCPU = 2, KVM_TDX_FINALIZE_VM = 4
 // (enum kvm_tdx_cmd_id, [k-uapi]; the note: "TDX ids 0-4"); struct
 // kvm_sev_snp_launch_finish's 88-byte layout is NOT in the note (upstream
@@ -18,9 +18,9 @@
 
 #include <cstddef>
 
-#include "hostlib/kvm_uapi.h"
-#include "hostlib/kvm_vm.h"
-#include "hostlib/private_vm.h"
+#include "hostlib/kvm/kvm_uapi.h"
+#include "hostlib/kvm/kvm_vm.h"
+#include "hostlib/kvm/private_vm.h"
 #include "tests/support/kvm_usable.h"
 
 using namespace kvmbench::host;

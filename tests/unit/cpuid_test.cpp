@@ -1,9 +1,9 @@
-#include "hostlib/cpuid.h"
+#include "hostlib/facts/cpuid.h"
 
 #include <gtest/gtest.h>
 
-#include "hostlib/host_metadata.h"
-#include "hostlib/qemu_info.h"
+#include "hostlib/facts/host_metadata.h"
+#include "hostlib/qemu/qemu_info.h"
 
 using namespace kvmbench::host;
 

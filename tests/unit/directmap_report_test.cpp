@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/table.h"
+#include "analysis/report/table.h"
 #include "suites/directmap/report.h"
 
 using namespace kvmbench;

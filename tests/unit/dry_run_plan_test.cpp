@@ -6,12 +6,12 @@
 
 #include <fstream>
 
-#include "hostlib/kvm_probe.h"
-#include "hostlib/kvm_uapi.h"
-#include "hostlib/private_vm.h"
-#include "suites/common/plan.h"
-#include "suites/param_check.h"
-#include "suites/suite.h"
+#include "hostlib/kvm/kvm_probe.h"
+#include "hostlib/kvm/kvm_uapi.h"
+#include "hostlib/kvm/private_vm.h"
+#include "suites/framework/plan.h"
+#include "suites/framework/param_check.h"
+#include "suites/framework/suite.h"
 
 using namespace kvmbench;
 using namespace kvmbench::suites;

@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "analysis/e_divisive.h"
+#include "analysis/stats/e_divisive.h"
 #include "tests/unit/test_rng.h"
 
 using namespace kvmbench::changepoint;

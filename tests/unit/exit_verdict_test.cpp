@@ -1,6 +1,6 @@
 // How an exception leaving a subcommand ends kvmbench: usage errors and bad
-// input exit 2, bugs exit 70 and say they are bugs (suites/kvmbench/exit.h).
-#include "suites/kvmbench/exit.h"
+// input exit 2, bugs exit 70 and say they are bugs (suites/framework/errors.h).
+#include "suites/framework/errors.h"
 
 #include <gtest/gtest.h>
 

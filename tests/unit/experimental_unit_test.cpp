@@ -1,6 +1,6 @@
-// The experimental unit (analysis/experimental_unit.h), against values
+// The experimental unit (analysis/model/experimental_unit.h), against values
 // derived by hand in the comments.
-#include "analysis/experimental_unit.h"
+#include "analysis/model/experimental_unit.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-#include "analysis/family_verdicts.h"
+#include "analysis/verdicts/family_verdicts.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 
-#include "analysis/statistics.h"
+#include "analysis/stats/statistics.h"
 
 using namespace kvmbench;
 

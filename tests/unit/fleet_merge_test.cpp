@@ -1,5 +1,5 @@
 // merge_fleet against values derived by hand.
-#include "analysis/fleet_merge.h"
+#include "analysis/verdicts/fleet_merge.h"
 
 #include <gtest/gtest.h>
 

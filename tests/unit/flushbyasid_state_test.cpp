@@ -8,7 +8,7 @@
 // (research/confidential_paths_review.md section 4).
 #include <gtest/gtest.h>
 
-#include "hostlib/confidential_host.h"
+#include "hostlib/facts/confidential_host.h"
 #include "suites/asid/flushbyasid.h"
 
 using namespace kvmbench::host;

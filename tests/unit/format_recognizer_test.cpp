@@ -1,8 +1,8 @@
-#include "analysis/parsers/format_recognizer.h"
+#include "analysis/parse/format_recognizer.h"
 
 #include <gtest/gtest.h>
 
-#include "analysis/run_store.h"
+#include "analysis/store/run_store.h"
 
 using namespace kvmbench;
 using namespace kvmbench::parsers;

@@ -14,7 +14,7 @@
 #include <iostream>
 #include <random>
 
-#include "analysis/gate.h"
+#include "analysis/verdicts/gate.h"
 
 using namespace kvmbench;
 

@@ -1,8 +1,8 @@
-#include "analysis/gate.h"
+#include "analysis/verdicts/gate.h"
 
 #include <gtest/gtest.h>
 
-#include "analysis/gate_report.h"
+#include "analysis/report/render/gate_report.h"
 
 using namespace kvmbench;
 

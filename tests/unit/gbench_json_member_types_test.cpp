@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "analysis/parsers/gbench_json.h"
+#include "analysis/parse/gbench_json.h"
 
 using namespace kvmbench::parsers;
 

@@ -1,4 +1,4 @@
-#include "analysis/parsers/gbench_json.h"
+#include "analysis/parse/gbench_json.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <limits>
 #include <map>
 
-#include "analysis/run_store.h"
+#include "analysis/store/run_store.h"
 
 using namespace kvmbench;
 using namespace kvmbench::parsers;

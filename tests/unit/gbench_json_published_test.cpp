@@ -4,10 +4,10 @@
 
 #include <map>
 
-#include "analysis/compare_input.h"
-#include "analysis/parsers/format_recognizer.h"
-#include "analysis/parsers/gbench_json.h"
-#include "analysis/run_store.h"
+#include "analysis/verdicts/compare_input.h"
+#include "analysis/parse/format_recognizer.h"
+#include "analysis/parse/gbench_json.h"
+#include "analysis/store/run_store.h"
 
 using namespace kvmbench;
 using namespace kvmbench::parsers;

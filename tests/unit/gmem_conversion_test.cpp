@@ -16,9 +16,9 @@
 
 #include <cstddef>
 
-#include "hostlib/gmem_conversion.h"
-#include "hostlib/kvm_uapi.h"
-#include "hostlib/kvm_vm.h"
+#include "hostlib/kvm/gmem_conversion.h"
+#include "hostlib/kvm/kvm_uapi.h"
+#include "hostlib/kvm/kvm_vm.h"
 
 using namespace kvmbench::host;
 

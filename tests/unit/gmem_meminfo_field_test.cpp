@@ -6,9 +6,9 @@
 // chosen first where it grows (huge-page guest_memfd).
 #include <gtest/gtest.h>
 
-#include "hostlib/gmem_meminfo_field.h"
-#include "hostlib/kvm_uapi.h"
-#include "hostlib/kvm_vm.h"
+#include "hostlib/facts/gmem_meminfo_field.h"
+#include "hostlib/kvm/kvm_uapi.h"
+#include "hostlib/kvm/kvm_vm.h"
 
 using namespace kvmbench;
 using namespace kvmbench::host;

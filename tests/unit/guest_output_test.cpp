@@ -1,4 +1,4 @@
-#include "analysis/parsers/guest_output.h"
+#include "analysis/parse/guest_output.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "hostlib/qemu_launcher.h"
+#include "hostlib/qemu/qemu_launcher.h"
 
 using namespace kvmbench::host;
 

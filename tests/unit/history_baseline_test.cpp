@@ -5,10 +5,10 @@
 
 #include <cmath>
 
-#include "analysis/gate.h"
-#include "analysis/history_baseline.h"
-#include "analysis/run_record.h"
-#include "analysis/run_store.h"
+#include "analysis/verdicts/gate.h"
+#include "analysis/verdicts/history_baseline.h"
+#include "analysis/store/run_record.h"
+#include "analysis/store/run_store.h"
 #include "tests/support/run_command.h"
 #include "tests/support/synthetic_lab.h"
 

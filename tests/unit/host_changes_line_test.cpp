@@ -1,7 +1,7 @@
 // `report`'s one line of what a run changed on the host (meta.json
 // "host_changes"): a reload per repetition counted once, its times, and
 // whether all was put back.
-#include "suites/host_changes_line.h"
+#include "suites/engine/host_changes_line.h"
 
 #include <gtest/gtest.h>
 

@@ -10,10 +10,10 @@
 #include <cstring>
 #include <filesystem>
 
-#include "hostlib/kvm_probe.h"
-#include "hostlib/kvm_test_guest.h"
-#include "hostlib/kvm_uapi.h"
-#include "hostlib/kvm_vm.h"
+#include "hostlib/kvm/kvm_probe.h"
+#include "hostlib/kvm/kvm_test_guest.h"
+#include "hostlib/kvm/kvm_uapi.h"
+#include "hostlib/kvm/kvm_vm.h"
 #include "tests/support/kvm_usable.h"
 
 using namespace kvmbench::host;

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <map>
 
-#include "hostlib/kvm_uapi.h"
-#include "hostlib/kvm_vm.h"
+#include "hostlib/kvm/kvm_uapi.h"
+#include "hostlib/kvm/kvm_vm.h"
 #include "suites/make_shared/measure.h"
 #include "tests/support/kvm_usable.h"
 

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <map>
 
-#include "hostlib/bench_threads.h"
-#include "hostlib/pinning.h"
+#include "hostlib/measure/bench_threads.h"
+#include "hostlib/measure/pinning.h"
 #include "suites/rmpopt/emulated_sweep.h"
 #include "suites/rmpopt/measure.h"
 

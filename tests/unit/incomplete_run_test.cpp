@@ -1,6 +1,6 @@
 // What a run's tables lack, in their titles: a complete run's titles stay
 // as they are; an interrupted, failed, partial or empty one says so.
-#include "suites/incomplete_run.h"
+#include "suites/engine/incomplete_run.h"
 
 #include <gtest/gtest.h>
 

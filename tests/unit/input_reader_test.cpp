@@ -1,7 +1,7 @@
 // An input read in pieces (parsers::InputReader, what ingest uses) gives
 // what parse_any gives for the whole text, for every input the tests hold
 // and for a long log cut anywhere (wrapped records across the cuts).
-#include "analysis/parsers/input_reader.h"
+#include "analysis/parse/input_reader.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/run_store.h"
+#include "analysis/store/run_store.h"
 #include "tests/unit/test_rng.h"
 
 using namespace kvmbench;

@@ -1,4 +1,4 @@
-#include "analysis/json_input.h"
+#include "analysis/model/json_input.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The lab's console analysis: where a kernel's fault or stall report starts.
-#include "analysis/kernel_console_trouble.h"
+#include "analysis/parse/kernel_console_trouble.h"
 
 #include <gtest/gtest.h>
 

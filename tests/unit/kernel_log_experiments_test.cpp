@@ -10,9 +10,9 @@
 //     boot status line and one sweep at 41 s.
 #include <gtest/gtest.h>
 
-#include "analysis/parsers/kernel_log.h"
-#include "analysis/parsers/kernel_log_split.h"
-#include "analysis/run_store.h"
+#include "analysis/parse/kernel_log.h"
+#include "analysis/parse/kernel_log_split.h"
+#include "analysis/store/run_store.h"
 
 using namespace kvmbench;
 using namespace kvmbench::parsers;

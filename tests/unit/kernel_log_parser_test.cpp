@@ -1,4 +1,4 @@
-#include "analysis/parsers/kernel_log.h"
+#include "analysis/parse/kernel_log.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/parsers/kernel_log_prefix.h"
-#include "analysis/run_store.h"
+#include "analysis/parse/kernel_log_prefix.h"
+#include "analysis/store/run_store.h"
 #include "tests/unit/test_rng.h"
 
 using namespace kvmbench;

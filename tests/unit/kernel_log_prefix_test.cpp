@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/parsers/kernel_log_prefix.h"
+#include "analysis/parse/kernel_log_prefix.h"
 
 using namespace kvmbench::parsers;
 

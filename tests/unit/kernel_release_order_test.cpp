@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/kernel_release_order.h"
+#include "analysis/parse/kernel_release_order.h"
 
 using kvmbench::compare_kernel_releases;
 using kvmbench::kernel_release_less;

@@ -1,4 +1,4 @@
-#include "hostlib/kmsg_reader.h"
+#include "hostlib/facts/kmsg_reader.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -162,8 +162,8 @@ TEST(KmsgCapture, CapturesMarkerWithFilter) {
 }
 
 // The reader's records, saved as text, go through the kernel log parser of
-// analysis/parsers/ (the path a live run takes to its samples).
-#include "analysis/parsers/kernel_log.h"
+// analysis/parse/ (the path a live run takes to its samples).
+#include "analysis/parse/kernel_log.h"
 
 TEST(KmsgReader, ReplayedRecordsFeedTheKernelLogParser) {
   auto reader = KmsgReader::from_text(

@@ -13,9 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hostlib/knob_journal.h"
-#include "hostlib/knobs.h"
-#include "hostlib/module_reload.h"
+#include "hostlib/state/knob_journal.h"
+#include "hostlib/state/knobs.h"
+#include "hostlib/state/module_reload.h"
 #include "tests/support/fake_modprobe.h"
 #include "tests/support/run_command.h"
 

@@ -1,4 +1,4 @@
-#include "hostlib/knobs.h"
+#include "hostlib/state/knobs.h"
 
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hostlib/knob_journal.h"
+#include "hostlib/state/knob_journal.h"
 #include "tests/support/run_command.h"
 
 using namespace kvmbench::host;

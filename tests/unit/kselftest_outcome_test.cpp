@@ -1,12 +1,12 @@
-// kselftest's lines about how a test ended (analysis/parsers/
+// kselftest's lines about how a test ended (analysis/parse/
 // kselftest_outcome.h), from the forms its runner, its TAP helpers and the
 // KVM selftests' TEST_ASSERT print; the assertion from LKFT's log
 // (tests/data/kvm/published/set_id_regs_assertion.tap).
 #include <gtest/gtest.h>
 
-#include "analysis/parsers/kselftest_outcome.h"
-#include "analysis/run_store.h"
-#include "analysis/text_lines.h"
+#include "analysis/parse/kselftest_outcome.h"
+#include "analysis/store/run_store.h"
+#include "analysis/model/text_lines.h"
 
 using namespace kvmbench;
 using namespace kvmbench::parsers;

@@ -6,9 +6,9 @@
 
 #include <map>
 
-#include "analysis/parsers/format_recognizer.h"
-#include "analysis/parsers/kvm_selftests.h"
-#include "analysis/run_store.h"
+#include "analysis/parse/format_recognizer.h"
+#include "analysis/parse/kvm_selftests.h"
+#include "analysis/store/run_store.h"
 
 using namespace kvmbench;
 using namespace kvmbench::parsers;

@@ -1,4 +1,4 @@
-// The SNP and TDX init wrappers (hostlib/kvm_vm.h, KVM_MEMORY_ENCRYPT_OP).
+// The SNP and TDX init wrappers (hostlib/kvm/kvm_vm.h, KVM_MEMORY_ENCRYPT_OP).
 // This development host has neither SEV-SNP nor TDX, so the wrappers are
 // UNTESTED ON HARDWARE; what is tested: the ioctl number and the argument
 // encoding (policy bits, CPUID filtering), and that each init ioctl refused
@@ -11,9 +11,9 @@
 #include <cstring>
 #include <string>
 
-#include "hostlib/kvm_uapi.h"
-#include "hostlib/kvm_vm.h"
-#include "hostlib/private_vm.h"
+#include "hostlib/kvm/kvm_uapi.h"
+#include "hostlib/kvm/kvm_vm.h"
+#include "hostlib/kvm/private_vm.h"
 #include "tests/support/kvm_usable.h"
 
 using namespace kvmbench::host;

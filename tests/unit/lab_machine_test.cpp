@@ -1,13 +1,13 @@
 // The emulated lab machine's pure parts (QEMU and virtiofsd argument
 // vectors, the command script and its quoting, the console markers of
 // guests/image/lab-init) and the staging of a lab kernel's modules.
-#include "hostlib/lab_machine.h"
+#include "hostlib/lab/lab_machine.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "hostlib/lab_kernel.h"
+#include "hostlib/lab/lab_kernel.h"
 #include "tests/support/run_command.h"
 
 using namespace kvmbench::host;

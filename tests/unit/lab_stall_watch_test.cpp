@@ -1,7 +1,7 @@
 // The lab's stall watch fed a made-up console: heartbeats and the
 // command's output are life; silence or a kernel stall report with none
 // after it is a stalled machine, said with its reason.
-#include "hostlib/lab_stall_watch.h"
+#include "hostlib/lab/lab_stall_watch.h"
 
 #include <gtest/gtest.h>
 

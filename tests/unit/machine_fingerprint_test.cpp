@@ -6,9 +6,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "analysis/machine_check.h"
-#include "analysis/machine_fingerprint.h"
-#include "analysis/sha256.h"
+#include "analysis/verdicts/machine_check.h"
+#include "analysis/store/machine_fingerprint.h"
+#include "analysis/model/sha256.h"
 
 using namespace kvmbench;
 

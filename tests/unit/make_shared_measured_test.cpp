@@ -3,7 +3,7 @@
 // cell in the unit its own size reads in. Expected cells by hand.
 #include <gtest/gtest.h>
 
-#include "analysis/summary_cell.h"
+#include "analysis/report/summary_cell.h"
 #include "suites/make_shared/report.h"
 
 using namespace kvmbench;

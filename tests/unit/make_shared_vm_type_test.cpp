@@ -1,13 +1,13 @@
-// Which VM type make_shared uses (hostlib/private_vm.h), given injected
+// Which VM type make_shared uses (hostlib/kvm/private_vm.h), given injected
 // capabilities: the order per preset, forcing one with vm-type, and the
 // reason given for every type passed over. Also the document preset's
 // "cannot run here" built from a probe result.
 #include <gtest/gtest.h>
 
-#include "hostlib/kvm_uapi.h"
-#include "hostlib/private_vm.h"
+#include "hostlib/kvm/kvm_uapi.h"
+#include "hostlib/kvm/private_vm.h"
 #include "suites/make_shared/measure.h"
-#include "suites/suite.h"
+#include "suites/framework/suite.h"
 
 using namespace kvmbench;
 using namespace kvmbench::host;

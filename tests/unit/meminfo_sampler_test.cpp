@@ -1,11 +1,11 @@
-#include "hostlib/meminfo_sampler.h"
+#include "hostlib/measure/meminfo_sampler.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <thread>
 
-#include "analysis/rate_fit.h"
+#include "analysis/stats/rate_fit.h"
 #include "tests/support/run_command.h"
 
 using namespace kvmbench;

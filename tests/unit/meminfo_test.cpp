@@ -1,4 +1,4 @@
-#include "analysis/meminfo.h"
+#include "analysis/parse/meminfo.h"
 
 #include <gtest/gtest.h>
 

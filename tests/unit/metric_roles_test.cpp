@@ -1,9 +1,9 @@
-// Metric roles (analysis/metric_roles.h) and what the suites declare.
-#include "analysis/metric_roles.h"
+// Metric roles (analysis/model/metric_roles.h) and what the suites declare.
+#include "analysis/model/metric_roles.h"
 
 #include <gtest/gtest.h>
 
-#include "suites/suite.h"
+#include "suites/framework/suite.h"
 
 using namespace kvmbench;
 

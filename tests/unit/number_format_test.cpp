@@ -1,4 +1,4 @@
-#include "analysis/number_format.h"
+#include "analysis/report/number_format.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

@@ -1,14 +1,14 @@
 // The checks a preset's parameters get before a run starts
-// (suites/param_check.h): what each accepts, what it says of what it refuses,
+// (suites/framework/param_check.h): what each accepts, what it says of what it refuses,
 // and that every preset's own defaults pass its checks.
-#include "suites/param_check.h"
+#include "suites/framework/param_check.h"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
 
-#include "suites/kvmbench/exit.h"
+#include "suites/framework/errors.h"
 
 using namespace kvmbench::suites;
 using kvmbench::ExitError;

@@ -1,14 +1,14 @@
-// A preset's parameter text as its parse reads it (suites/param_text.h), and
-// the parsed struct as its run reads it (RunContext::params, suites/suite.h).
+// A preset's parameter text as its parse reads it (suites/framework/param_text.h), and
+// the parsed struct as its run reads it (RunContext::params, suites/framework/suite.h).
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
 
-#include "suites/kvmbench/exit.h"
-#include "suites/param_check.h"
-#include "suites/param_text.h"
-#include "suites/suite.h"
+#include "suites/framework/errors.h"
+#include "suites/framework/param_check.h"
+#include "suites/framework/param_text.h"
+#include "suites/framework/suite.h"
 
 using namespace kvmbench;
 using namespace kvmbench::suites;

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "hostlib/physical_ram.h"
+#include "hostlib/facts/physical_ram.h"
 #include "tests/support/run_command.h"
 
 using namespace kvmbench::host;

@@ -1,10 +1,10 @@
-#include "hostlib/pinning.h"
+#include "hostlib/measure/pinning.h"
 
 #include <gtest/gtest.h>
 
 #include <thread>
 
-#include "hostlib/run_lock.h"
+#include "hostlib/state/run_lock.h"
 #include "tests/support/run_command.h"
 
 using namespace kvmbench::host;

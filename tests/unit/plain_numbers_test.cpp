@@ -1,6 +1,6 @@
 // The plain-numbers parser: what it accepts, what it rejects, and that it
 // names the line.
-#include "analysis/plain_numbers.h"
+#include "analysis/parse/plain_numbers.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "suites/kvmbench/progress.h"
+#include "suites/engine/progress.h"
 
 #include <gtest/gtest.h>
 

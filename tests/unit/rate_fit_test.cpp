@@ -1,4 +1,4 @@
-#include "analysis/rate_fit.h"
+#include "analysis/stats/rate_fit.h"
 
 #include <gtest/gtest.h>
 

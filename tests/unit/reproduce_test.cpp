@@ -1,4 +1,4 @@
-#include "suites/reproduce.h"
+#include "suites/framework/reproduce.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <set>
 
-#include "analysis/table.h"
+#include "analysis/report/table.h"
 #include "suites/directmap/report.h"
 #include "suites/make_shared/report.h"
 

@@ -1,9 +1,9 @@
 // The reasons a preset cannot run, as `list` and `run` print them.
-#include "suites/common/requirements.h"
+#include "suites/framework/requirements.h"
 
 #include <gtest/gtest.h>
 
-#include "suites/suite.h"
+#include "suites/framework/suite.h"
 
 using namespace kvmbench::suites;
 

@@ -12,14 +12,14 @@
 #include <limits>
 #include <sstream>
 
-#include "analysis/db_dump.h"
-#include "analysis/db_schema.h"
-#include "analysis/db_location.h"
-#include "analysis/machine_fingerprint.h"
-#include "analysis/results_db.h"
-#include "analysis/run_record.h"
-#include "analysis/run_store.h"
-#include "analysis/sample_jsonl.h"
+#include "analysis/store/db/db_dump.h"
+#include "analysis/store/db/db_schema.h"
+#include "analysis/store/db/db_location.h"
+#include "analysis/store/machine_fingerprint.h"
+#include "analysis/store/db/results_db.h"
+#include "analysis/store/run_record.h"
+#include "analysis/store/run_store.h"
+#include "analysis/store/sample_jsonl.h"
 #include "tests/support/postgres_server.h"
 #include "tests/support/run_command.h"
 #include "tests/support/synthetic_lab.h"

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "hostlib/confidential_host.h"
-#include "hostlib/rmpopt_boot_state.h"
+#include "hostlib/facts/confidential_host.h"
+#include "hostlib/facts/rmpopt_boot_state.h"
 #include "tests/support/run_command.h"
 
 using namespace kvmbench::host;

@@ -1,12 +1,12 @@
-// The RMPOPT sweep cost model (analysis/rmpopt_model.h) on small cases
-// computed by hand, and its calibration (analysis/rmpopt_calibration.h) on
+// The RMPOPT sweep cost model (suites/rmpopt/model.h) on small cases
+// computed by hand, and its calibration (suites/rmpopt/model_calibration.h) on
 // synthetic figures and on the published ones.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "analysis/rmpopt_calibration.h"
-#include "analysis/rmpopt_model.h"
+#include "suites/rmpopt/model_calibration.h"
+#include "suites/rmpopt/model.h"
 
 namespace {
 

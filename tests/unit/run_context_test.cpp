@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "suites/suite.h"
+#include "suites/framework/suite.h"
 
 using namespace kvmbench;
 

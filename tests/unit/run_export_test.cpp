@@ -1,11 +1,11 @@
-// export_run / export_verdict (analysis/run_export.h) and the four
-// renderers (analysis/export_render.h) on hand-written runs
+// export_run / export_verdict (analysis/verdicts/run_export.h) and the four
+// renderers (analysis/report/render/export_render.h) on hand-written runs
 // (tests/support/export_runs.h). The formats' schemas are checked with
 // their validators in tests/integration/export_cli_test.cpp.
 #include <gtest/gtest.h>
 
-#include "analysis/export_render.h"
-#include "analysis/run_export.h"
+#include "analysis/report/render/export_render.h"
+#include "analysis/verdicts/run_export.h"
 #include "tests/support/export_runs.h"
 
 using namespace kvmbench;

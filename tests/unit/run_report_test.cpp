@@ -1,4 +1,4 @@
-#include "suites/run_report.h"
+#include "suites/engine/run_report.h"
 
 #include <gtest/gtest.h>
 

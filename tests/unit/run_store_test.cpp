@@ -1,4 +1,4 @@
-#include "analysis/run_store.h"
+#include "analysis/store/run_store.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 
 #include <fstream>
 
-#include "analysis/sample_jsonl.h"
+#include "analysis/store/sample_jsonl.h"
 #include "tests/support/run_command.h"
 
 using namespace kvmbench;

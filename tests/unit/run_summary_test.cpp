@@ -1,7 +1,7 @@
 // The closing block of `kvmbench run`: one line per suite/preset, the run
 // directories named once, each warning kind once with its count, every
 // line within 80 columns.
-#include "suites/kvmbench/run_summary.h"
+#include "suites/engine/run_summary.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "analysis/sample_jsonl.h"
+#include "analysis/store/sample_jsonl.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/parsers/kernel_log.h"
+#include "analysis/parse/kernel_log.h"
 
 using namespace kvmbench;
 

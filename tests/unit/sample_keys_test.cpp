@@ -1,4 +1,4 @@
-// Keys as sample fields (analysis/result_model.h): what a case or variant
+// Keys as sample fields (analysis/model/result_model.h): what a case or variant
 // name shows is also data in extra.keys; the reports read that, and fall
 // back to the name for samples.jsonl written before keys.
 #include <gtest/gtest.h>
@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/parsers/kernel_log.h"
-#include "analysis/sample_jsonl.h"
-#include "analysis/table.h"
+#include "analysis/parse/kernel_log.h"
+#include "analysis/store/sample_jsonl.h"
+#include "analysis/report/table.h"
 #include "suites/directmap/report.h"
 #include "suites/make_shared/report.h"
 

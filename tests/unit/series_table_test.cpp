@@ -1,4 +1,4 @@
-#include "analysis/series_table.h"
+#include "analysis/report/series_table.h"
 
 #include <gtest/gtest.h>
 

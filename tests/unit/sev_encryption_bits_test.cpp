@@ -6,7 +6,7 @@
 // difference, so kvmbench reads the same bits.
 #include <gtest/gtest.h>
 
-#include "hostlib/cpuid.h"
+#include "hostlib/facts/cpuid.h"
 
 using namespace kvmbench::host;
 

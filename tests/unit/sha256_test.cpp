@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "analysis/sha256.h"
+#include "analysis/model/sha256.h"
 
 using kvmbench::Sha256;
 using kvmbench::sha256_hex;

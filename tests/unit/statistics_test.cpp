@@ -1,7 +1,7 @@
 // Statistics against independent reference values: NIST StRD certified
 // values, closed forms of the t and normal distributions, and small cases
 // worked out by hand in the comments.
-#include "analysis/statistics.h"
+#include "analysis/stats/statistics.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/plain_numbers.h"
+#include "analysis/parse/plain_numbers.h"
 
 namespace kvmbench::stats {
 namespace {

@@ -1,4 +1,4 @@
-#include "analysis/summary_cell.h"
+#include "analysis/report/summary_cell.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "analysis/table.h"
+#include "analysis/report/table.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "analysis/units.h"
+#include "analysis/model/units.h"
 
 #include <gtest/gtest.h>
 

@@ -6,11 +6,11 @@
 
 #include <cmath>
 
-#include "analysis/case_table.h"
-#include "analysis/compare_render.h"
-#include "analysis/parsers/gbench_json.h"
-#include "analysis/positive_ci.h"
-#include "analysis/run_store.h"
+#include "analysis/report/case_table.h"
+#include "analysis/report/render/compare_render.h"
+#include "analysis/parse/gbench_json.h"
+#include "analysis/stats/positive_ci.h"
+#include "analysis/store/run_store.h"
 
 using namespace kvmbench;
 

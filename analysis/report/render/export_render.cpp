@@ -1,0 +1,250 @@
+#include "analysis/report/render/export_render.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "analysis/report/render/compare_render.h"
+#include "analysis/report/render/gate_report.h"
+#include "analysis/report/render/junit_xml.h"
+
+namespace kvmbench {
+
+namespace {
+
+// The statistics of a metric, by name, as every format carries them.
+std::vector<std::pair<std::string, double>> statistics(const ExportedMetric& m) {
+  if (m.units == 0) return {};
+  const auto& s = m.summary;
+  return {{"mean", s.mean},   {"stddev", s.stddev}, {"ci95_low", s.ci95_low}, {"ci95_high", s.ci95_high},
+          {"median", s.median}, {"min", s.min},     {"max", s.max},           {"cv", s.cv},
+          {"n", static_cast<double>(m.units)}};
+}
+
+// A number as text that reads back to the same double; "nan" / "inf" spelled out.
+std::string exact(double x) { return std::isfinite(x) ? fmt::format("{}", x) : (std::isnan(x) ? "nan" : "inf"); }
+
+// "mean ± sd unit (n repetitions), 95% CI [lo, hi]".
+std::string described(const ExportedMetric& m) {
+  if (m.units == 0) return "no value";
+  const ReadingScale scale = reading_scale(std::fabs(m.summary.mean), m.unit);
+  std::string s = format_mean_sd(m.summary, true, scale) + " " + scale.unit;
+  s += fmt::format(" ({} {}{})", m.units, m.unit_level, m.units == 1 ? "" : "s");
+  if (m.units >= 2)
+    s += fmt::format(", 95% CI [{}, {}]", format_number(m.summary.ci95_low * scale.factor),
+                     format_number(m.summary.ci95_high * scale.factor));
+  return s;
+}
+
+std::string run_title(const ExportedRun& r) {
+  return fmt::format("{}{} ({})", r.suite.empty() ? "?" : r.suite, r.preset.empty() ? "" : "/" + r.preset, r.name);
+}
+
+// A run's status as a result: failed fails, an incomplete run is not one.
+ExportResult status_result(const ExportedRun& r) {
+  if (r.status == "failed") return ExportResult::fail;
+  return r.status == "complete" ? ExportResult::pass : ExportResult::skip;
+}
+
+std::string status_message(const ExportedRun& r) {
+  if (r.status == "failed") return "run failed" + (r.error.empty() ? "" : ": " + r.error);
+  if (r.status != "complete") return fmt::format("run {}: not complete", r.status.empty() ? "of no status" : r.status);
+  return "";
+}
+
+// [A-Za-z0-9_-] kept, anything else '_': what LAVA test case names and
+// KCIDB path components may hold.
+std::string name_part(std::string_view s) {
+  std::string o;
+  for (char c : s) o += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') ? c : '_';
+  return o.empty() ? "_" : o;
+}
+
+std::string metric_name(const ExportedMetric& m) {
+  std::string n = name_part(m.case_name);
+  if (!m.variant.empty()) n += "." + name_part(m.variant);
+  return n + "." + name_part(m.metric);
+}
+
+std::string shell_quote(std::string_view s) {
+  std::string o = "'";
+  for (char c : s) o += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return o + "'";
+}
+
+}  // namespace
+
+std::string render_export_junit(const std::vector<ExportedRun>& runs) {
+  std::vector<JunitSuite> suites;
+  for (const auto& r : runs) {
+    JunitSuite s;
+    s.name = "kvmbench " + run_title(r);
+    s.timestamp = r.start_time;
+    s.hostname = r.hostname;
+    for (const auto& [k, v] : {std::pair<const char*, const std::string&>{"suite", r.suite}, {"preset", r.preset},
+                               {"status", r.status}, {"source", r.source}, {"tool_version", r.tool_version},
+                               {"kernel", r.kernel}, {"start_time", r.start_time}, {"end_time", r.end_time}})
+      if (!v.empty()) s.properties.emplace_back(k, v);
+    const std::string cls = "kvmbench." + (r.suite.empty() ? std::string("run") : r.suite);
+    JunitCase status;
+    status.classname = cls;
+    status.name = "run status";
+    switch (status_result(r)) {
+      case ExportResult::fail:
+        status.result = JunitCase::Result::failure;
+        status.type = "run failed";
+        break;
+      case ExportResult::skip: status.result = JunitCase::Result::skipped; break;
+      case ExportResult::pass: break;
+    }
+    status.message = status_message(r);
+    status.system_out = fmt::format("status {}, source {}", r.status, r.source);
+    s.cases.push_back(status);
+    for (const auto& m : r.metrics) {
+      s.properties.emplace_back(m.key + ".unit", m.unit);
+      for (const auto& [k, v] : statistics(m)) s.properties.emplace_back(m.key + "." + k, exact(v));
+      JunitCase c;
+      c.classname = cls + "." + m.case_name + (m.variant.empty() ? "" : "/" + m.variant);
+      c.name = m.metric;
+      if (m.result == ExportResult::skip) {
+        c.result = JunitCase::Result::skipped;
+        c.message = m.message;
+      }
+      c.system_out = described(m);
+      s.cases.push_back(std::move(c));
+    }
+    for (const auto& p : r.skipped)
+      s.cases.push_back({cls + ".skipped", p.part, JunitCase::Result::skipped, "", p.reason, ""});
+    suites.push_back(std::move(s));
+  }
+  return render_junit("kvmbench export", suites);
+}
+
+std::string render_export_lava(const std::vector<ExportedRun>& runs) {
+  std::string out;
+  auto line = [&](const std::string& name, ExportResult res, const std::string& extra = "") {
+    out += fmt::format("lava-test-case {} --result {}{}\n", shell_quote(name), to_string(res), extra);
+  };
+  for (const auto& r : runs) {
+    // LAVA keeps a case's name, result, measurement and units, nothing
+    // else: figures not measured on hardware (emulated, replay, model) name
+    // their source in every case, so that nothing fed from LAVA files them
+    // beside a hardware measurement of the same metric.
+    std::string prefix = name_part(r.suite.empty() ? "run" : r.suite);
+    if (!r.source.empty() && r.source != "hardware") prefix += "." + name_part(r.source);
+    out += fmt::format("# kvmbench {}: status {}, source {}\n", run_title(r), r.status, r.source);
+    line(prefix + ".run-status", status_result(r));
+    for (const auto& m : r.metrics) {
+      const std::string name = prefix + "." + metric_name(m);
+      const std::string units = shell_quote(m.unit);
+      if (m.units == 0 || !std::isfinite(m.summary.mean)) {
+        line(name, ExportResult::skip);
+        continue;
+      }
+      line(name, m.result, fmt::format(" --measurement {} --units {}", exact(m.summary.mean), units));
+      // The statistics, as a set named like the metric.
+      out += fmt::format("lava-test-set start {}\n", shell_quote(name));
+      for (const auto& [k, v] : statistics(m))
+        if (std::isfinite(v))
+          line(k, ExportResult::pass,
+               fmt::format(" --measurement {} --units {}", exact(v),
+                           k == "n" ? shell_quote("units") : k == "cv" ? shell_quote("ratio") : units));
+      out += "lava-test-set stop\n";
+    }
+    for (const auto& p : r.skipped) line(prefix + ".skipped." + name_part(p.part), ExportResult::skip);
+  }
+  return out;
+}
+
+std::string render_export_kcidb(const std::vector<ExportedRun>& runs, const std::string& origin) {
+  nlohmann::json checkouts = nlohmann::json::array(), builds = nlohmann::json::array(),
+                 tests = nlohmann::json::array();
+  std::vector<std::string> kernels;
+  for (const auto& r : runs) {
+    // The kernel under test as booted: its release is all a run knows of
+    // it (no commit), so it names the checkout and the build alike.
+    const std::string kernel = r.kernel.empty() ? "unknown-kernel" : r.kernel;
+    const std::string build_id = origin + ":" + kernel;
+    if (std::find(kernels.begin(), kernels.end(), kernel) == kernels.end()) {
+      kernels.push_back(kernel);
+      checkouts.push_back({{"id", build_id}, {"origin", origin}, {"comment", "kernel " + kernel + " (as booted)"}});
+      builds.push_back({{"id", build_id}, {"checkout_id", build_id}, {"origin", origin},
+                        {"comment", "kernel " + kernel + " (as booted)"}});
+    }
+    const std::string path = "kvmbench." + name_part(r.suite.empty() ? "run" : r.suite);
+    auto test = [&](const std::string& id_tail, const std::string& test_path, const char* status) {
+      nlohmann::json t = {{"id", origin + ":" + r.name + ":" + id_tail}, {"build_id", build_id}, {"origin", origin},
+                          {"path", test_path}, {"status", status}};
+      if (!r.start_time.empty()) t["start_time"] = r.start_time;
+      if (!r.hostname.empty()) t["environment"] = {{"comment", r.hostname}};
+      return t;
+    };
+    const ExportResult sr = status_result(r);
+    nlohmann::json st = test("run", path, sr == ExportResult::fail ? "ERROR" : sr == ExportResult::skip ? "MISS" : "PASS");
+    st["misc"] = {{"status", r.status}, {"source", r.source}, {"preset", r.preset}, {"tool_version", r.tool_version}};
+    if (!status_message(r).empty()) st["comment"] = status_message(r);
+    tests.push_back(st);
+    for (const auto& m : r.metrics) {
+      // DONE: a measurement, not a verdict on the code (that is a gate's).
+      const bool measured = m.units > 0 && std::isfinite(m.summary.mean);
+      nlohmann::json t = test(m.key, path + "." + metric_name(m), m.result == ExportResult::pass ? "DONE" : "SKIP");
+      if (measured) {
+        t["number"] = {{"value", m.summary.mean}};
+        if (!m.unit.empty()) t["number"]["unit"] = m.unit;
+      }
+      nlohmann::json misc = {{"source", r.source}, {"unit_level", m.unit_level}};
+      for (const auto& [k, v] : statistics(m))
+        if (std::isfinite(v)) misc[k] = v;  // KCIDB has no null
+      t["misc"] = misc;
+      if (!m.message.empty()) t["comment"] = m.message;
+      tests.push_back(t);
+    }
+    for (const auto& p : r.skipped) {
+      nlohmann::json t = test("skipped:" + p.part, path + ".skipped." + name_part(p.part), "SKIP");
+      t["comment"] = p.reason;
+      tests.push_back(t);
+    }
+  }
+  nlohmann::json doc = {{"version", {{"major", 5}, {"minor", 0}}},
+                        {"checkouts", checkouts},
+                        {"builds", builds},
+                        {"tests", tests}};
+  return doc.dump(2) + "\n";
+}
+
+std::string render_export_markdown(const std::vector<ExportedRun>& runs) {
+  const ExportVerdict v = export_verdict(runs);
+  const char* icon = v == ExportVerdict::ok ? "✅" : v == ExportVerdict::failed ? "❌" : "⚠️";
+  std::string out = fmt::format("### {} kvmbench: {} run{}, {}\n", icon, runs.size(), runs.size() == 1 ? "" : "s",
+                                to_string(v));
+  for (const auto& r : runs) {
+    out += fmt::format("\n#### {}\n\n", markdown_cell(run_title(r)));
+    out += fmt::format("status **{}** · source **{}** · kernel `{}` · host `{}` · kvmbench {}\n", markdown_cell(r.status),
+                       markdown_cell(r.source), markdown_cell(r.kernel), markdown_cell(r.hostname),
+                       markdown_cell(r.tool_version));
+    if (!status_message(r).empty()) out += "\n" + markdown_cell(status_message(r)) + "\n";
+    if (!r.metrics.empty()) {
+      out += "\n| | primary metric | mean ± sd (n) | 95% CI | unit |\n|:-:|:---|---:|---:|:---|\n";
+      for (const auto& m : r.metrics) {
+        const bool ci = m.units >= 2;
+        const ReadingScale scale = reading_scale(std::fabs(m.summary.mean), m.unit);
+        out += fmt::format("| {} | `{}` | {} | {} | {} |\n", m.result == ExportResult::pass ? "✅" : "➖",
+                           markdown_cell(m.key), markdown_cell(format_mean_sd(m.summary, m.units > 0, scale)),
+                           ci ? fmt::format("[{}, {}]", format_number(m.summary.ci95_low * scale.factor),
+                                            format_number(m.summary.ci95_high * scale.factor))
+                              : markdown_cell(m.message),
+                           markdown_cell(scale.unit));
+      }
+    }
+    if (!r.skipped.empty()) {
+      out += "\nSkipped:\n";
+      for (const auto& p : r.skipped) out += fmt::format("- `{}`: {}\n", markdown_cell(p.part), markdown_cell(p.reason));
+    }
+  }
+  return out;
+}
+
+}  // namespace kvmbench

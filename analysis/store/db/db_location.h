@@ -1,0 +1,37 @@
+// Where the results database is: `--db`, else $KVMBENCH_DB, else
+// results/kvmbench.db (a SQLite file beside results/runs/). A
+// postgresql:// (or postgres://) URL or a libpq key=value connection string
+// ("host=db1 dbname=kvmbench", starting with one of libpq's keywords) names
+// a PostgreSQL database, anything else a SQLite file (an explicit "sqlite:"
+// prefix is allowed, for a file named like a connection string).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "analysis/store/db/sql_connection.h"
+
+namespace kvmbench::db {
+
+inline constexpr const char* kDefaultDatabase = "results/kvmbench.db";
+
+struct DbLocation {
+  Backend backend = Backend::sqlite;
+  std::string target;   // the file path, or the URL as given
+  std::string display;  // for messages: the path, or the URL or connection string without its password
+};
+
+// Throws DbError for an empty location, an unknown URL scheme
+// ("mysql://..."), or a PostgreSQL URL that is not one.
+DbLocation parse_db_location(const std::string& text);
+
+// --db (when given), else the environment's KVMBENCH_DB (when set and not
+// empty), else the default.
+DbLocation resolve_db_location(const std::optional<std::string>& flag, const char* env_value);
+
+// Opens the connection; Access::create allows a new SQLite file
+// (PostgreSQL databases are made by their administrator).
+std::unique_ptr<SqlConnection> connect(const DbLocation& where, Access access);
+
+}  // namespace kvmbench::db

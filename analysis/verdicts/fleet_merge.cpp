@@ -1,0 +1,122 @@
+#include "analysis/verdicts/fleet_merge.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "analysis/report/series_table.h"
+
+namespace kvmbench {
+
+namespace {
+
+// The value of one metric over the complete runs of one machine.
+FleetCell cell_of(const std::vector<const ExportedMetric*>& measured) {
+  FleetCell c;
+  c.runs = measured.size();
+  if (measured.empty()) return c;
+  if (measured.size() == 1) {
+    c.level = measured[0]->unit_level;
+    c.summary = measured[0]->summary;
+    return c;
+  }
+  std::vector<double> means;
+  for (const ExportedMetric* m : measured) means.push_back(m->summary.mean);
+  c.level = "runs";
+  c.summary = stats::summarize(means);
+  return c;
+}
+
+std::string cell_text(const FleetCell& c) {
+  if (c.runs == 0) return "-";
+  const stats::Summary& s = c.summary;
+  if (s.n < 2 || !std::isfinite(s.ci95_low)) return fmt::format("{} (n={})", format_sig(s.mean, 4), s.n);
+  return fmt::format("{} ±{} (n={})", format_sig(s.mean, 4), format_sig((s.ci95_high - s.ci95_low) / 2, 2), s.n);
+}
+
+}  // namespace
+
+std::vector<FleetGroup> merge_fleet(const std::vector<FleetRun>& runs) {
+  // Group key -> the runs of each machine in it.
+  std::map<std::tuple<std::string, std::string, std::string>, std::map<std::string, std::vector<const FleetRun*>>>
+      by_group;
+  for (const FleetRun& r : runs) by_group[{r.run.suite, r.run.preset, r.run.source}][r.machine].push_back(&r);
+
+  std::vector<FleetGroup> out;
+  for (const auto& [key, machines] : by_group) {
+    FleetGroup g;
+    std::tie(g.suite, g.preset, g.source) = key;
+    for (const auto& [machine, mruns] : machines)
+      for (const FleetRun* r : mruns)
+        if (r->run.status == "complete")
+          for (const ExportedMetric& m : r->run.metrics)
+            if (m.units > 0 && std::find(g.metric_keys.begin(), g.metric_keys.end(), m.key) == g.metric_keys.end()) {
+              g.metric_keys.push_back(m.key);
+              g.units.push_back(m.unit);
+            }
+    for (const auto& [machine, mruns] : machines) {
+      FleetRow row;
+      row.machine = machine;
+      std::vector<std::vector<const ExportedMetric*>> measured(g.metric_keys.size());
+      std::vector<std::string> kernels;
+      for (const FleetRun* r : mruns) {
+        if (row.hostname.empty()) row.hostname = r->run.hostname;
+        if (r->run.status != "complete") {
+          ++row.other_runs;
+          continue;
+        }
+        ++row.complete_runs;
+        if (std::find(kernels.begin(), kernels.end(), r->run.kernel) == kernels.end()) kernels.push_back(r->run.kernel);
+        for (const ExportedMetric& m : r->run.metrics) {
+          auto it = std::find(g.metric_keys.begin(), g.metric_keys.end(), m.key);
+          if (m.units > 0 && it != g.metric_keys.end()) measured[it - g.metric_keys.begin()].push_back(&m);
+        }
+      }
+      row.kernels = fmt::format("{}", fmt::join(kernels, ","));
+      for (const auto& m : measured) row.cells.push_back(cell_of(m));
+      g.rows.push_back(std::move(row));
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+std::vector<Table> fleet_tables(const std::vector<FleetGroup>& groups) {
+  std::vector<Table> out;
+  for (const FleetGroup& g : groups) {
+    Table t;
+    t.title = fmt::format("# {} / {}: {} machine{}", g.suite, g.preset, g.rows.size(), g.rows.size() == 1 ? "" : "s");
+    t.source = g.source;
+    t.columns = {{"machine", Align::left}, {"host", Align::left}, {"runs"}, {"kernel", Align::left}};
+    for (std::size_t i = 0; i < g.metric_keys.size(); ++i) t.columns.push_back({fmt::format("#{}", i + 1)});
+    bool one_run = false, several = false, not_complete = false;
+    for (const FleetRow& r : g.rows) {
+      std::vector<std::string> cells = {r.machine, r.hostname,
+                                        r.other_runs ? fmt::format("{}+{}", r.complete_runs, r.other_runs)
+                                                     : fmt::format("{}", r.complete_runs),
+                                        r.kernels.empty() ? "-" : r.kernels};
+      for (const FleetCell& c : r.cells) {
+        cells.push_back(cell_text(c));
+        one_run = one_run || c.runs == 1;
+        several = several || c.runs > 1;
+      }
+      not_complete = not_complete || r.other_runs > 0;
+      t.add_row(std::move(cells));
+    }
+    for (std::size_t i = 0; i < g.metric_keys.size(); ++i)
+      t.notes.push_back(fmt::format("#{} {} ({})", i + 1, g.metric_keys[i], g.units[i]));
+    t.notes.push_back("mean ±half of its 95% CI (n units)");
+    if (several)
+      t.notes.push_back("a machine with several complete runs: n counts its runs, each the mean of its own units");
+    if (one_run)
+      t.notes.push_back("a machine with one run: n counts that run's repetitions; the noise between runs is not in its CI");
+    if (not_complete) t.notes.push_back("runs: complete+other (interrupted, failed, running): only complete runs give values");
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace kvmbench

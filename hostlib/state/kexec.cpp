@@ -1,0 +1,216 @@
+#include "hostlib/state/kexec.h"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "analysis/model/text_lines.h"
+#include "hostlib/facts/kernel_files.h"
+#include "hostlib/qemu/qemu_process.h"
+
+namespace kvmbench::host {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+// A bzImage carries "HdrS" at 0x202 (the x86 boot protocol's setup header).
+bool is_bzimage(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  char magic[4] = {};
+  in.seekg(0x202);
+  in.read(magic, 4);
+  return in && std::string_view(magic, 4) == "HdrS";
+}
+
+std::string readable_or_empty(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec) ? p.string() : "";
+}
+
+ab::KernelChoice installed(const std::string& release, const std::string& spec) {
+  ab::KernelChoice k;
+  k.spec = spec;
+  k.release = release;
+  k.image = readable_or_empty(fs::path("/boot") / ("vmlinuz-" + release));
+  if (k.image.empty())
+    throw std::invalid_argument(fmt::format("kernel '{}': no /boot/vmlinuz-{} (give an installed release, a Debian "
+                                            "kernel package or a bzImage)",
+                                            spec, release));
+  k.initrd = readable_or_empty(fs::path("/boot") / ("initrd.img-" + release));
+  return k;
+}
+
+}  // namespace
+
+std::string kexec_cmdline(std::string_view running, std::string_view append, std::string_view marker) {
+  std::string kernel, init;
+  bool after_dashes = false;
+  auto add = [](std::string& to, std::string_view w) {
+    if (!w.empty()) to += (to.empty() ? "" : " ") + std::string(w);
+  };
+  for_each_word(running, [&](std::string_view word) {
+    if (after_dashes) {
+      add(init, word);
+    } else if (word == "--") {
+      after_dashes = true;
+    } else if (!word.starts_with("BOOT_IMAGE=") && !word.starts_with("initrd=") &&
+               !word.starts_with("kvmbench.ab=")) {
+      add(kernel, word);
+    }
+  });
+  add(kernel, append);
+  add(kernel, marker);
+  if (after_dashes) kernel += " --" + (init.empty() ? std::string() : " " + init);
+  return kernel;
+}
+
+ab::KernelChoice resolve_kernel(const std::string& spec, const std::string& append, const fs::path& work_dir) {
+  ab::KernelChoice k;
+  const std::string running_cmdline = env_or("KVMBENCH_AB_RUNNING_CMDLINE", proc_cmdline());
+  if (spec == "running") {
+    k.spec = spec;
+    k.release = running_release();
+    k.image = env_or("KVMBENCH_AB_RUNNING_IMAGE", readable_or_empty(fs::path("/boot") / ("vmlinuz-" + k.release)));
+    k.initrd = env_or("KVMBENCH_AB_RUNNING_INITRD", readable_or_empty(fs::path("/boot") / ("initrd.img-" + k.release)));
+    if (k.image.empty())
+      throw std::invalid_argument(fmt::format("kernel 'running': its image is not /boot/vmlinuz-{} (give it as a "
+                                              "bzImage path, or set KVMBENCH_AB_RUNNING_IMAGE)",
+                                              k.release));
+  } else if (spec.ends_with(".deb")) {
+    std::error_code ec;
+    if (!fs::is_regular_file(spec, ec)) throw std::invalid_argument(fmt::format("kernel '{}': no such file", spec));
+    const fs::path into = work_dir / fs::path(spec).filename().replace_extension("");
+    fs::create_directories(into, ec);
+    const ProgramRun x = run_program({"/usr/bin/dpkg-deb", "-x", spec, into.string()}, 300);
+    if (!x.ok()) throw std::invalid_argument(fmt::format("kernel '{}': dpkg-deb -x failed: {}", spec, x.failure()));
+    std::string image;
+    for (const auto& e : fs::directory_iterator(into / "boot", ec))
+      if (e.path().filename().string().starts_with("vmlinuz-")) image = e.path().string();
+    if (image.empty())
+      throw std::invalid_argument(fmt::format("kernel '{}': the package has no boot/vmlinuz-* (not a kernel image "
+                                              "package: a linux-image-*-unsigned or linux-image-* one is)",
+                                              spec));
+    k.spec = spec;
+    k.image = image;
+    k.release = fs::path(image).filename().string().substr(8);
+    if (!fs::is_directory(fs::path("/lib/modules") / k.release, ec))
+      throw std::invalid_argument(fmt::format("kernel '{}': release {} is not installed here (no /lib/modules/{}), "
+                                              "and kexec boots this root, whose modules it needs: apt-get install "
+                                              "{} first",
+                                              spec, k.release, k.release, spec));
+    k.initrd = readable_or_empty(fs::path("/boot") / ("initrd.img-" + k.release));
+  } else if (spec.find('/') != std::string::npos) {
+    std::error_code ec;
+    if (!fs::is_regular_file(spec, ec)) throw std::invalid_argument(fmt::format("kernel '{}': no such file", spec));
+    if (!is_bzimage(spec))
+      throw std::invalid_argument(fmt::format("kernel '{}': not a bzImage (no \"HdrS\" setup header at 0x202)", spec));
+    k.spec = spec;
+    k.image = spec;
+  } else {
+    k = installed(spec, spec);
+  }
+  k.append = append;
+  k.cmdline = kexec_cmdline(running_cmdline, append, "");
+  return k;
+}
+
+std::string kexec_unavailable() {
+  const ProgramRun which = run_program({"/bin/sh", "-c", "command -v kexec"}, 10);
+  if (!which.ok()) return "kexec is not installed (Debian: kexec-tools)";
+  if (::geteuid() != 0) return "kexec needs root";
+  if (read_kernel_value("/proc/sys/kernel/kexec_load_disabled").value_or("0") == "1")
+    return "kernel.kexec_load_disabled is 1 on this boot (it cannot be turned back until reboot)";
+  return "";
+}
+
+void kexec_into(const ab::KernelChoice& k, const std::string& cmdline) {
+  std::vector<std::string> load = {"/bin/sh", "-c", "exec kexec \"$@\"", "kexec", "-l", k.image};
+  if (!k.initrd.empty()) load.push_back("--initrd=" + k.initrd);
+  load.push_back("--append=" + cmdline);
+  const ProgramRun l = run_program(load, 120);
+  if (!l.ok()) throw std::runtime_error(fmt::format("kexec -l {} failed: {}", k.image, l.failure()));
+  ::sync();
+  if (systemd_runs_this_machine()) {
+    const ProgramRun j = run_program({"/bin/sh", "-c", "exec systemctl kexec"}, 120);
+    if (!j.ok()) throw std::runtime_error("systemctl kexec failed: " + j.failure());
+    return;
+  }
+  ::execlp("kexec", "kexec", "-e", static_cast<char*>(nullptr));
+  throw std::runtime_error(fmt::format("kexec -e failed: {}", std::strerror(errno)));
+}
+
+namespace {
+
+constexpr const char* kUnit = "kvmbench-ab.service";
+const fs::path kEtcUnit = fs::path("/etc/systemd/system") / kUnit;
+const fs::path kDropIn = fs::path("/etc/systemd/system") / (std::string(kUnit) + ".d") / "kvmbench-ab.conf";
+// Written by kvmbench (the package's own unit is in /usr/lib).
+constexpr const char* kWrittenMark = "# written by kvmbench ab";
+
+}  // namespace
+
+std::string arrange_resume_at_boot(const fs::path& self, const fs::path& state_dir) {
+  if (!systemd_runs_this_machine()) return "systemd is not PID 1 here";
+  const std::string exec = fmt::format("{} ab --resume --state {}", self.string(), state_dir.string());
+  std::error_code ec;
+  const bool packaged = run_program({"/bin/sh", "-c", "exec systemctl cat kvmbench-ab.service"}, 30).ok() &&
+                        !fs::exists(kEtcUnit, ec);
+  try {
+    if (packaged) {
+      fs::create_directories(kDropIn.parent_path());
+      std::ofstream(kDropIn) << kWrittenMark << "\n[Service]\nExecStart=\nExecStart=" << exec << "\n";
+    } else {
+      std::ofstream(kEtcUnit) << kWrittenMark << "\n[Unit]\nDescription=kvmbench ab: the next boot of an A/B "
+                                 "experiment across kernels\nAfter=multi-user.target\n\n[Service]\nType=oneshot\n"
+                                 "ExecStart="
+                              << exec << "\nStandardOutput=journal+console\nStandardError=journal+console\n\n"
+                                         "[Install]\nWantedBy=multi-user.target\n";
+    }
+  } catch (const std::exception& e) {
+    return std::string("cannot write the unit: ") + e.what();
+  }
+  const ProgramRun en = run_program({"/bin/sh", "-c", "systemctl daemon-reload && systemctl enable kvmbench-ab.service"}, 60);
+  if (!en.ok()) return "systemctl enable kvmbench-ab.service failed: " + en.failure();
+  return "";
+}
+
+void cancel_resume_at_boot() {
+  if (!systemd_runs_this_machine()) return;
+  (void)run_program({"/bin/sh", "-c", "systemctl disable kvmbench-ab.service"}, 60);
+  std::error_code ec;
+  for (const fs::path& f : {kDropIn, kEtcUnit}) {
+    const auto text = read_kernel_file(f);
+    if (text && text->starts_with(kWrittenMark)) fs::remove(f, ec);
+  }
+  (void)run_program({"/bin/sh", "-c", "systemctl daemon-reload"}, 60);
+}
+
+std::string boot_id() { return read_kernel_value("/proc/sys/kernel/random/boot_id").value_or(""); }
+
+std::string running_release() {
+  utsname u{};
+  return ::uname(&u) == 0 ? std::string(u.release) : std::string();
+}
+
+std::string proc_cmdline() { return read_kernel_value("/proc/cmdline").value_or(""); }
+
+bool systemd_runs_this_machine() {
+  std::error_code ec;
+  return fs::is_directory("/run/systemd/system", ec) && read_kernel_value("/proc/1/comm").value_or("") == "systemd";
+}
+
+}  // namespace kvmbench::host

@@ -1,0 +1,64 @@
+// Booting another kernel without firmware or boot loader (kexec-tools), as
+// LKP boots its test kernels, for `kvmbench ab`: which kernel a name means,
+// the command line it gets, whether kexec can be used here, and the jump.
+// A kernel that hangs or faults ends with the machine's next power cycle in
+// its default boot entry, which kexec never changes.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "analysis/verdicts/ab_experiment.h"
+
+namespace kvmbench::host {
+
+// Pure: the command line of a kexec'd kernel: `running` without the boot
+// loader's words (BOOT_IMAGE=, initrd=) and without an earlier kvmbench.ab=
+// marker, then `append`, then `marker`; the words after a "--" (init's,
+// not the kernel's) stay after it.
+std::string kexec_cmdline(std::string_view running, std::string_view append, std::string_view marker);
+
+// What `spec` names, on this machine:
+//   running    the kernel booted now: /boot/vmlinuz-<uname -r> and its
+//              initrd.img, with /proc/cmdline; KVMBENCH_AB_RUNNING_IMAGE,
+//              _INITRD and _CMDLINE stand in for them where the kernel came
+//              from elsewhere (the emulated lab sets them)
+//   RELEASE    an installed kernel: /boot/vmlinuz-RELEASE and its initrd
+//   FILE.deb   a Debian kernel package: its boot/vmlinuz-R, unpacked into
+//              `work_dir`; its modules must be installed (/lib/modules/R,
+//              with /boot/initrd.img-R) since kexec boots this root
+//   FILE       a bzImage (its setup header says so), booted without initrd
+// The command line is the running one with `append` (kexec_cmdline).
+// Throws std::invalid_argument saying what is wrong (an unknown kernel, a
+// .deb without a kernel image, a file that is not a kernel).
+ab::KernelChoice resolve_kernel(const std::string& spec, const std::string& append,
+                                const std::filesystem::path& work_dir);
+
+// "" when kexec can be used here (kexec-tools installed, root, and
+// kernel.kexec_load_disabled 0), else why not.
+std::string kexec_unavailable();
+
+// Loads `k` with `cmdline` and starts the jump: `systemctl kexec` where
+// systemd is PID 1 (services stop and file systems are unmounted first; it
+// returns, and the process is ended by the shutdown), else `kexec -e`
+// (never returns). Throws std::runtime_error when kexec refuses to load.
+void kexec_into(const ab::KernelChoice& k, const std::string& cmdline);
+
+// Arranges for `SELF ab --resume --state STATE_DIR` to run after each boot:
+// systemd's kvmbench-ab.service (the package installs it; a drop-in in
+// /etc/systemd/system points it at this binary and state directory, and
+// the unit is written there where the package did not install it),
+// enabled. "" when done, else why not.
+std::string arrange_resume_at_boot(const std::filesystem::path& self, const std::filesystem::path& state_dir);
+// Undoes it: the unit disabled, what was written removed.
+void cancel_resume_at_boot();
+
+// This boot: /proc/sys/kernel/random/boot_id, uname -r, /proc/cmdline.
+std::string boot_id();
+std::string running_release();
+std::string proc_cmdline();
+// Whether systemd is PID 1 (it resumes an experiment after a boot).
+bool systemd_runs_this_machine();
+
+}  // namespace kvmbench::host

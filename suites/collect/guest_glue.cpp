@@ -1,0 +1,55 @@
+#include "suites/collect/guest_glue.h"
+
+#include <fmt/format.h>
+
+#include "suites/framework/errors.h"
+
+namespace kvmbench::suites {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t comma = text.find(',', pos);
+    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
+host::SevSnpOptions parse_snp_options(const ParamText& params) {
+  host::SevSnpOptions o;
+  o.firmware = params.text("firmware");
+  o.kernel_hashes = params.either("kernel-hashes", "on", "off");
+  return o;
+}
+
+std::vector<Param> snp_params(const std::string& firmware_help) {
+  return {
+      {"firmware", "", firmware_help},
+      {"kernel-hashes", "off",
+       "on: measure kernel, initrd and command line into the SNP launch digest (needs the AmdSev OVMF build, "
+       "whose SEV hash table QEMU fills; other firmware makes QEMU refuse to start)"},
+  };
+}
+
+void emit_guest_result(RunContext& ctx, const host::GuestRunResult& r, const std::string& label,
+                       const std::string& variant) {
+  if (r.status == host::GuestRunStatus::cannot_run) {
+    ctx.note_skip(label, r.reason);
+    return;
+  }
+  if (r.status == host::GuestRunStatus::interrupted) return;
+  if (!r.ok())
+    throw std::runtime_error(fmt::format("{}: guest failed: {}\n--- console tail ---\n{}", label, r.reason,
+                                         r.console_tail));
+  for (Sample s : r.samples) {
+    if (!variant.empty()) s.variant = s.variant.empty() ? variant : variant + "/" + s.variant;
+    s.extra["accel"] = std::string(host::to_string(r.accel));
+    ctx.emit(s);
+  }
+}
+
+}  // namespace kvmbench::suites

@@ -1,0 +1,541 @@
+#include "suites/engine/ab_driver.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <random>
+
+#include "analysis/verdicts/ab_experiment.h"
+#include "analysis/report/render/compare_mail.h"
+#include "analysis/verdicts/gate.h"
+#include "analysis/report/render/gate_report.h"
+#include "analysis/model/json_input.h"
+#include "analysis/store/run_store.h"
+#include "hostlib/state/kexec.h"
+#include "hostlib/qemu/qemu_process.h"
+#include "hostlib/state/run_lock.h"
+#include "hostlib/state/state_dir.h"
+#include "suites/framework/errors.h"
+#include "suites/framework/suite.h"
+#include "suites/engine/render_tables.h"
+
+namespace kvmbench::cli {
+
+namespace fs = std::filesystem;
+using ab::Experiment;
+using ab::Side;
+using ab::Step;
+using ab::StepStatus;
+
+namespace {
+
+constexpr int kExitInconclusiveAb = kExitInconclusive;
+
+void say(const std::string& text) { fmt::print(stderr, "{}", wrap_text("kvmbench ab: " + text, 80, "    ")); }
+
+fs::path state_dir_of(const AbRequest& req) {
+  if (!req.state_dir.empty()) return req.state_dir;
+  if (const char* e = std::getenv("KVMBENCH_AB_STATE"); e && *e) return e;
+  return host::state_dir() / "ab";
+}
+
+fs::path self_exe() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw std::runtime_error("cannot find this kvmbench binary (/proc/self/exe): " + ec.message());
+  return self;
+}
+
+std::optional<Experiment> load_state(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return std::nullopt;
+  try {
+    return ab::experiment_from_json(parse_json_input(read_file(file)));
+  } catch (const JsonInputError& e) {
+    usage_error(json_input_message(e, file.string()));
+  } catch (const std::exception& e) {
+    usage_error(fmt::format("{}: {}", file.string(), e.what()));
+  }
+}
+
+void save_state(const fs::path& file, const Experiment& e) { write_file_atomic(file, to_json(e).dump(2) + "\n"); }
+
+std::string new_id() {
+  std::random_device rd;
+  return fmt::format("ab-{}-{:04x}", utc_timestamp_compact(), rd() & 0xffff);
+}
+
+// The command after --: a `run` of one suite that stores its run where ab
+// says (--out is ab's), checked as a dry run plans it.
+void check_command(const std::vector<std::string>& cmd) {
+  if (cmd.empty() || cmd[0] != "run")
+    usage_error("the command after -- must be a `run SUITE ...` (it stores the run each boot is judged by)");
+  if (cmd.size() < 2 || cmd[1] == "all")
+    usage_error("the command after -- runs one suite (`run SUITE ...`), not `run all`: one verdict per experiment");
+  for (const auto& w : cmd)
+    if (w == "--out" || w.starts_with("--out=") || w == "--dry-run" || w == "--replay" || w.starts_with("--replay="))
+      usage_error(fmt::format("the command after -- may not have {} (ab stores each boot's run itself)", w));
+  std::vector<std::string> dry = {self_exe().string()};
+  dry.insert(dry.end(), cmd.begin(), cmd.end());
+  dry.push_back("--dry-run");
+  const host::ProgramRun r = host::run_program(dry, 120);
+  if (r.exit_code != 0 && r.exit_code != kExitCannotRun)
+    usage_error(fmt::format("the command after -- is refused as a dry run: {}", r.failure()));
+}
+
+Experiment new_experiment(const AbRequest& req, const fs::path& state_dir) {
+  if (req.cand.empty()) usage_error("--cand KERNEL is required (running, a release, a .deb or a bzImage)");
+  Experiment e;
+  e.id = new_id();
+  e.command = req.command;
+  e.order = req.order;
+  e.seed = req.seed;
+  e.n = req.n;
+  e.max_regression_pct = req.max_regression_pct;
+  e.alpha = req.alpha;
+  e.boot_timeout_s = req.boot_timeout_s;
+  e.junit = req.junit;
+  e.markdown = req.markdown;
+  e.db = req.db;
+  e.created_at = utc_timestamp_iso();
+  if (!(req.max_regression_pct >= 0)) usage_error("--max-regression: a percentage >= 0");
+  if (!(req.alpha > 0 && req.alpha < 1)) usage_error("--alpha: between 0 and 1");
+  std::vector<Side> order;
+  try {
+    order = ab::invocation_order(req.n, req.order, req.seed);
+  } catch (const std::invalid_argument& ex) {
+    usage_error(ex.what());
+  }
+  for (Side s : order) {
+    Step step;
+    step.side = s;
+    e.steps.push_back(step);
+  }
+  check_command(req.command);
+  try {
+    e.base = host::resolve_kernel(req.base, req.base_append, state_dir / "kernels");
+    e.cand = host::resolve_kernel(req.cand, req.cand_append, state_dir / "kernels");
+  } catch (const std::invalid_argument& ex) {
+    usage_error(ex.what());
+  }
+  if (const std::string why = host::kexec_unavailable(); !why.empty())
+    usage_error("kexec cannot be used here, so no boot can be made: " + why);
+  e.out_dir = req.out_dir.empty() ? (fs::path("results/runs") / e.id).string() : req.out_dir;
+  std::error_code ec;
+  e.out_dir = fs::absolute(e.out_dir, ec).string();
+  return e;
+}
+
+// The kernel a step (or, for -1, the way back) boots.
+const ab::KernelChoice& kernel_of(const Experiment& e, int step) {
+  return step >= 0 && e.steps[static_cast<std::size_t>(step)].side == Side::cand ? e.cand : e.base;
+}
+
+std::string step_name(const Experiment& e, std::size_t i) {
+  return fmt::format("step {} of {} ({})", i + 1, e.steps.size(), to_string(e.steps[i].side));
+}
+
+// Leaves for the boot of `step` (-1: back to base). Returns when systemd
+// does the jump; kexec -e does not return.
+void leave_for(Experiment& e, const fs::path& file, int step) {
+  const ab::KernelChoice& k = kernel_of(e, step);
+  e.kexec_step = step;
+  e.kexec_from_boot_id = host::boot_id();
+  e.kexec_at = utc_timestamp_iso();
+  if (step >= 0) e.steps[static_cast<std::size_t>(step)].status = StepStatus::booting;
+  save_state(file, e);
+  const std::string cmdline = host::kexec_cmdline(k.cmdline, "", e.marker(step));
+  say(fmt::format("{}: kexec into the {} kernel ({}{}); the experiment goes on after the boot (`kvmbench ab "
+                  "--status`)",
+                  step >= 0 ? step_name(e, static_cast<std::size_t>(step)) : std::string("the end"),
+                  step >= 0 ? std::string(to_string(e.steps[static_cast<std::size_t>(step)].side)) : "base", k.spec,
+                  k.append.empty() ? "" : ", + " + k.append));
+  std::fflush(stdout);
+  std::fflush(stderr);
+  host::kexec_into(k, cmdline);
+}
+
+// What this boot is, for an experiment that left for one: the boot it
+// asked for, or another (the kernel did not come back: a hang ended by a
+// power cycle, a crash, a power loss).
+void arrive(Experiment& e) {
+  if (e.kexec_from_boot_id.empty()) return;  // nothing in flight
+  const std::string boot = host::boot_id();
+  if (boot == e.kexec_from_boot_id) return;  // still the boot that asked: go on from it
+  const std::optional<int> marked = ab::marked_step(host::proc_cmdline(), e.id);
+  const int wanted = e.kexec_step;
+  if (wanted >= 0) {
+    Step& s = e.steps[static_cast<std::size_t>(wanted)];
+    if (marked == wanted) {
+      s.status = StepStatus::running;  // set again by the run below
+    } else {
+      s.status = StepStatus::no_boot;
+      s.ended_at = utc_timestamp_iso();
+      s.note = fmt::format("its kernel did not come back: this boot is {} without the step's marker (a hang ended "
+                           "by a power cycle, a crash or a power loss)",
+                           host::running_release());
+    }
+  }
+  // A step that was running when the machine went down.
+  for (auto& s : e.steps)
+    if (s.status == StepStatus::running && !(wanted >= 0 && &s == &e.steps[static_cast<std::size_t>(wanted)] &&
+                                             marked == wanted)) {
+      s.status = StepStatus::failed;
+      s.ended_at = utc_timestamp_iso();
+      s.note = "the machine went down while its command ran (crash or power loss)";
+    }
+  e.kexec_step = -2;
+  e.kexec_from_boot_id.clear();
+}
+
+// The one run directory the command stored under `dir`, or "".
+std::string stored_run(const fs::path& dir) {
+  std::error_code ec;
+  std::string found;
+  for (const auto& d : fs::directory_iterator(dir, ec))
+    if (fs::exists(d.path() / "meta.json", ec)) {
+      if (!found.empty()) return "";
+      found = d.path().string();
+    }
+  return found;
+}
+
+// The run knows which experiment, side and boot it belongs to.
+void tag_run(const fs::path& run, const Experiment& e, std::size_t i) {
+  const fs::path meta = run / "meta.json";
+  nlohmann::json m = parse_json_input(read_file(meta));
+  const ab::KernelChoice& k = kernel_of(e, static_cast<int>(i));
+  m["ab"] = {{"experiment", e.id},
+             {"side", std::string(to_string(e.steps[i].side))},
+             {"step", i},
+             {"kernel", k.spec},
+             {"append", k.append},
+             {"boot_id", e.steps[i].boot_id}};
+  write_file_atomic(meta, m.dump(2) + "\n");
+}
+
+void run_step(Experiment& e, const fs::path& file, std::size_t i) {
+  Step& s = e.steps[i];
+  s.status = StepStatus::running;
+  s.boot_id = host::boot_id();
+  s.release = host::running_release();
+  s.started_at = utc_timestamp_iso();
+  save_state(file, e);
+  const fs::path out = fs::path(e.out_dir) / fmt::format("step{}-{}", i + 1, to_string(s.side));
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  say(fmt::format("{} on {} (boot {}): kvmbench {}", step_name(e, i), s.release, s.boot_id.substr(0, 8),
+                  fmt::join(e.command, " ")));
+  std::vector<std::string> argv = {self_exe().string()};
+  argv.insert(argv.end(), e.command.begin(), e.command.end());
+  argv.insert(argv.end(), {"--out", out.string()});
+  // Ctrl-C reaches the command (same process group) and ends it; this
+  // process waits for it and then stops the experiment.
+  struct sigaction ignore {}, old_int {}, old_term {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGINT, &ignore, &old_int);
+  ::sigaction(SIGTERM, &ignore, &old_term);
+  s.exit_code = host::run_attached(argv);
+  ::sigaction(SIGINT, &old_int, nullptr);
+  ::sigaction(SIGTERM, &old_term, nullptr);
+  s.ended_at = utc_timestamp_iso();
+  s.run_dir = stored_run(out);
+  if (s.exit_code == kExitInterrupted) {
+    e.abort_requested = true;
+    s.note = "interrupted (Ctrl-C): the experiment stops after it";
+  }
+  if (s.exit_code == 0 && !s.run_dir.empty()) {
+    s.status = StepStatus::done;
+  } else {
+    s.status = StepStatus::failed;
+    if (s.note.empty())
+      s.note = s.run_dir.empty() ? fmt::format("the command stored no run (exit {})", s.exit_code)
+                                 : fmt::format("the command failed (exit {})", s.exit_code);
+  }
+  if (!s.run_dir.empty()) {
+    try {
+      tag_run(s.run_dir, e, i);
+    } catch (const std::exception& ex) {
+      s.note += (s.note.empty() ? "" : "; ") + std::string("its meta.json could not be tagged: ") + ex.what();
+    }
+    if (!e.db.empty()) {
+      const host::ProgramRun imp = host::run_program({self_exe().string(), "db", "import", s.run_dir, "--db", e.db}, 600);
+      if (!imp.ok()) s.note += (s.note.empty() ? "" : "; ") + ("db import failed: " + imp.failure());
+    }
+  }
+  save_state(file, e);
+}
+
+// The verdict: the candidate's boots against the base's, each boot one
+// unit (the mean of its repetitions), through the gate; printed and kept.
+int give_verdict(Experiment& e, const fs::path& state_dir) {
+  std::vector<ComparisonSide> sides[2];
+  std::vector<std::string> problems;
+  for (const auto& s : e.steps) {
+    if (s.status != StepStatus::done) continue;
+    try {
+      sides[s.side == Side::cand].push_back(side_from_run(load_run(s.run_dir), s.run_dir));
+    } catch (const std::exception& ex) {
+      problems.push_back(fmt::format("{}: {}", s.run_dir, ex.what()));
+    }
+  }
+  GateOptions go;
+  go.max_regression_pct = e.max_regression_pct;
+  go.alpha = e.alpha;
+  go.min_n = 2;
+  GateResult g;
+  bool emulated = false;
+  const std::size_t nb = sides[0].size(), nc = sides[1].size();
+  if (nb < 2 || nc < 2) {
+    g = unusable_gate("base", "cand", go,
+                      fmt::format("{} base and {} candidate boots stored a run; a verdict needs at least 2 of each",
+                                  nb, nc));
+  } else {
+    try {
+      ComparisonSide base = merge_invocations(sides[0]);
+      ComparisonSide cand = merge_invocations(sides[1]);
+      // Each boot's marker is no difference between the kernels.
+      for (ComparisonSide* side : {&base, &cand}) {
+        auto& k = side->meta["host"]["kernel"];
+        if (k.is_object() && k.contains("cmdline") && k["cmdline"].is_string())
+          k["cmdline"] = host::kexec_cmdline(k["cmdline"].get<std::string>(), "", "");
+      }
+      emulated = base.source == Source::emulated || cand.source == Source::emulated;
+      go.pipeline_check = emulated;
+      base.label = fmt::format("base: {}{} ({} boots)", e.base.spec, e.base.append.empty() ? "" : " + " + e.base.append, nb);
+      cand.label = fmt::format("cand: {}{} ({} boots)", e.cand.spec, e.cand.append.empty() ? "" : " + " + e.cand.append, nc);
+      // Boots differ by a factor (a busy host slows all of a boot): the
+      // gate's default, the test and its CI on the logs (family_verdicts.h).
+      g = evaluate_gate(base, cand, go);
+      for (const auto& p : problems) g.problems.push_back(p);
+      // Significantly worse by the test while the CI still reaches within the
+      // allowed regression (few boots, a wide interval): the gate's rule
+      // passes it, but a pass would hide what the test found. Undecided:
+      // more boots decide.
+      std::string undecided;
+      if (g.status == GateStatus::pass)
+        for (std::size_t i : worse_but_passed(g))
+          undecided += (undecided.empty() ? "" : ", ") + g.comparison.metrics[g.metrics[i].index].key;
+      if (!undecided.empty()) {
+        g.status = GateStatus::unusable;
+        g.problems.push_back(fmt::format(
+            "significantly worse ({}) but the 95% CI of the change reaches within the allowed {}%: more boots a "
+            "side (-n) decide",
+            undecided, e.max_regression_pct));
+      }
+      const std::string mail = render_comparison_mail(g.comparison, base.meta, cand.meta);
+      // Each regressed series as a person names it: its workload first
+      // where the suite's case names leave it out (asid's mmap_churn).
+      const suites::Suite* suite = base.meta.contains("suite") && base.meta["suite"].is_string()
+                               ? suites::find_suite(base.meta["suite"].get<std::string>())
+                               : nullptr;
+      std::string failed;
+      for (const auto& m : g.metrics) {
+        if (!m.regressed()) continue;
+        const MetricComparison& mc = g.comparison.metrics[m.index];
+        const std::string_view workload =
+            suite && suite->workload_of ? suite->workload_of(mc.metric) : std::string_view{};
+        failed += fmt::format("{}{}{}", failed.empty() ? "" : ", ", workload.empty() ? "" : fmt::format("{} ", workload),
+                              mc.key);
+      }
+      const char* word = g.status == GateStatus::fail ? "REGRESSION" : g.status == GateStatus::pass ? "PASS" : "INCONCLUSIVE";
+      if (!undecided.empty()) failed = g.problems.back();
+      e.verdict_line = fmt::format(
+          "kvmbench ab: {}{} ({} base and {} candidate boots, the boot the unit; Holm over {} primary metric{}; "
+          "allowed regression {}%){}",
+          word, failed.empty() ? "" : ": " + failed, nb, nc, g.comparison.tested_count(),
+          g.comparison.tested_count() == 1 ? "" : "s", e.max_regression_pct,
+          emulated ? " [EMULATED: a functional check of the pipeline, not a performance verdict]" : "");
+      write_file_atomic(state_dir / "verdict.txt", e.verdict_line + "\n\n" + mail);
+    } catch (const std::exception& ex) {
+      g = unusable_gate("base", "cand", go, ex.what());
+    }
+  }
+  if (g.status == GateStatus::unusable && e.verdict_line.empty())
+    e.verdict_line = fmt::format("kvmbench ab: INCONCLUSIVE: {}", g.problems.empty() ? "" : g.problems.front());
+  try {
+    if (!e.junit.empty()) write_file_atomic(e.junit, render_gate_junit(g));
+    if (!e.markdown.empty()) write_file_atomic(e.markdown, render_gate_markdown(g));
+  } catch (const std::exception& ex) {
+    say(fmt::format("cannot write the result files: {}", ex.what()));
+  }
+  e.result_code = g.status == GateStatus::pass ? kExitOk
+                  : g.status == GateStatus::fail ? kExitGateFailed
+                                                 : kExitInconclusiveAb;
+  if (!fs::exists(state_dir / "verdict.txt")) write_file_atomic(state_dir / "verdict.txt", e.verdict_line + "\n");
+  return e.result_code;
+}
+
+void print_verdict(const Experiment& e, const fs::path& state_dir) {
+  std::string text;
+  try {
+    text = read_file(state_dir / "verdict.txt");
+  } catch (const std::exception&) {
+    text = e.verdict_line + "\n";
+  }
+  fmt::print("{}", text);
+  for (std::size_t i = 0; i < e.steps.size(); ++i)
+    if (!e.steps[i].note.empty()) say(fmt::format("{}: {}", step_name(e, i), e.steps[i].note));
+  std::fflush(stdout);
+}
+
+void print_status(const Experiment& e) {
+  fmt::print("experiment {} ({}), started {}\n", e.id, to_string(e.phase), e.created_at);
+  fmt::print("command: kvmbench {}\n", fmt::join(e.command, " "));
+  fmt::print("base: {}{}\ncand: {}{}\n", e.base.spec, e.base.append.empty() ? "" : " + " + e.base.append, e.cand.spec,
+             e.cand.append.empty() ? "" : " + " + e.cand.append);
+  for (std::size_t i = 0; i < e.steps.size(); ++i) {
+    const Step& s = e.steps[i];
+    fmt::print("  {:>2}. {:<4} {:<8} {}{}\n", i + 1, to_string(s.side), to_string(s.status), s.run_dir,
+               s.note.empty() ? "" : "  (" + s.note + ")");
+  }
+  if (!e.verdict_line.empty()) fmt::print("{}\n", e.verdict_line);
+  if (e.abort_requested && e.phase != ab::Phase::done) fmt::print("abort requested: stops after the current step\n");
+}
+
+// The experiment from here to this boot's end of it.
+int go_on(Experiment& e, const fs::path& state_dir) {
+  const fs::path file = state_dir / "state.json";
+  arrive(e);
+  if (e.phase == ab::Phase::returning) {
+    e.phase = ab::Phase::done;
+    save_state(file, e);
+    host::cancel_resume_at_boot();
+    print_verdict(e, state_dir);
+    return e.result_code;
+  }
+  for (;;) {
+    const std::optional<std::size_t> next = e.next_step();
+    if (next && e.abort_requested) {
+      for (auto& s : e.steps)
+        if (s.status == StepStatus::pending || s.status == StepStatus::booting) {
+          s.status = StepStatus::skipped;
+          s.note = "not run: the experiment was stopped first";
+        }
+      continue;
+    }
+    if (!next) break;
+    const std::size_t i = *next;
+    // Each step on a boot of its own, made for it: the boot is the unit.
+    if (ab::marked_step(host::proc_cmdline(), e.id) == static_cast<int>(i) &&
+        e.steps[i].status != StepStatus::booting) {
+      run_step(e, file, i);
+      continue;
+    }
+    leave_for(e, file, static_cast<int>(i));
+    return kExitOk;
+  }
+  const int code = give_verdict(e, state_dir);
+  save_state(file, e);
+  // Back into the base kernel, as it boots without kvmbench's marker, unless
+  // this boot is it; the verdict is printed there, once.
+  if (ab::marked_step(host::proc_cmdline(), e.id)) {
+    say(e.verdict_line.substr(std::string("kvmbench ab: ").size()) + "; the full verdict follows the boot back");
+    e.phase = ab::Phase::returning;
+    leave_for(e, file, -1);
+    return code;
+  }
+  e.phase = ab::Phase::done;
+  save_state(file, e);
+  host::cancel_resume_at_boot();
+  print_verdict(e, state_dir);
+  return code;
+}
+
+}  // namespace
+
+int run_ab(const AbRequest& req) {
+  const fs::path dir = state_dir_of(req);
+  const fs::path file = dir / "state.json";
+  if (req.status) {
+    const auto e = load_state(file);
+    if (!e) usage_error(fmt::format("no experiment in {}", dir.string()));
+    print_status(*e);
+    // For a job engine that polls: the verdict's code once decided, 75
+    // (try again later) until then.
+    return e->phase == ab::Phase::done ? e->result_code : kExitBusy;
+  }
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) usage_error(fmt::format("--state {}: {}", dir.string(), ec.message()));
+  // One process acts on an experiment at a time (the unit at boot and a
+  // command typed meanwhile).
+  std::unique_ptr<host::RunLock> lock;
+  try {
+    lock = std::make_unique<host::RunLock>(std::chrono::seconds(30), "kvmbench ab", dir / "lock");
+  } catch (const std::exception& ex) {
+    throw ExitError(kExitBusy, ex.what());
+  }
+  std::optional<Experiment> held = load_state(file);
+  if (req.abort) {
+    if (!held || held->phase == ab::Phase::done) usage_error(fmt::format("no experiment to stop in {}", dir.string()));
+    held->abort_requested = true;
+    save_state(file, *held);
+    say(fmt::format("experiment {} stops after its current step", held->id));
+    return kExitOk;
+  }
+  if (req.resume) {
+    if (!held) usage_error(fmt::format("--resume: no experiment in {}", dir.string()));
+    if (held->phase == ab::Phase::done) {
+      print_verdict(*held, dir);
+      return held->result_code;
+    }
+    return go_on(*held, dir);
+  }
+  if (req.command.empty()) usage_error("give the command to run on each boot after --: `kvmbench ab ... -- run SUITE ...`");
+  if (held && held->phase != ab::Phase::done) {
+    // The same request goes on with the experiment (the lab's init runs the
+    // same command after each boot); another one is refused.
+    Experiment asked;
+    asked.command = req.command;
+    asked.base.spec = req.base;
+    asked.base.append = req.base_append;
+    asked.cand.spec = req.cand;
+    asked.cand.append = req.cand_append;
+    asked.order = req.order;
+    asked.seed = req.seed;
+    asked.n = req.n;
+    if (asked.request_key() != held->request_key())
+      usage_error(fmt::format("{} holds another experiment ({}, `kvmbench {}`, started {}): stop it with `kvmbench ab "
+                              "--abort`, or give another --state",
+                              dir.string(), held->id, fmt::join(held->command, " "), held->created_at));
+    return go_on(*held, dir);
+  }
+  if (held && held->phase == ab::Phase::done && ab::marked_step(host::proc_cmdline(), held->id)) {
+    // The boot back into base after the end, with the command run once more.
+    print_verdict(*held, dir);
+    return held->result_code;
+  }
+  if (held) {
+    // A finished experiment is kept beside, and a new one begins.
+    fs::rename(file, dir / (held->id + ".json"), ec);
+    fs::rename(dir / "verdict.txt", dir / (held->id + ".verdict.txt"), ec);
+  }
+  Experiment e = new_experiment(req, dir);
+  // What runs the next step after each boot: the lab's init runs this
+  // command again (it says where the running kernel came from); systemd
+  // runs the unit.
+  if (std::getenv("KVMBENCH_AB_RUNNING_IMAGE") == nullptr) {
+    if (const std::string why = host::arrange_resume_at_boot(self_exe(), dir); !why.empty())
+      say(fmt::format("warning: nothing will go on with the experiment after each boot ({}): run `{} ab --resume "
+                      "--state {}` at boot yourself (e.g. from /etc/rc.local), or it waits for you",
+                      why, self_exe().string(), dir.string()));
+  }
+  save_state(file, e);
+  say(fmt::format("experiment {}: {} boots ({}), `kvmbench {}` on each; state in {}", e.id, e.steps.size(),
+                  [&] {
+                    std::string o;
+                    for (const auto& s : e.steps) o += s.side == Side::base ? 'A' : 'B';
+                    return o;
+                  }(),
+                  fmt::join(e.command, " "), dir.string()));
+  return go_on(e, dir);
+}
+
+}  // namespace kvmbench::cli
