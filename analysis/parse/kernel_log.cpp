@@ -11,7 +11,7 @@
 #include <optional>
 
 #include "analysis/parse/kernel_log_prefix.h"
-#include "analysis/store/sample_jsonl.h"
+#include "analysis/model/sample_jsonl.h"
 #include "analysis/model/units.h"
 
 namespace kvmbench::parsers {

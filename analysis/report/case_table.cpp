@@ -8,7 +8,7 @@
 #include <string>
 
 #include "analysis/stats/positive_ci.h"
-#include "analysis/report/reading_units.h"
+#include "analysis/report/numbers.h"
 #include "analysis/series/series_values.h"
 #include "analysis/stats/statistics.h"
 

@@ -1,7 +1,7 @@
 // The compact generic tables of a run: one table per metric, one row per
 // case x variant, with the mean, sd, n and 95% CI of the mean over the
 // experimental units (series_values.h), all in one unit scaled for
-// reading (reading_units.h) and with as many digits as the CI says the
+// reading (numbers.h) and with as many digits as the CI says the
 // mean has (about 3 significant). What `run`, `report` and `ingest` print
 // by default for the series a suite's own layout does not show; the
 // transposed per-case dumps (series_table.h) are for --verbose, CSV and

@@ -8,28 +8,10 @@
 
 #include "analysis/series/series_values.h"
 #include "analysis/stats/statistics.h"
+#include "analysis/report/numbers.h"
 
 namespace kvmbench {
 
-std::string format_sig(double x, int sig) {
-  if (std::isnan(x)) return "n/a";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  if (x == 0) return "0";
-  const int e = static_cast<int>(std::floor(std::log10(std::fabs(x))));
-  if (e >= 15 || e < -4) return fmt::format("{:.{}g}", x, sig);
-  // Whole numbers print as they are: at least `sig` digits long, or shorter
-  // and with their zero decimals dropped below. Below 1e15 a double holds
-  // them exactly, and an integer prints much faster than a fixed-point
-  // double.
-  if (std::nearbyint(x) == x) return std::to_string(static_cast<long long>(x));
-  const int decimals = std::max(0, sig - 1 - e);
-  std::string s = fmt::format("{:.{}f}", x, decimals);
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  return s;
-}
 
 namespace {
 

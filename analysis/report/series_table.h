@@ -27,8 +27,4 @@ std::vector<Table> series_summary_tables(const std::vector<Sample>& samples, std
 std::vector<Table> series_summary_tables(const std::vector<CaseSeries>& cases, std::size_t max_cases,
                                          std::string_view source, std::size_t max_width = 80);
 
-// A number for a table cell: about `sig` significant digits, fixed notation
-// for ordinary magnitudes, integers without decimals, "n/a" for NaN.
-std::string format_sig(double x, int sig = 6);
-
 }  // namespace kvmbench

@@ -8,7 +8,7 @@
 #include <span>
 #include <string>
 
-#include "analysis/report/reading_units.h"
+#include "analysis/report/numbers.h"
 #include "analysis/stats/statistics.h"
 #include "analysis/report/table.h"
 

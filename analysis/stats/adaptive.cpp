@@ -7,7 +7,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "analysis/verdicts/compare.h"
+#include "analysis/model/flatten_json.h"
 #include "analysis/stats/statistics.h"
 
 namespace kvmbench::adaptive {

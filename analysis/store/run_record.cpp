@@ -8,7 +8,7 @@
 #include "analysis/model/json_input.h"
 #include "analysis/model/printable.h"
 #include "analysis/store/run_store.h"
-#include "analysis/store/sample_jsonl.h"
+#include "analysis/model/sample_jsonl.h"
 #include "analysis/model/sha256.h"
 
 namespace kvmbench::db {

@@ -9,7 +9,7 @@
 #include "analysis/model/printable.h"
 #include "analysis/model/json_input.h"
 #include "analysis/model/run_meta_types.h"
-#include "analysis/store/sample_jsonl.h"
+#include "analysis/model/sample_jsonl.h"
 
 #include <algorithm>
 #include <cctype>

@@ -5,7 +5,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "analysis/report/render/compare_render.h"
+#include "analysis/report/numbers.h"
 #include "analysis/verdicts/history_baseline.h"
 
 namespace kvmbench {

@@ -98,9 +98,6 @@ struct MetaDifference {
   std::string base, cand;  // "(absent)" when the key is missing on that side
 };
 
-// Flattens nested JSON to "a.b.c" -> scalar text; arrays of scalars become
-// one space-separated value, arrays of objects "a[0].b".
-std::vector<std::pair<std::string, std::string>> flatten_json(const nlohmann::json& j);
 
 // The differences that can explain a change: configuration only
 // (analysis/verdicts/configuration_keys.h), measured values within their tolerance

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "analysis/report/series_table.h"
+#include "analysis/report/numbers.h"
 
 namespace kvmbench {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "analysis/report/render/compare_render.h"
+#include "analysis/report/numbers.h"
 
 namespace kvmbench {
 

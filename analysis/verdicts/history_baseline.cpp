@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "analysis/report/render/compare_render.h"
+#include "analysis/report/numbers.h"
 #include "analysis/verdicts/family_verdicts.h"
 #include "analysis/store/machine_fingerprint.h"
 #include "analysis/store/run_record.h"
-#include "analysis/store/sample_jsonl.h"
+#include "analysis/model/sample_jsonl.h"
 
 namespace kvmbench {
 

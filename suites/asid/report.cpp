@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "analysis/report/series_table.h"
+#include "analysis/report/numbers.h"
 
 namespace kvmbench::suites::asid {
 

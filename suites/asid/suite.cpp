@@ -46,6 +46,7 @@
 #include "suites/framework/requirements.h"
 #include "suites/framework/errors.h"
 #include "suites/framework/param_check.h"
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 namespace kvmbench::suites {

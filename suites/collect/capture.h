@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 namespace kvmbench::suites {

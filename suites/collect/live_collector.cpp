@@ -14,6 +14,7 @@
 #include "hostlib/qemu/qemu_paths.h"
 #include "hostlib/qemu/qemu_process.h"
 #include "suites/collect/collector.h"
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 namespace kvmbench::suites {

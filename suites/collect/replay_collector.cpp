@@ -12,6 +12,7 @@
 #include "suites/collect/capture.h"
 #include "suites/collect/collector.h"
 #include "suites/framework/errors.h"
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 namespace kvmbench::suites {

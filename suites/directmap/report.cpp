@@ -9,7 +9,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "analysis/report/number_format.h"
+#include "analysis/report/numbers.h"
 
 namespace kvmbench::suites::directmap {
 

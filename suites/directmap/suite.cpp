@@ -32,6 +32,7 @@
 #include "suites/directmap/report.h"
 #include "suites/framework/errors.h"
 #include "suites/framework/param_check.h"
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 namespace kvmbench::suites {

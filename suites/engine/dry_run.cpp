@@ -14,6 +14,7 @@
 #include "suites/framework/errors.h"
 #include "suites/engine/render_tables.h"
 #include "suites/framework/param_check.h"
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 namespace kvmbench::cli {

@@ -25,6 +25,7 @@
 #include "suites/engine/run_support.h"
 #include "suites/engine/incomplete_run.h"
 #include "suites/framework/param_check.h"
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 namespace kvmbench::cli {

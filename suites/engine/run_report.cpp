@@ -14,6 +14,7 @@
 #include "analysis/model/metric_roles.h"
 #include "analysis/report/series_table.h"
 #include "analysis/series/series_values.h"
+#include "analysis/report/numbers.h"
 #include "suites/framework/suite.h"
 
 namespace kvmbench::suites {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "hostlib/qemu/qemu_launcher.h"
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 namespace kvmbench::suites {

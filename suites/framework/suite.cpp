@@ -1,3 +1,4 @@
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 #include <fmt/format.h>

@@ -3,7 +3,8 @@
 // what it makes of samples (its report layout, the metrics it owns, the
 // document's tables from reference data). Every command that does something
 // suite-specific (run, list, report, reproduce, ingest) asks this registry;
-// none names a suite.
+// none names a suite. Its parts: host_caps.h (what the host offers),
+// param.h (a parameter), run_context.h (what a run function is handed).
 #pragma once
 
 #include <any>
@@ -21,65 +22,14 @@
 #include "analysis/model/metric_roles.h"
 #include "analysis/model/result_model.h"
 #include "analysis/report/table.h"
-#include "hostlib/facts/confidential_host.h"
-#include "hostlib/kvm/kvm_probe.h"
 #include "suites/framework/boot.h"
+#include "suites/framework/host_caps.h"
 #include "suites/framework/named_run.h"
+#include "suites/framework/param.h"
 #include "suites/framework/param_text.h"
 #include "suites/framework/reproduce.h"
 
 namespace kvmbench::suites {
-
-// What the host offers, probed once per kvmbench invocation.
-struct HostCaps {
-  host::KvmStatus kvm;
-  std::vector<std::string> cpu_features;  // lower case: svm, npt, sev_snp, rmpopt, ...
-  std::string qemu_path;                  // empty when QEMU is missing
-  std::vector<std::string> qemu_accels;   // "kvm", "tcg"
-  std::string qemu_error;                 // why asking QEMU failed (a timeout, ...), or ""
-  // The confidential-guest objects QEMU has ("sev-snp-guest", "tdx-guest"),
-  // from a host description's probe; nullopt when not asked (a live run's
-  // launcher asks QEMU itself before each confidential guest).
-  std::optional<std::vector<std::string>> qemu_objects;
-  std::string guest_kernel;               // a kernel image for TCG guests, or empty
-  unsigned online_cpus = 1;
-  unsigned long long memory_bytes = 0;
-  host::ConfidentialHost confidential;   // C-bit, FLUSHBYASID as the kernel sees it, kernel log, RMPOPT at boot
-  nlohmann::json metadata;                // everything, for meta.json
-  // Why a measurement here is `emulated` although the preset measures
-  // hardware (the CPU is QEMU TCG: the emulated lab); "" on real hardware.
-  std::string emulated_reason;
-
-  bool has_feature(const std::string& f) const;
-  bool qemu_has_accel(const std::string& a) const;
-};
-
-// Probes the host (KVM, CPU features, QEMU, guest kernel); bounded in time.
-HostCaps probe_host_caps();
-
-// For `run --dry-run` on this host: what probe_host_caps() finds without an
-// ioctl and without starting a program (CPUID, /proc, /sys, the kernel
-// log, where QEMU and the guest kernel are). KVM is reported as not probed,
-// with the way to plan with it (--host FILE from `kvmbench probe --json`).
-HostCaps probe_host_caps_without_ioctls();
-
-// Another host, from its `kvmbench probe --json`. Throws
-// std::invalid_argument naming the key for a description without "cpu" or
-// "kvm" or with a value of the wrong type.
-HostCaps host_caps_from_probe_json(const nlohmann::json& probe);
-
-// Whether a value given with --set can be used on `host`, checked before
-// anything runs (suites/framework/param_check.h): throws std::invalid_argument with
-// what is valid, a phrase that follows "<name> is" ("a comma-separated list
-// of ...; 'x' is not one").
-using ParamCheck = std::function<void(const std::string& value, const HostCaps& host)>;
-
-struct Param {
-  std::string name;           // "guest-mem", "vcpus", ...
-  std::string default_value;  // as text; parsed by the preset's `parse`
-  std::string help;
-  ParamCheck check = {};      // unset: the preset reads any text
-};
 
 class RunContext;
 class Plan;
@@ -168,81 +118,5 @@ std::string suite_names(const std::function<bool(const Suite&)>& has);
 // directmap, make_shared, asid, all)".
 std::string unknown_suite_message(std::string_view name, const std::function<bool(const Suite&)>& has,
                                   bool all_too);
-
-// Handed to a preset's run function.
-class RunContext {
- public:
-  // `params`: what the preset's `parse` made of its parameters.
-  RunContext(const HostCaps& caps, std::any params, int repetitions, std::filesystem::path run_dir,
-             SampleSink sink);
-
-  const HostCaps& host() const { return caps_; }
-  int repetitions() const { return repetitions_; }
-  const std::filesystem::path& run_dir() const { return run_dir_; }
-
-  // The preset's parsed parameters; std::logic_error when the preset's
-  // `parse` made something else (a preset wired to another's run).
-  template <class P>
-  const P& params() const {
-    const P* p = std::any_cast<P>(&params_);
-    if (!p) throw std::logic_error("a preset read parameters its parse did not make");
-    return *p;
-  }
-
-  // The repetition being run (0-based) and whether it is a warm-up; set by
-  // the runner. emit() stamps both onto each sample, and the collector's
-  // mark (Collector::stamp: a replay's samples are "replayed").
-  int iteration() const { return iteration_; }
-  bool warmup() const { return warmup_; }
-  void set_iteration(int i, bool warmup) {
-    iteration_ = i;
-    warmup_ = warmup;
-  }
-
-  void emit(Sample s);
-  // Raw text that was parsed (console logs, kernel log lines) kept in the run.
-  std::function<void(const std::string& name, const std::string& text)> save_raw;
-  // Progress line (shown only on a terminal).
-  std::function<void(const std::string& what)> progress;
-  // Why a part of the preset was skipped on this host; recorded in meta.json.
-  // not_offered: this CPU can never run it (a feature it lacks), so the
-  // run is not the less complete for it: a note on its tables, never a
-  // PARTIAL (suites/engine/incomplete_run.h), which is for what the user can act on.
-  void note_skip(const std::string& part, const std::string& reason, bool not_offered = false);
-  const nlohmann::json& skips() const { return skips_; }
-  bool interrupted() const;
-
-  // Where measurements come from (the live host or a replay's captures),
-  // set by the runner for the run (suites/collect/collector.h).
-  Collector& collector() const;
-  void set_collector(Collector* c) { collector_ = c; }
-
- private:
-  const HostCaps& caps_;
-  std::any params_;
-  int repetitions_;
-  std::filesystem::path run_dir_;
-  SampleSink sink_;
-  int iteration_ = 0;
-  bool warmup_ = false;
-  nlohmann::json skips_ = nlohmann::json::array();
-  Collector* collector_ = nullptr;
-};
-
-// A preset's hooks over its own parameter struct P: `parse` from a
-// function P(const ParamText&), `run` and `plan` from functions that take
-// the parsed P next to the context.
-template <class P>
-std::function<std::any(const ParamText&)> parse_as(P (*parse)(const ParamText&)) {
-  return [parse](const ParamText& t) { return std::any(parse(t)); };
-}
-template <class P>
-std::function<void(RunContext&)> run_with(void (*run)(RunContext&, const P&)) {
-  return [run](RunContext& ctx) { run(ctx, ctx.params<P>()); };
-}
-template <class P>
-std::function<void(RunContext&, Plan&)> plan_with(void (*plan)(RunContext&, Plan&, const P&)) {
-  return [plan](RunContext& ctx, Plan& p) { plan(ctx, p, ctx.params<P>()); };
-}
 
 }  // namespace kvmbench::suites

@@ -30,7 +30,7 @@
 #include "analysis/parse/format_recognizer.h"
 #include "analysis/parse/kernel_log_split.h"
 #include "analysis/store/run_store.h"
-#include "analysis/store/sample_jsonl.h"
+#include "analysis/model/sample_jsonl.h"
 #include "hostlib/state/interrupt.h"
 #include "kvmbench_version.h"
 #include "suites/kvmbench/commands.h"

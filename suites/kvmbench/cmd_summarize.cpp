@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "analysis/parse/plain_numbers.h"
-#include "analysis/report/reading_units.h"
+#include "analysis/report/numbers.h"
 #include "analysis/stats/statistics.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/framework/errors.h"

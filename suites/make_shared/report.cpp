@@ -7,7 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
-#include "analysis/report/number_format.h"
+#include "analysis/report/numbers.h"
 #include "analysis/stats/statistics.h"
 #include "analysis/report/summary_cell.h"
 

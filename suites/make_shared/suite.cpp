@@ -37,6 +37,7 @@
 #include "suites/framework/errors.h"
 #include "suites/framework/param_check.h"
 #include "suites/make_shared/report.h"
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 namespace kvmbench::suites {

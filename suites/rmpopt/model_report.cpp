@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "analysis/report/number_format.h"
+#include "analysis/report/numbers.h"
 #include "analysis/model/units.h"
 
 namespace kvmbench::suites::rmpopt {

@@ -13,6 +13,7 @@
 #include "analysis/report/series_table.h"
 #include "analysis/stats/statistics.h"
 #include "analysis/report/summary_cell.h"
+#include "analysis/report/numbers.h"
 
 namespace kvmbench::suites::rmpopt {
 

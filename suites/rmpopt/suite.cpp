@@ -27,6 +27,7 @@
 #include "suites/framework/param_check.h"
 #include "suites/rmpopt/emulated_sweep.h"
 #include "suites/rmpopt/report.h"
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 namespace kvmbench::suites {

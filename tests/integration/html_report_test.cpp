@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/report/render/html_report.h"
-#include "analysis/report/reading_units.h"
+#include "analysis/report/numbers.h"
 #include "analysis/store/run_store.h"
 #include "tests/support/run_command.h"
 

@@ -33,7 +33,7 @@
 
 #include "analysis/model/result_model.h"
 #include "analysis/store/run_store.h"
-#include "analysis/store/sample_jsonl.h"
+#include "analysis/model/sample_jsonl.h"
 
 namespace kvmbench::test_support {
 

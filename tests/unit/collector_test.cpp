@@ -8,6 +8,7 @@
 #include "suites/collect/collector.h"
 #include "suites/framework/errors.h"
 #include "hostlib/files/scoped_temp_dir.h"
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 using namespace kvmbench;

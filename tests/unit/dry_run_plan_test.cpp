@@ -11,6 +11,7 @@
 #include "hostlib/kvm/private_vm.h"
 #include "suites/framework/plan.h"
 #include "suites/framework/param_check.h"
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 using namespace kvmbench;

@@ -11,7 +11,7 @@
 #include "analysis/report/render/history_render.h"
 #include "analysis/store/db/results_db.h"
 #include "analysis/store/run_record.h"
-#include "analysis/store/sample_jsonl.h"
+#include "analysis/model/sample_jsonl.h"
 #include "tests/support/postgres_server.h"
 #include "tests/support/run_command.h"
 #include "tests/support/synthetic_lab.h"

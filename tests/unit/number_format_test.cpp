@@ -1,4 +1,4 @@
-#include "analysis/report/number_format.h"
+#include "analysis/report/numbers.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

@@ -8,6 +8,7 @@
 #include "suites/framework/errors.h"
 #include "suites/framework/param_check.h"
 #include "suites/framework/param_text.h"
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 using namespace kvmbench;

@@ -1,6 +1,6 @@
-// Units scaled for reading (analysis/report/reading_units.h); the expected values
+// Units scaled for reading (analysis/report/numbers.h); the expected values
 // are worked out by hand.
-#include "analysis/report/reading_units.h"
+#include "analysis/report/numbers.h"
 
 #include <gtest/gtest.h>
 

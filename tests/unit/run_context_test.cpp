@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
 using namespace kvmbench;

@@ -8,7 +8,7 @@
 
 #include <fstream>
 
-#include "analysis/store/sample_jsonl.h"
+#include "analysis/model/sample_jsonl.h"
 #include "tests/support/run_command.h"
 
 using namespace kvmbench;

@@ -1,4 +1,4 @@
-#include "analysis/store/sample_jsonl.h"
+#include "analysis/model/sample_jsonl.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

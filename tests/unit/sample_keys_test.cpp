@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "analysis/parse/kernel_log.h"
-#include "analysis/store/sample_jsonl.h"
+#include "analysis/model/sample_jsonl.h"
 #include "analysis/report/table.h"
 #include "suites/directmap/report.h"
 #include "suites/make_shared/report.h"

@@ -8,7 +8,7 @@
 
 #include "analysis/report/render/compare_render.h"
 #include "analysis/store/machine_fingerprint.h"
-#include "analysis/report/reading_units.h"
+#include "analysis/report/numbers.h"
 
 namespace kvmbench {
 

@@ -11,7 +11,7 @@
 #include "analysis/report/case_table.h"
 #include "analysis/verdicts/family_verdicts.h"
 #include "analysis/report/render/html_report.h"
-#include "analysis/report/number_format.h"
+#include "analysis/report/numbers.h"
 
 namespace kvmbench {
 
@@ -26,35 +26,6 @@ std::string_view to_string(MetricStatus s) {
   }
   return "";
 }
-
-std::string format_number(double x, int sig) {
-  if (std::isnan(x)) return "n/a";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  double ax = std::fabs(x);
-  if (ax == 0) return "0";
-  // Whole numbers up to 10 digits read better in full than as 1.235e+06.
-  if (ax >= std::pow(10.0, sig - 1) && ax < 1e10) return fmt::format("{:.0f}", x);
-  if (ax >= 1e-4 && ax < 1e10) {
-    int digits_before = static_cast<int>(std::floor(std::log10(ax))) + 1;
-    int decimals = std::max(0, sig - digits_before);
-    return fmt::format("{:.{}f}", x, decimals);
-  }
-  return fmt::format("{:.{}g}", x, sig);
-}
-
-std::string format_pct(double pct) {
-  if (!std::isfinite(pct)) return "n/a";
-  return fmt::format("{:+.2f}%", pct);
-}
-
-std::string format_p(double p) {
-  if (std::isnan(p)) return "n/a";
-  if (p >= 0.9995) return "1";
-  if (p >= 0.001) return fmt::format("{:.3f}", p);
-  return fmt::format("{:.1e}", p);
-}
-
-std::string format_level(double level) { return fmt::format("{:.4g}%", 100 * level); }
 
 ReadingScale row_scale(const MetricComparison& m) {
   double typical = 0;

@@ -9,21 +9,12 @@
 #include <vector>
 
 #include "analysis/verdicts/compare.h"
-#include "analysis/report/reading_units.h"
+#include "analysis/report/numbers.h"
 #include "analysis/report/table.h"
 
 namespace kvmbench {
 
-// A number with about `sig` significant digits, without an exponent for
-// ordinary magnitudes ("1234567", "12.35", "0.0004321").
-std::string format_number(double x, int sig = 4);
-// "+5.03%" / "-0.41%"; "n/a" for NaN.
-std::string format_pct(double pct);
-// "1.2e-05", "0.0312", "1"; "n/a" for NaN.
-std::string format_p(double p);
-// A CI's confidence: "95%", "99.79%".
-std::string format_level(double level);
-// The unit a row reads in: its larger mean's (reading_units.h), so that
+// The unit a row reads in: its larger mean's (numbers.h), so that
 // 45.28 s is not 4.528e+10 ns.
 ReadingScale row_scale(const MetricComparison& m);
 // "45.3 ± 0.1 (3)" in `scale`: the digits of the mean as its CI allows;

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "analysis/report/render/compare_render.h"
-#include "analysis/report/reading_units.h"
+#include "analysis/report/numbers.h"
 #include "analysis/stats/statistics.h"
 
 namespace kvmbench {

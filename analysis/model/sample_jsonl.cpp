@@ -1,4 +1,4 @@
-#include "analysis/store/sample_jsonl.h"
+#include "analysis/model/sample_jsonl.h"
 
 #include "analysis/model/json_input.h"
 

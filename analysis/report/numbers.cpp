@@ -1,8 +1,10 @@
-#include "analysis/report/reading_units.h"
+#include "analysis/report/numbers.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 
 #include "analysis/model/units.h"
@@ -62,6 +64,61 @@ std::string format_reading(double x, int sig) {
   const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(x))));
   const int decimals = std::max(0, sig - 1 - magnitude);
   return fmt::format("{:.{}f}", x, decimals);
+}
+
+std::string format_number(double x, int sig) {
+  if (std::isnan(x)) return "n/a";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  double ax = std::fabs(x);
+  if (ax == 0) return "0";
+  // Whole numbers up to 10 digits read better in full than as 1.235e+06.
+  if (ax >= std::pow(10.0, sig - 1) && ax < 1e10) return fmt::format("{:.0f}", x);
+  if (ax >= 1e-4 && ax < 1e10) {
+    int digits_before = static_cast<int>(std::floor(std::log10(ax))) + 1;
+    int decimals = std::max(0, sig - digits_before);
+    return fmt::format("{:.{}f}", x, decimals);
+  }
+  return fmt::format("{:.{}g}", x, sig);
+}
+
+std::string format_pct(double pct) {
+  if (!std::isfinite(pct)) return "n/a";
+  return fmt::format("{:+.2f}%", pct);
+}
+
+std::string format_p(double p) {
+  if (std::isnan(p)) return "n/a";
+  if (p >= 0.9995) return "1";
+  if (p >= 0.001) return fmt::format("{:.3f}", p);
+  return fmt::format("{:.1e}", p);
+}
+
+std::string format_level(double level) { return fmt::format("{:.4g}%", 100 * level); }
+
+std::string format_sig(double x, int sig) {
+  if (std::isnan(x)) return "n/a";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  if (x == 0) return "0";
+  const int e = static_cast<int>(std::floor(std::log10(std::fabs(x))));
+  if (e >= 15 || e < -4) return fmt::format("{:.{}g}", x, sig);
+  // Whole numbers print as they are: at least `sig` digits long, or shorter
+  // and with their zero decimals dropped below. Below 1e15 a double holds
+  // them exactly, and an integer prints much faster than a fixed-point
+  // double.
+  if (std::nearbyint(x) == x) return std::to_string(static_cast<long long>(x));
+  const int decimals = std::max(0, sig - 1 - e);
+  std::string s = fmt::format("{:.{}f}", x, decimals);
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  return s;
+}
+
+std::string format_fixed(double v, int decimals) {
+  char buf[352];  // the longest fixed text of a double (1.8e308) and 17 decimals
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
+  return std::string(buf, r.ptr);
 }
 
 }  // namespace kvmbench
