@@ -136,6 +136,11 @@ static std::string wrapped_note(std::string_view note) {
   return out;
 }
 
+std::string source_line(std::string_view source) {
+  if (source == "emulated") return "source: emulated (QEMU TCG: a functional check, not a performance figure)";
+  return "source: " + std::string(source);
+}
+
 std::string render_text(const Table& t) {
   const ShownRows shown = shown_rows(t);
   auto is_shown = [&](std::size_t r) { return r < shown.head || r >= t.rows.size() - shown.tail; };
@@ -149,7 +154,7 @@ std::string render_text(const Table& t) {
   // A long title (a suite's, with "[PARTIAL: ...]" in front) is broken
   // like a note: every line of a text report fits 80 columns.
   if (!t.title.empty()) out += wrapped_note(t.title);
-  if (!t.source.empty()) out += "source: " + t.source + "\n";
+  if (!t.source.empty()) out += source_line(t.source) + "\n";
   auto line = [&](const auto& cells) {
     std::string l;
     for (std::size_t c = 0; c < cells.size(); ++c) {
@@ -190,7 +195,7 @@ static std::string md_escape(std::string_view s) {
 std::string render_markdown(const Table& t) {
   std::string out;
   if (!plain_title(t).empty()) out += "#### " + md_escape(plain_title(t)) + "\n\n";
-  if (!t.source.empty()) out += "source: `" + t.source + "`\n\n";
+  if (!t.source.empty()) out += md_escape(source_line(t.source)) + "\n\n";
   out += "|";
   for (auto& c : t.columns) out += " " + md_escape(c.header) + " |";
   out += "\n|";

@@ -89,6 +89,10 @@ std::vector<std::vector<std::string>> text_rows(const Table& t);
 // The title as a heading (Markdown, HTML, JSON, CSV): without the "# " that
 // the text layout of the documents puts in front of it.
 std::string_view plain_title(const Table& t);
+// The source line of text and Markdown: "source: emulated (QEMU TCG: a
+// functional check, not a performance figure)", so that no table of the
+// emulated lab or a TCG guest reads as a measurement, whichever suite made it.
+std::string source_line(std::string_view source);
 // The title of CSV and JSON: data_title, else plain_title.
 std::string_view data_title(const Table& t);
 

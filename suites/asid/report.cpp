@@ -113,11 +113,6 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
   auto& notes = tables.back().notes;
   notes.push_back("guest/native = guest mean / native mean (same run, same host); n = guest/native");
   notes.push_back("runs; 95% CI of the ratio by Fieller's theorem (Welch df)");
-  if (source == "emulated") {
-    notes.push_back("EMULATED: QEMU TCG emulated the guest (smoke) or the host itself");
-    notes.push_back("(the emulated lab); a functional check of the guest/native path,");
-    notes.push_back("not a performance figure");
-  }
   if (!flushbyasid.empty()) {
     notes.push_back(fmt::format("FLUSHBYASID in the measured boot (/proc/cpuinfo flags): {}; the other case is", flushbyasid));
     notes.push_back("a second boot (flushbyasid=on|off, compared with kvmbench compare)");
