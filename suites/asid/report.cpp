@@ -8,8 +8,9 @@
 #include <optional>
 #include <tuple>
 
-#include "analysis/report/series_table.h"
+#include "analysis/report/case_table.h"
 #include "analysis/report/numbers.h"
+#include "analysis/report/series_table.h"
 
 namespace kvmbench::suites::asid {
 
@@ -39,6 +40,21 @@ std::string fixed3(double x) {
   if (std::isnan(x)) return "n/a";
   if (std::fabs(x) >= 0.1 || x == 0) return fmt::format("{:.3f}", x);
   return format_sig(x, 3);
+}
+
+// A mean as a reader takes it in: to the digit its CI leaves uncertain
+// (three significant without a CI), and a count past 10^4 with its prefix
+// ("79.7 M" ops/s, not 79736255; the title has the unit).
+std::string mean_text(const stats::Summary& s, const std::string& unit) {
+  if (!std::isfinite(s.mean)) return format_sig(s.mean);
+  const ReadingScale scale = reading_scale(std::fabs(s.mean), unit);
+  const bool prefixed = scale.unit != unit && scale.unit.ends_with(unit);
+  const double factor = prefixed ? scale.factor : 1;
+  const double half = s.n >= 2 ? (s.ci95_high - s.ci95_low) / 2 * factor : NAN;
+  std::string text = format_fixed(s.mean * factor, decimals_for(s.mean * factor, half));
+  if (prefixed) text += " " + scale.unit.substr(0, scale.unit.size() - unit.size());
+  while (text.back() == ' ') text.pop_back();
+  return text;
 }
 
 }  // namespace
@@ -85,7 +101,7 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
       const auto gs = stats::summarize(g->second);
       std::string label = v.empty() ? "guest" : v;
       const std::string& unit = units[k];
-      auto mean = [&](const stats::Summary& x) { return Cell::number(x.mean, unit, format_sig(x.mean)); };
+      auto mean = [&](const stats::Summary& x) { return Cell::number(x.mean, unit, mean_text(x, unit)); };
       if (!native) {
         t.add_row({label, fmt::format("{}/0", gs.n), mean(gs), "-", "n/a", "n/a"});
         continue;

@@ -279,8 +279,9 @@ std::vector<Table> document_tables(const std::vector<NamedRun>& runs) {
   const std::string_view metric = all_host ? kHostMetric : kMetric;
 
   // Row names: each run's directmap setup, else its name; a setup shared by
-  // two runs gets the run's position too ("DirectMap4K (run 2)"), so that no
-  // two runs merge; the notes map rows to runs.
+  // two runs gets the run's kernel too ("DirectMap4K (6.12.43)"), or its
+  // position where the kernels do not tell them apart ("DirectMap4K (run
+  // 2)"), so that no two runs merge; the notes map rows to runs.
   for (std::size_t i = 0; i < runs.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (runs[i].name == runs[j].name)
@@ -288,19 +289,27 @@ std::vector<Table> document_tables(const std::vector<NamedRun>& runs) {
   std::vector<std::string> rows;
   for (const auto& r : runs) rows.push_back(run_setup(r.samples));
   const std::vector<std::string> setups = rows;
+  auto kernel_tells_apart = [&](std::size_t i) {
+    if (runs[i].kernel.empty()) return false;
+    for (std::size_t j = 0; j < runs.size(); ++j)
+      if (j != i && setups[j] == setups[i] && runs[j].kernel == runs[i].kernel) return false;
+    return true;
+  };
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (rows[i].empty())
       rows[i] = runs[i].name;
     else if (std::count(setups.begin(), setups.end(), setups[i]) > 1)
-      rows[i] += fmt::format(" (run {})", i + 1);
+      rows[i] += kernel_tells_apart(i) ? fmt::format(" ({})", runs[i].kernel) : fmt::format(" (run {})", i + 1);
   }
 
   std::vector<Cell> cells;
   std::vector<std::string> sources, fields;
   std::string unit;
   std::size_t n_max = 0;
+  bool in_guest = false;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     MetricCells m = cells_of(runs[i].samples, metric, rows[i]);
+    in_guest = in_guest || m.in_guest;
     for (auto& c : m.cells) {
       // A run with several cases keeps them apart under its row name.
       if (c.case_name != rows[i]) c.case_name = rows[i] + " " + c.case_name;
@@ -313,11 +322,14 @@ std::vector<Table> document_tables(const std::vector<NamedRun>& runs) {
     add_once(sources, runs[i].source);
     if (!m.field.empty()) add_once(fields, m.field);
   }
-  MetricCells all{std::string(metric), unit, "", {}, n_max};
+  // Host runs (no guest) are titled as what they measured.
+  MetricCells all{std::string(metric), unit, "", {}, n_max, in_guest};
   auto tables = tables_from_cells(cells, unit, fmt::format("{}", fmt::join(sources, " + ")), title_for(all));
   Table& t = tables.front();
   if (all_host) {
     add_metric_notes(t, std::string(metric), fields);
+  } else if (!in_guest) {
+    add_metric_notes(t, std::string(metric), fields, false);
   } else {
     t.notes.push_back("not every run has host_alloc_rate: these are the guests' own faultin_rate,");
     t.notes.push_back("not the document's figure");

@@ -13,6 +13,7 @@ struct NamedRun {
   std::string name;  // the run directory's name, for rows and messages
   std::vector<Sample> samples;
   std::string source;  // "hardware", "replay", ...
+  std::string kernel = {};  // the release it ran on (meta.json host.kernel.release), "" when unknown
 };
 
 }  // namespace kvmbench::suites

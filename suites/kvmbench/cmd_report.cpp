@@ -38,6 +38,16 @@ static void warn_about_stored_files(const Run& run) {
   if (const auto w = check_sample_count(run)) fmt::print(stderr, "kvmbench: warning: {}\n", *w);
 }
 
+// The kernel a run ran on (meta.json host.kernel.release), "" when not said.
+static std::string kernel_release(const nlohmann::json& meta) {
+  const nlohmann::json* j = &meta;
+  for (const char* key : {"host", "kernel", "release"}) {
+    if (!j->is_object() || !j->contains(key)) return "";
+    j = &j->at(key);
+  }
+  return j->is_string() ? j->get<std::string>() : "";
+}
+
 // Several runs of one suite in its table of several runs (directmap's
 // document table puts a 4K-pre-split kernel and a 2M+split kernel side by
 // side); other suites compare two runs with `kvmbench compare`.
@@ -61,7 +71,7 @@ static void report_several(const std::vector<std::string>& dirs, const std::stri
                               suite ? suite->name
                                     : suites::suite_names([](const suites::Suite& x) { return bool(x.tables_of_runs); })));
     suite = s;
-    runs.push_back({run_name(d), std::move(run.samples), std::string(to_string(run.source()))});
+    runs.push_back({run_name(d), std::move(run.samples), std::string(to_string(run.source())), kernel_release(run.meta)});
   }
   // Runs are named by their directory's name, or by the path as given when
   // two share a name (the same run given twice stays a duplicate).

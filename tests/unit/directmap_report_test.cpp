@@ -139,6 +139,14 @@ TEST(DirectmapReport, MixedRunsUseTheGuestsRateAndSameSetupsStayApart) {
   const std::string t2 = render_text(two.front());
   EXPECT_TRUE(has_line(t2, "DirectMap2M+split (run 1)")) << t2;
   EXPECT_TRUE(has_line(t2, "DirectMap2M+split (run 2)")) << t2;
+  // ... named by their kernels where those tell them apart.
+  auto kernels = dm::document_tables({{"x", a, "hardware", "6.12.43"}, {"y", a, "hardware", "6.18.0-rc3"}});
+  const std::string t3 = render_text(kernels.front());
+  EXPECT_TRUE(has_line(t3, "\nDirectMap2M+split (6.12.43) ")) << t3;
+  EXPECT_TRUE(has_line(t3, "\nDirectMap2M+split (6.18.0-rc3) ")) << t3;
+  EXPECT_TRUE(has_line(t3, "DirectMap2M+split (6.12.43): x")) << t3;
+  auto same_kernel = dm::document_tables({{"x", a, "hardware", "6.12.43"}, {"y", a, "hardware", "6.12.43"}});
+  EXPECT_TRUE(has_line(render_text(same_kernel.front()), "DirectMap2M+split (run 2)"));
 }
 
 TEST(DirectmapReport, RunsWithoutRatesOrTwiceAreBadInput) {
@@ -173,6 +181,13 @@ TEST(DirectmapReport, HostPresetRatesAreHostMemoryNotAGuest) {
   const std::string text = render_text(tables.front());
   EXPECT_TRUE(has_line(text, "# Average fault-in rate of host memory across 2 runs, measured in GB/s")) << text;
   EXPECT_TRUE(has_line(text, "(no guest)")) << text;
+  // Two host runs side by side (`report A B`): still not a guest's rate.
+  auto two = dm::document_tables({{"a", host, "hardware", "6.1.0"}, {"b", host, "hardware", "6.12.43"}});
+  const std::string t2 = render_text(two.front());
+  EXPECT_TRUE(has_line(t2, "# Average fault-in rate of host memory across 2 runs, measured in GB/s")) << t2;
+  EXPECT_TRUE(has_line(t2, "(no guest)")) << t2;
+  EXPECT_FALSE(has_line(t2, "guest fault-in")) << t2;
+  EXPECT_FALSE(has_line(t2, "guest's own")) << t2;
   EXPECT_FALSE(has_line(text, "guest's own")) << text;
 }
 
