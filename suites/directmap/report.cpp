@@ -200,14 +200,16 @@ MetricCells cells_of(const std::vector<Sample>& samples, std::string_view metric
   return m;
 }
 
-std::string across_runs(std::size_t n) { return fmt::format("across {} run{}", n, n == 1 ? "" : "s"); }
+// Repetitions, not "runs": a kvmbench run is a run directory (the document
+// says "across 3 runs" of its repetitions; its replay keeps its words).
+std::string across_repetitions(std::size_t n) { return fmt::format("across {} repetition{}", n, n == 1 ? "" : "s"); }
 
 std::string title_for(const MetricCells& m) {
   if (m.metric == kHostMetric)
-    return fmt::format("# Average fault-in rate {}, measured in {}", across_runs(m.n_max), m.unit);
+    return fmt::format("# Average fault-in rate {}, measured in {}", across_repetitions(m.n_max), m.unit);
   if (!m.in_guest)  // the host preset: host memory faulted in by a benchmark, no guest
-    return fmt::format("# Average fault-in rate of host memory {}, measured in {}", across_runs(m.n_max), m.unit);
-  return fmt::format("# Average guest fault-in rate {}, measured in {}", across_runs(m.n_max), m.unit);
+    return fmt::format("# Average fault-in rate of host memory {}, measured in {}", across_repetitions(m.n_max), m.unit);
+  return fmt::format("# Average guest fault-in rate {}, measured in {}", across_repetitions(m.n_max), m.unit);
 }
 
 // What the figure is, under the first table (each note line <= 80 columns).
@@ -235,7 +237,7 @@ Table write_bandwidth_table(const std::vector<Sample>& samples, std::string_view
   MetricCells w = cells_of(samples, kWriteMetric, setup);
   Table t = tables_from_cells(w.cells, w.unit, source,
                               fmt::format("# Write bandwidth of the faulted-in memory {}, measured in {}",
-                                          across_runs(w.n_max), w.unit))
+                                          across_repetitions(w.n_max), w.unit))
                 .front();
   t.notes.push_back("rate: the same bytes written again once faulted in (no page faults): the");
   t.notes.push_back("bandwidth the fault-in rate above compares with");

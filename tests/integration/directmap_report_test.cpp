@@ -101,7 +101,7 @@ TEST(DirectmapReportCli, OneRunShowsTheHostAllocationRate) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // host_alloc_rate: unpinned 12.0, 12.5, 13.0 (mean 12.5, sd 0.5), pinned 8.0;
   // the guest's own faultin_rate (12.9 | 8.0) is not the document's figure.
-  EXPECT_TRUE(has(r.out, "# Average fault-in rate across 3 runs, measured in GB/s\nsource: replay\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "# Average fault-in rate across 3 repetitions, measured in GB/s\nsource: replay\n")) << r.out;
   EXPECT_TRUE(has(r.out, "\nDirectMap2M+split      12.5  |   8.0\n")) << r.out;
   EXPECT_TRUE(has(r.out, "\n  stddev                0.5  |   0.0\n")) << r.out;
   EXPECT_FALSE(has(r.out, "12.9  |")) << r.out;

@@ -65,7 +65,7 @@ TEST(DirectmapReport, DocumentRunShowsTheHostAllocationRate) {
   auto tables = dm::report_tables(samples, "hardware");
   ASSERT_FALSE(tables.empty());
   const std::string text = render_text(tables.front());
-  EXPECT_TRUE(has_line(text, "# Average fault-in rate across 3 runs, measured in GB/s\n")) << text;
+  EXPECT_TRUE(has_line(text, "# Average fault-in rate across 3 repetitions, measured in GB/s\n")) << text;
   EXPECT_TRUE(has_line(text, "\nDirectMap4K      13.0  |  12.0\n")) << text;
   EXPECT_TRUE(has_line(text, "\n  stddev          1.0  |   1.0\n")) << text;
   EXPECT_FALSE(has_line(text, "99.0")) << text;  // not the guest's rate
@@ -92,7 +92,7 @@ TEST(DirectmapReport, RunWithoutHostRateFallsBackToTheGuestsRateAndSaysSo) {
   auto tables = dm::report_tables(smoke, "emulated");
   ASSERT_FALSE(tables.empty());
   const std::string text = render_text(tables.front());
-  EXPECT_TRUE(has_line(text, "# Average guest fault-in rate across 2 runs, measured in GB/s")) << text;
+  EXPECT_TRUE(has_line(text, "# Average guest fault-in rate across 2 repetitions, measured in GB/s")) << text;
   EXPECT_TRUE(has_line(text, "threads=1,bytes=33554432      0.60")) << text;  // warm-up left out
   EXPECT_TRUE(has_line(text, "own faultin_rate, not the document's figure")) << text;
   EXPECT_TRUE(dm::report_tables({}, "hardware").empty());
@@ -127,7 +127,7 @@ TEST(DirectmapReport, MixedRunsUseTheGuestsRateAndSameSetupsStayApart) {
     if (s.metric == "faultin_rate") b.push_back(s);
   auto tables = dm::document_tables({{"a", a, "hardware"}, {"b", b, "replay"}});
   const std::string text = render_text(tables.front());
-  EXPECT_TRUE(has_line(text, "# Average guest fault-in rate across 3 runs")) << text;
+  EXPECT_TRUE(has_line(text, "# Average guest fault-in rate across 3 repetitions")) << text;
   EXPECT_TRUE(has_line(text, "not every run has host_alloc_rate")) << text;
   // a carries DirectMap lines (2M+split); b has none: it is named after its run.
   EXPECT_TRUE(has_line(text, "\nDirectMap2M+split ")) << text;
@@ -179,12 +179,12 @@ TEST(DirectmapReport, HostPresetRatesAreHostMemoryNotAGuest) {
   auto tables = dm::report_tables(host, "hardware");
   ASSERT_FALSE(tables.empty());
   const std::string text = render_text(tables.front());
-  EXPECT_TRUE(has_line(text, "# Average fault-in rate of host memory across 2 runs, measured in GB/s")) << text;
+  EXPECT_TRUE(has_line(text, "# Average fault-in rate of host memory across 2 repetitions, measured in GB/s")) << text;
   EXPECT_TRUE(has_line(text, "(no guest)")) << text;
   // Two host runs side by side (`report A B`): still not a guest's rate.
   auto two = dm::document_tables({{"a", host, "hardware", "6.1.0"}, {"b", host, "hardware", "6.12.43"}});
   const std::string t2 = render_text(two.front());
-  EXPECT_TRUE(has_line(t2, "# Average fault-in rate of host memory across 2 runs, measured in GB/s")) << t2;
+  EXPECT_TRUE(has_line(t2, "# Average fault-in rate of host memory across 2 repetitions, measured in GB/s")) << t2;
   EXPECT_TRUE(has_line(t2, "(no guest)")) << t2;
   EXPECT_FALSE(has_line(t2, "guest fault-in")) << t2;
   EXPECT_FALSE(has_line(t2, "guest's own")) << t2;
@@ -205,12 +205,12 @@ TEST(DirectmapReport, HostPresetWriteBandwidthInTheDocumentLayout) {
   auto tables = dm::report_tables(host, "hardware");
   ASSERT_EQ(tables.size(), 1u);  // the write bandwidth is a --verbose table
   const std::string text = render_text(dm::detail_tables(host, "hardware").at(0));
-  EXPECT_TRUE(has_line(text, "# Write bandwidth of the faulted-in memory across 2 runs, measured in GB/s\n")) << text;
+  EXPECT_TRUE(has_line(text, "# Write bandwidth of the faulted-in memory across 2 repetitions, measured in GB/s\n")) << text;
   // Right-aligned under "unpinned" (8 columns); one pinned value: no sd.
   EXPECT_TRUE(has_line(text, "\nthp/threads=1      22.0  |  30.0\n")) << text;
   EXPECT_TRUE(has_line(text, "\n  stddev            2.8  |   n/a\n")) << text;
 
   std::vector<Sample> once = {host[0], host[1]};
   const std::string one = render_text(dm::detail_tables(once, "hardware").at(0));
-  EXPECT_TRUE(has_line(one, "across 1 run, measured")) << one;
+  EXPECT_TRUE(has_line(one, "across 1 repetition, measured")) << one;
 }
