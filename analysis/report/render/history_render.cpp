@@ -130,14 +130,32 @@ std::string params_line(const HistorySeries& s) {
   return out + line + "\n";
 }
 
+// How many of a group's series from `first` on fit one table of 80
+// columns (one at least): the kernel and runs columns, then each series'
+// column as wide as its name or a value ("12345678*").
+std::size_t columns_that_fit(const Group& g, std::size_t first) {
+  std::set<std::string> variants;
+  for (auto* s : g.series) variants.insert(s->variant);
+  std::size_t width = std::string_view("kernel").size();
+  for (const auto& row : kernel_rows(g)) width = std::max(width, row.kernel.size());
+  width += 2 + std::string_view("runs").size();
+  std::size_t n = 0;
+  for (std::size_t i = first; i < g.series.size(); ++i, ++n) {
+    const std::size_t column = 2 + std::max<std::size_t>(column_name(*g.series[i], variants.size() > 1).size(), 9);
+    if (n > 0 && width + column > 80) break;
+    width += column;
+  }
+  return n;
+}
+
 }  // namespace
 
 std::string render_history_text(const History& h) {
   std::string out;
-  constexpr std::size_t kColumns = 4;  // within 80 columns
   for (const auto& g : groups_of(h)) {
-    for (std::size_t first = 0; first < g.series.size(); first += kColumns) {
-      out += render_text(group_table(h, g, first, std::min(kColumns, g.series.size() - first)));
+    for (std::size_t first = 0, count = 0; first < g.series.size(); first += count) {
+      count = columns_that_fit(g, first);
+      out += render_text(group_table(h, g, first, count));
       out += params_line(*g.series.front());
       out += "\n";
     }
