@@ -38,6 +38,28 @@ std::string cell_text(const FleetCell& c) {
   return fmt::format("{} ±{} (n={})", format_sig(s.mean, 4), format_sig((s.ci95_high - s.ci95_low) / 2, 2), s.n);
 }
 
+// The notes every layout of a group has: what n counts, what "runs" says.
+std::vector<std::string> group_notes(const FleetGroup& g) {
+  bool one_run = false, several = false, not_complete = false;
+  for (const FleetRow& r : g.rows) {
+    for (const FleetCell& c : r.cells) {
+      one_run = one_run || c.runs == 1;
+      several = several || c.runs > 1;
+    }
+    not_complete = not_complete || r.other_runs > 0;
+  }
+  std::vector<std::string> notes = {"mean ±half of its 95% CI (n units)"};
+  if (several) notes.push_back("a machine with several complete runs: n counts its runs, each the mean of its own units");
+  if (one_run)
+    notes.push_back("a machine with one run: n counts that run's repetitions; the noise between runs is not in its CI");
+  if (not_complete) notes.push_back("runs: complete+other (interrupted, failed, running): only complete runs give values");
+  return notes;
+}
+
+std::string runs_text(const FleetRow& r) {
+  return r.other_runs ? fmt::format("{}+{}", r.complete_runs, r.other_runs) : fmt::format("{}", r.complete_runs);
+}
+
 }  // namespace
 
 std::vector<FleetGroup> merge_fleet(const std::vector<FleetRun>& runs) {
@@ -93,29 +115,63 @@ std::vector<Table> fleet_tables(const std::vector<FleetGroup>& groups) {
     t.source = g.source;
     t.columns = {{"machine", Align::left}, {"host", Align::left}, {"runs"}, {"kernel", Align::left}};
     for (std::size_t i = 0; i < g.metric_keys.size(); ++i) t.columns.push_back({fmt::format("#{}", i + 1)});
-    bool one_run = false, several = false, not_complete = false;
     for (const FleetRow& r : g.rows) {
-      std::vector<std::string> cells = {r.machine, r.hostname,
-                                        r.other_runs ? fmt::format("{}+{}", r.complete_runs, r.other_runs)
-                                                     : fmt::format("{}", r.complete_runs),
-                                        r.kernels.empty() ? "-" : r.kernels};
-      for (const FleetCell& c : r.cells) {
-        cells.push_back(cell_text(c));
-        one_run = one_run || c.runs == 1;
-        several = several || c.runs > 1;
-      }
-      not_complete = not_complete || r.other_runs > 0;
+      std::vector<std::string> cells = {r.machine, r.hostname, runs_text(r), r.kernels.empty() ? "-" : r.kernels};
+      for (const FleetCell& c : r.cells) cells.push_back(cell_text(c));
       t.add_row(std::move(cells));
     }
     for (std::size_t i = 0; i < g.metric_keys.size(); ++i)
       t.notes.push_back(fmt::format("#{} {} ({})", i + 1, g.metric_keys[i], g.units[i]));
-    t.notes.push_back("mean ±half of its 95% CI (n units)");
-    if (several)
-      t.notes.push_back("a machine with several complete runs: n counts its runs, each the mean of its own units");
-    if (one_run)
-      t.notes.push_back("a machine with one run: n counts that run's repetitions; the noise between runs is not in its CI");
-    if (not_complete) t.notes.push_back("runs: complete+other (interrupted, failed, running): only complete runs give values");
+    for (auto& n : group_notes(g)) t.notes.push_back(std::move(n));
     out.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::vector<Table> fleet_text_tables(const std::vector<FleetGroup>& groups) {
+  constexpr std::size_t kWidth = 80;
+  std::vector<Table> out;
+  for (const FleetGroup& g : groups) {
+    Table machines;
+    machines.title =
+        fmt::format("# {} / {}: {} machine{}", g.suite, g.preset, g.rows.size(), g.rows.size() == 1 ? "" : "s");
+    machines.source = g.source;
+    machines.columns = {{"host", Align::left}, {"machine", Align::left}, {"runs"}, {"kernel", Align::left}};
+    for (const FleetRow& r : g.rows)
+      machines.add_row(std::vector<std::string>{r.hostname, r.machine, runs_text(r), r.kernels.empty() ? "-" : r.kernels});
+    out.push_back(std::move(machines));
+
+    // Rows: the metrics; columns: the machines (by host name), in tables
+    // as wide as 80 columns allow (one machine at least).
+    std::vector<std::string> names;
+    std::size_t name_width = std::string_view("metric").size();
+    for (std::size_t i = 0; i < g.metric_keys.size(); ++i) {
+      names.push_back(fmt::format("{} ({})", g.metric_keys[i], g.units[i]));
+      name_width = std::max(name_width, names.back().size());
+    }
+    for (std::size_t first = 0; first < g.rows.size();) {
+      std::size_t width = name_width, last = first;
+      for (; last < g.rows.size(); ++last) {
+        std::size_t column = g.rows[last].hostname.size();
+        for (const FleetCell& c : g.rows[last].cells) column = std::max(column, cell_text(c).size());
+        if (last > first && width + 2 + column > kWidth) break;
+        width += 2 + column;
+      }
+      Table t;
+      t.max_text_rows = 0;  // every metric
+      t.title = fmt::format("# {} / {}: each machine's metrics", g.suite, g.preset);
+      t.source = g.source;
+      t.columns = {{"metric", Align::left}};
+      for (std::size_t m = first; m < last; ++m) t.columns.push_back({g.rows[m].hostname});
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        std::vector<std::string> cells = {names[i]};
+        for (std::size_t m = first; m < last; ++m) cells.push_back(cell_text(g.rows[m].cells[i]));
+        t.add_row(std::move(cells));
+      }
+      if (last == g.rows.size()) t.notes = group_notes(g);
+      out.push_back(std::move(t));
+      first = last;
+    }
   }
   return out;
 }

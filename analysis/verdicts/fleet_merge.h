@@ -49,4 +49,10 @@ std::vector<FleetGroup> merge_fleet(const std::vector<FleetRun>& runs);
 // per metric; notes say what n counts and where a row has one run only.
 std::vector<Table> fleet_tables(const std::vector<FleetGroup>& groups);
 
+// The same for people (text): per group, the machines (host, runs,
+// kernel), then the metrics as rows and the machines as columns, as many
+// to a table as fit 80 columns: a suite's 24 metrics in a row of machines
+// made lines of 559 columns.
+std::vector<Table> fleet_text_tables(const std::vector<FleetGroup>& groups);
+
 }  // namespace kvmbench

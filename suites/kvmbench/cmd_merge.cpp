@@ -52,7 +52,9 @@ void add_merge_command(CLI::App& app) {
       }
     }
     const Format format = parse_format(o->format);
-    const auto tables = fleet_tables(merge_fleet(runs));
+    // Data formats keep a row per machine; text turns the metrics into rows.
+    const auto groups = merge_fleet(runs);
+    const auto tables = format == Format::text ? fleet_text_tables(groups) : fleet_tables(groups);
     if (format == Format::json) {
       nlohmann::json all = nlohmann::json::array();
       for (const Table& t : tables) all.push_back(render_json(t));

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 namespace kvmbench {
 namespace {
 
@@ -83,6 +85,44 @@ TEST(FleetMerge, AMachineWithoutTheMetricHasADash) {
   ASSERT_EQ(tables.size(), 1u);
   ASSERT_EQ(tables[0].rows.size(), 2u);
   EXPECT_EQ(tables[0].rows[1][4], "-");
+}
+
+// A suite with many metrics on several machines: text puts the metrics in
+// rows and the machines in columns, as many as fit 80 columns, and loses
+// none of either (a row per machine with 24 metric columns was 559 wide).
+TEST(FleetMerge, TextTablesFitEightyColumnsAndHoldEveryValue) {
+  FleetGroup g{"directmap", "host", "hardware", {}, {}, {}};
+  for (int m = 0; m < 24; ++m) {
+    g.metric_keys.push_back(fmt::format("anon-4k/threads={}/unpinned/faultin_rate", m + 1));
+    g.units.push_back("GB/s");
+  }
+  for (int h = 0; h < 5; ++h) {
+    FleetRow r{fmt::format("{:016x}", 0xabcdef00 + h), fmt::format("lab-machine-{}", h), "6.12.43", 3, 0, {}};
+    for (int m = 0; m < 24; ++m) {
+      FleetCell c;
+      c.runs = 3;
+      c.summary = stats::summarize({10.0 + m + h, 11.0 + m + h, 12.0 + m + h});
+      r.cells.push_back(c);
+    }
+    g.rows.push_back(std::move(r));
+  }
+  const auto tables = fleet_text_tables({g});
+  ASSERT_GE(tables.size(), 3u);  // the machines, then the metrics in two tables at least
+  EXPECT_EQ(tables[0].rows.size(), 5u);
+  std::size_t machine_columns = 0;
+  for (std::size_t i = 1; i < tables.size(); ++i) {
+    EXPECT_EQ(tables[i].rows.size(), 24u);
+    machine_columns += tables[i].columns.size() - 1;
+  }
+  EXPECT_EQ(machine_columns, 5u);
+  std::string text;
+  for (const Table& t : tables) text += render_text(t);
+  std::size_t start = 0;
+  for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
+    EXPECT_LE(nl - start, 80u) << text.substr(start, nl - start);
+  // Machine 3's last metric: 10 + 23 + 3 = 36 of (35, 36, 37): sd 1, t(0.975, 2) 4.303 / sqrt(3): +-2.5.
+  EXPECT_NE(text.find("36 ±2.5 (n=3)"), std::string::npos) << text;
+  EXPECT_NE(text.find("lab-machine-4"), std::string::npos) << text;
 }
 
 }  // namespace
