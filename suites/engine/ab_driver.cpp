@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -235,6 +236,11 @@ void run_step(Experiment& e, const fs::path& file, std::size_t i) {
   std::vector<std::string> argv = {self_exe().string()};
   argv.insert(argv.end(), e.command.begin(), e.command.end());
   argv.insert(argv.end(), {"--out", out.string()});
+  // Another run on this machine (a cron job, a second experiment's boot)
+  // delays a boot's command instead of failing it: it waits for the run
+  // lock, up to an hour, unless the command says how long itself.
+  if (std::none_of(e.command.begin(), e.command.end(), [](const std::string& w) { return w.starts_with("--wait-lock"); }))
+    argv.push_back("--wait-lock=3600");
   // Ctrl-C reaches the command (same process group) and ends it; this
   // process waits for it and then stops the experiment.
   struct sigaction ignore {}, old_int {}, old_term {};
