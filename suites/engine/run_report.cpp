@@ -33,6 +33,40 @@ std::string infer_suite(const std::vector<Sample>& samples) {
   return "";
 }
 
+std::vector<SuiteShare> shares_by_suite(const std::vector<Sample>& samples, const std::string& suite) {
+  auto everything = [&](std::string name) {
+    SuiteShare one{std::move(name), std::vector<std::size_t>(samples.size())};
+    for (std::size_t i = 0; i < samples.size(); ++i) one.samples[i] = i;
+    return std::vector<SuiteShare>{std::move(one)};
+  };
+  if (!suite.empty()) return everything(suite);
+  // The owner of each metric, asked once per metric (a long log has
+  // millions of samples and a handful of metrics).
+  std::map<std::string, std::string, std::less<>> owner;
+  std::vector<std::string> suites_seen;
+  for (const auto& sample : samples) {
+    if (owner.count(sample.metric)) continue;
+    std::string name;
+    for (const auto& s : registry())
+      if (s.owns_metric && s.owns_metric(sample.metric)) {
+        name = s.name;
+        break;
+      }
+    if (!name.empty() && std::find(suites_seen.begin(), suites_seen.end(), name) == suites_seen.end())
+      suites_seen.push_back(name);
+    owner.emplace(sample.metric, std::move(name));
+  }
+  if (suites_seen.size() <= 1) return everything(suites_seen.empty() ? "" : suites_seen.front());
+  std::vector<SuiteShare> shares;
+  for (const auto& name : suites_seen) shares.push_back({name, {}});
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const std::string& name = owner.find(samples[i].metric)->second;
+    const auto it = std::find_if(shares.begin(), shares.end(), [&](const SuiteShare& x) { return x.suite == name; });
+    (it == shares.end() ? shares.front() : *it).samples.push_back(i);
+  }
+  return shares;
+}
+
 // Google Benchmark's own aggregates, kept by `ingest` in meta.json: shown
 // as reported, beside the statistics recomputed from the repetitions.
 static std::vector<Table> gbench_aggregate_tables(const nlohmann::json& meta, std::string_view source) {

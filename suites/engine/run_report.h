@@ -34,4 +34,14 @@ std::vector<Table> suite_layout_tables(std::string_view suite, const std::vector
 // when none does.
 std::string infer_suite(const std::vector<Sample>& samples);
 
+// The runs a set of samples makes (`ingest`): one per suite that owns some
+// of their metrics, each with the indices of its samples in order; samples
+// no suite owns go with the first suite's. One run when at most one suite
+// owns any (suite "" when none does), or when `suite` names the run's suite.
+struct SuiteShare {
+  std::string suite;
+  std::vector<std::size_t> samples;
+};
+std::vector<SuiteShare> shares_by_suite(const std::vector<Sample>& samples, const std::string& suite = "");
+
 }  // namespace kvmbench::suites

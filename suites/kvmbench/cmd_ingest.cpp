@@ -17,6 +17,7 @@
 // its reason, its figures marked (extra "failed"); ingest then exits 1.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <future>
 #include <iterator>
@@ -61,7 +62,8 @@ std::string raw_name_for(const fs::path& p, std::set<std::string>& used) {
 // group and timestamps (from the record), then the raw file. A few MB per
 // write, not a write per sample; false when Ctrl-C stopped it between two
 // writes.
-bool append_samples(RunWriter& w, const IngestInput& in, std::span<const Sample> samples) {
+bool append_samples(RunWriter& w, const IngestInput& in, std::span<const Sample> samples,
+                    std::span<const std::size_t> local = {}) {
   constexpr std::size_t kChunk = 4u << 20;
   const auto& records = in.parsed.kernel_records;
   const auto& record_of = in.parsed.kernel_sample_record;
@@ -70,15 +72,19 @@ bool append_samples(RunWriter& w, const IngestInput& in, std::span<const Sample>
   std::string provenance;
   std::string file;  // its member, the same for every sample: written once
   append_json_member(file, "file", in.raw_name);
-  for (std::size_t i = 0; i < samples.size(); ++i) {
+  // local[j]: sample j's index among the input's own (its record); none:
+  // the samples are the input's, in order.
+  auto index = [&](std::size_t j) { return local.empty() ? j : local[j]; };
+  for (std::size_t j = 0; j < samples.size(); ++j) {
+    const std::size_t i = index(j);
     // A record's samples (a conversion's three) share its provenance; the
     // samples of other formats share the file.
-    if (i == 0 || (i < record_of.size() && record_of[i] != record_of[i - 1])) {
+    if (j == 0 || (i < record_of.size() && (index(j - 1) >= record_of.size() || record_of[i] != record_of[index(j - 1)]))) {
       provenance.clear();
       if (i < record_of.size()) parsers::append_record_provenance(provenance, records[record_of[i]]);
       provenance += file;
     }
-    append_sample_line(chunk, samples[i], provenance);
+    append_sample_line(chunk, samples[j], provenance);
     if (++pending, chunk.size() >= kChunk) {
       w.append_lines(chunk, pending);
       chunk.clear();
@@ -147,7 +153,6 @@ void add_ingest_command(CLI::App& app) {
     }
 
     // 2. Label the samples and keep iterations distinct across files.
-    std::size_t n_samples = 0;
     std::map<std::string, int> next_iteration;  // series key -> first free iteration
     nlohmann::json inputs_meta = nlohmann::json::array();
     nlohmann::json aggregates = nlohmann::json::array();
@@ -221,7 +226,6 @@ void add_ingest_command(CLI::App& app) {
         }
         for (auto& [k, v] : top) next_iteration[k] = v;
       }
-      n_samples += res.samples.size();
       for (auto& a : in.parsed.aggregates) {
         auto j = parsers::to_json(a);
         j["file"] = in.raw_name;
@@ -249,84 +253,123 @@ void add_ingest_command(CLI::App& app) {
       std::move(samples.begin(), samples.end(), std::back_inserter(all));
       samples = {};
     }
-    std::string suite = o->suite.empty() ? suites::infer_suite(all) : o->suite;
-    if (suite.empty()) suite = "ingest";
+    // A run per suite whose metrics the files hold (one, unless they hold
+    // two suites' output, e.g. make_shared's lines and an RMPOPT sweep).
+    const std::vector<suites::SuiteShare> shares = suites::shares_by_suite(all, o->suite);
+    std::vector<std::size_t> firsts;  // where each input's samples start in `all`
+    for (const auto& in : inputs) firsts.push_back(in.first_sample);
 
-    // 3. Store the run.
-    nlohmann::json meta = {{"suite", suite},     {"source", "replay"},        {"preset", "ingest"},
-                           {"tool_version", KVMBENCH_VERSION}, {"inputs", inputs_meta}};
-    if (!aggregates.empty()) meta["gbench_aggregates"] = aggregates;
-    if (!contexts.empty()) meta["gbench_context"] = contexts;
-    if (!not_measured.empty()) meta["not_measured"] = not_measured;
-    if (!failures.empty()) {
-      meta["failures"] = failures;
-      meta["error"] = failure_summary(failures);
-    }
-    if (!roles.derived.empty() || !roles.repetition.empty()) meta["metric_roles"] = roles.to_json();
-    Run run{{}, meta, std::move(all)};
-    stop_if_interrupted();
-    // The tables come from the samples in memory (`kvmbench report`
-    // computes the same from disk: the stored lines add only provenance,
-    // which no table reads), on a second thread while this one stores the
-    // run (into `dir`, not run.dir): neither writes what the other reads.
-    const bool data = f == Format::csv || f == Format::json;
-    std::future<std::vector<Table>> tables_ahead = std::async(std::launch::async, [&run, data] {
-      return suites::report_tables(run, data ? suites::ReportDetail::data : suites::ReportDetail::brief);
-    });
-    bool stopped = false;
-    std::size_t stored = 0;
-    fs::path dir;
-    std::vector<Table> tables;
-    try {
-      RunWriter w = RunWriter::create_in(o->out, meta);
-      dir = w.dir();
-      // The raw copies are not forced to the disk: a lab's logs run to
-      // hundreds of MB, and the original is still where it was read. Their
-      // sizes are in meta.json, so `report` tells a copy cut short by a
-      // crash; samples.jsonl and meta.json are synced as always.
-      // ... and on a thread of their own while the samples are written
-      // (write_raw touches only raw/).
-      std::future<void> raw = std::async(std::launch::async, [&w, &inputs] {
-        for (auto& in : inputs) in.store_raw(w);
-      });
-      for (std::size_t k = 0; k < inputs.size() && !stopped; ++k) {
-        const std::size_t end = k + 1 < inputs.size() ? inputs[k + 1].first_sample : run.samples.size();
-        stopped = !append_samples(w, inputs[k],
-                                  {run.samples.data() + inputs[k].first_sample, end - inputs[k].first_sample});
+    // 3. Store the runs.
+    struct Stored {
+      fs::path dir;
+      std::string suite;
+      std::size_t samples = 0;
+      std::vector<Table> tables;
+    };
+    std::vector<Stored> done;
+    for (const suites::SuiteShare& share : shares) {
+      const std::string suite = share.suite.empty() ? "ingest" : share.suite;
+      nlohmann::json meta = {{"suite", suite},     {"source", "replay"},        {"preset", "ingest"},
+                             {"tool_version", KVMBENCH_VERSION}, {"inputs", inputs_meta}};
+      if (!aggregates.empty()) meta["gbench_aggregates"] = aggregates;
+      if (!contexts.empty()) meta["gbench_context"] = contexts;
+      if (!not_measured.empty()) meta["not_measured"] = not_measured;
+      if (!failures.empty()) {
+        meta["failures"] = failures;
+        meta["error"] = failure_summary(failures);
       }
-      raw.get();
-      // A Ctrl-C after the last bulk of samples (or while the raw copy was
-      // still being written) is honoured too: the samples are whole, the
-      // run says it was interrupted.
-      stopped = stopped || host::interrupted();
-      stored = w.samples_written();
-      // Samples the tables refuse (one metric in two time units) are bad
-      // input: the run is not finished, so nothing of it is left.
-      if (!stopped) try {
-          tables = tables_ahead.get();
-          if (!failures.empty()) {  // the tables say so, as `report` will
-            run.meta["status"] = "failed";
-            suites::mark_run_notes(tables, run);
-          }
-        } catch (const std::exception& e) {
-          std::error_code ec;
-          fs::remove_all(dir, ec);
-          const auto* exit = dynamic_cast<const ExitError*>(&e);
-          throw ExitError(exit ? exit->code : kExitUsage, fmt::format("{}; nothing stored", e.what()));
+      if (!roles.derived.empty() || !roles.repetition.empty()) meta["metric_roles"] = roles.to_json();
+      // This run's samples, input by input: begin[k] is where input k's
+      // start, local[k] their indices among the input's own (empty: all of
+      // them, in order).
+      std::vector<Sample> samples;
+      std::vector<std::size_t> begin(inputs.size() + 1, 0);
+      std::vector<std::vector<std::size_t>> local(inputs.size());
+      if (shares.size() == 1) {
+        samples = std::move(all);
+        for (std::size_t k = 0; k < inputs.size(); ++k) begin[k] = firsts[k];
+        begin[inputs.size()] = samples.size();
+      } else {
+        samples.reserve(share.samples.size());
+        for (std::size_t g : share.samples) {
+          const std::size_t k = static_cast<std::size_t>(std::upper_bound(firsts.begin(), firsts.end(), g) - firsts.begin()) - 1;
+          local[k].push_back(g - firsts[k]);
+          samples.push_back(all[g]);
         }
-      w.finish(stopped ? "interrupted" : failures.empty() ? "complete" : "failed");
-    } catch (const ExitError&) {
-      throw;
-    } catch (const std::exception& e) {
-      // A run cut short by a full disk or an I/O error is no result: its
-      // directory (meta.json still "running", part of the samples) goes.
-      std::error_code ec;
-      if (!dir.empty()) fs::remove_all(dir, ec);
-      usage_error(fmt::format("cannot store the run under {}: {}; nothing stored", o->out, e.what()));
+        for (std::size_t k = 0; k < inputs.size(); ++k) begin[k + 1] = begin[k] + local[k].size();
+      }
+      Run run{{}, meta, std::move(samples)};
+      stop_if_interrupted();
+      // The tables come from the samples in memory (`kvmbench report`
+      // computes the same from disk: the stored lines add only provenance,
+      // which no table reads), on a second thread while this one stores the
+      // run (into `dir`, not run.dir): neither writes what the other reads.
+      const bool data = f == Format::csv || f == Format::json;
+      std::future<std::vector<Table>> tables_ahead = std::async(std::launch::async, [&run, data] {
+        return suites::report_tables(run, data ? suites::ReportDetail::data : suites::ReportDetail::brief);
+      });
+      bool stopped = false;
+      std::size_t stored = 0;
+      fs::path dir;
+      std::vector<Table> tables;
+      // What an error says about the runs stored before this one.
+      auto kept = [&] {
+        if (done.empty()) return std::string();
+        std::string dirs;
+        for (const auto& d : done) dirs += (dirs.empty() ? "" : ", ") + d.dir.string();
+        return fmt::format(" (the run{} before it stay{}: {})", done.size() == 1 ? "" : "s",
+                           done.size() == 1 ? "s" : "", dirs);
+      };
+      try {
+        RunWriter w = RunWriter::create_in(o->out, meta);
+        dir = w.dir();
+        // The raw copies are not forced to the disk: a lab's logs run to
+        // hundreds of MB, and the original is still where it was read. Their
+        // sizes are in meta.json, so `report` tells a copy cut short by a
+        // crash; samples.jsonl and meta.json are synced as always.
+        // ... and on a thread of their own while the samples are written
+        // (write_raw touches only raw/).
+        std::future<void> raw = std::async(std::launch::async, [&w, &inputs] {
+          for (auto& in : inputs) in.store_raw(w);
+        });
+        for (std::size_t k = 0; k < inputs.size() && !stopped; ++k)
+          stopped = !append_samples(w, inputs[k], {run.samples.data() + begin[k], begin[k + 1] - begin[k]}, local[k]);
+        raw.get();
+        // A Ctrl-C after the last bulk of samples (or while the raw copy was
+        // still being written) is honoured too: the samples are whole, the
+        // run says it was interrupted.
+        stopped = stopped || host::interrupted();
+        stored = w.samples_written();
+        // Samples the tables refuse (one metric in two time units) are bad
+        // input: the run is not finished, so nothing of it is left.
+        if (!stopped) try {
+            tables = tables_ahead.get();
+            if (!failures.empty()) {  // the tables say so, as `report` will
+              run.meta["status"] = "failed";
+              suites::mark_run_notes(tables, run);
+            }
+          } catch (const std::exception& e) {
+            std::error_code ec;
+            fs::remove_all(dir, ec);
+            const auto* exit = dynamic_cast<const ExitError*>(&e);
+            throw ExitError(exit ? exit->code : kExitUsage, fmt::format("{}; nothing stored{}", e.what(), kept()));
+          }
+        w.finish(stopped ? "interrupted" : failures.empty() ? "complete" : "failed");
+      } catch (const ExitError&) {
+        throw;
+      } catch (const std::exception& e) {
+        // A run cut short by a full disk or an I/O error is no result: its
+        // directory (meta.json still "running", part of the samples) goes.
+        std::error_code ec;
+        if (!dir.empty()) fs::remove_all(dir, ec);
+        usage_error(fmt::format("cannot store the run under {}: {}; nothing stored{}", o->out, e.what(), kept()));
+      }
+      if (stopped)
+        throw ExitError(kExitInterrupted, fmt::format("interrupted; {} of {} samples kept in {} (status: interrupted){}",
+                                                      stored, run.samples.size(), dir.string(), kept()));
+      done.push_back({dir, suite, run.samples.size(), std::move(tables)});
     }
-    if (stopped)
-      throw ExitError(kExitInterrupted, fmt::format("interrupted; {} of {} samples kept in {} (status: interrupted)",
-                                                    stored, n_samples, dir.string()));
+
     // A failed test's output is stored, marked, and is no good run: exit 1.
     auto end_failed = [&] {
       if (!failures.empty())
@@ -335,19 +378,29 @@ void add_ingest_command(CLI::App& app) {
                                                      failure_summary(failures)));
     };
     if (f == Format::json) {
-      nlohmann::json out = {{"run", dir.string()}, {"suite", suite}, {"source", "replay"},
-                            {"status", failures.empty() ? "complete" : "failed"}, {"samples", n_samples},
-                            {"tables", tables_json(tables)}};
-      if (!failures.empty()) out["failures"] = failures;
+      nlohmann::json runs = nlohmann::json::array();
+      for (const Stored& d : done) {
+        nlohmann::json out = {{"run", d.dir.string()}, {"suite", d.suite}, {"source", "replay"},
+                              {"status", failures.empty() ? "complete" : "failed"}, {"samples", d.samples},
+                              {"tables", tables_json(d.tables)}};
+        if (!failures.empty()) out["failures"] = failures;
+        runs.push_back(std::move(out));
+      }
+      // One run: its object, as always; a run per suite: all of them.
+      const nlohmann::json out = runs.size() == 1 ? runs[0] : nlohmann::json{{"runs", runs}};
       fmt::print("{}\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
       end_failed();
       return;
     }
-    fmt::print(stderr, "kvmbench: stored {} samples from {} file(s) in {}\n", n_samples, o->files.size(), dir.string());
-    if (f == Format::text)
-      fmt::print("run: {}\nsuite: {}  source: replay{}\n\n", dir.string(), suite,
-                 failures.empty() ? "" : "  status: failed");
-    fmt::print("{}", render_tables(tables, f));
+    for (std::size_t r = 0; r < done.size(); ++r) {
+      const Stored& d = done[r];
+      fmt::print(stderr, "kvmbench: stored {} samples{} from {} file(s) in {}\n", d.samples,
+                 done.size() > 1 ? fmt::format(" of suite {}", d.suite) : "", o->files.size(), d.dir.string());
+      if (f == Format::text)
+        fmt::print("{}run: {}\nsuite: {}  source: replay{}\n\n", r ? "\n" : "", d.dir.string(), d.suite,
+                   failures.empty() ? "" : "  status: failed");
+      fmt::print("{}", render_tables(d.tables, f));
+    }
     end_failed();
   });
 }

@@ -2,10 +2,12 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -44,6 +46,49 @@ TEST(IngestCommand, KernelLogBecomesAReplayRunWithRawText) {
             kvmbench::read_file(kReference + "make_shared_to_shared.log"));
   EXPECT_EQ(run.meta["inputs"][0]["format"], "kernel-log");
   EXPECT_EQ(run.meta["inputs"][0]["records"], 20);
+}
+
+// One log with two suites' lines (make_shared's conversions, then an RMPOPT
+// sweep): a run per suite, each with its own samples and the log's raw copy,
+// each sample's provenance still its line in the log.
+TEST(IngestCommand, ALogOfTwoSuitesBecomesARunPerSuite) {
+  TempDir tmp;
+  const fs::path log = tmp.path / "two-suites.log";
+  const std::string make_shared = kvmbench::read_file(kReference + "make_shared_to_shared.log");
+  const std::string rmpopt = kvmbench::read_file(kData + "rmpopt_two_loops.log");
+  {
+    std::ofstream out(log);
+    out << make_shared << rmpopt;
+  }
+  const fs::path runs = tmp.path / "runs";
+  auto r = run_kvmbench({"ingest", log.string(), "--out", runs.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto dirs = entries(runs);
+  ASSERT_EQ(dirs.size(), 2u) << r.out;
+  std::map<std::string, kvmbench::Run> by_suite;
+  for (const auto& d : dirs) {
+    auto run = kvmbench::load_run(d);
+    EXPECT_EQ(run.status(), "complete");
+    EXPECT_EQ(kvmbench::read_file(d / "raw" / "two-suites.log"), make_shared + rmpopt);
+    by_suite[run.suite()] = std::move(run);
+  }
+  ASSERT_EQ(by_suite.count("make_shared"), 1u);
+  ASSERT_EQ(by_suite.count("rmpopt"), 1u);
+  EXPECT_EQ(by_suite["make_shared"].samples.size(), 60u);  // as the log alone gives
+  for (const auto& s : by_suite["make_shared"].samples) EXPECT_NE(s.metric, "sweep_time");
+  const auto& sweeps = by_suite["rmpopt"].samples;
+  ASSERT_FALSE(sweeps.empty());
+  for (const auto& s : sweeps) EXPECT_EQ(s.metric, "sweep_time");
+  // The first sweep line is the log's line after make_shared's.
+  const long first_line = std::count(make_shared.begin(), make_shared.end(), '\n') + 1;
+  EXPECT_EQ(sweeps.front().extra.value("line", 0L), first_line) << sweeps.front().extra.dump();
+  EXPECT_NE(r.out.find("suite: make_shared"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("suite: rmpopt"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("make_shared: sweep_time"), std::string::npos) << r.out;
+  // --suite keeps it one run.
+  auto one = run_kvmbench({"ingest", log.string(), "--suite", "rmpopt", "--out", (tmp.path / "one").string()});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(entries(tmp.path / "one").size(), 1u);
 }
 
 TEST(IngestCommand, GbenchRepetitionsAreSamplesAggregatesInMeta) {
