@@ -17,25 +17,11 @@
 #include "analysis/model/experimental_unit.h"
 #include "analysis/model/metric_roles.h"
 #include "analysis/model/result_model.h"
+#include "analysis/series/series.h"
 #include "analysis/store/run_store.h"
 #include "analysis/stats/statistics.h"
 
 namespace kvmbench {
-
-// The non-warm-up values of one series, in the order they were measured,
-// each with the invocation, repetition and sub-unit it came from.
-struct Series {
-  std::string key;  // Sample::series_key(): case/variant/metric
-  std::string case_name, variant, metric, unit;
-  std::vector<Observation> observations;
-  std::size_t warmups_dropped = 0;
-  // Aggregates-only Google Benchmark input: the mean, stddev and count the
-  // file gives (no observations).
-  std::optional<stats::Summary> given;
-  // Why the test that printed these figures failed (its samples' extra
-  // "failed"); "" for a good run's.
-  std::string failed;
-};
 
 // Seconds an invocation spends beside its repetitions (start-up, set-up)
 // and one repetition takes, where the runs recorded them (NaN otherwise):

@@ -45,7 +45,7 @@ const std::map<std::string, std::set<std::string>>& analysis_rules() {
   static const std::map<std::string, std::set<std::string>> rules = {
       {"analysis/model", {}},
       {"analysis/stats", {"analysis/model"}},
-      {"analysis/series", {"analysis/model"}},
+      {"analysis/series", {"analysis/model", "analysis/stats"}},
       {"analysis/parse", {"analysis/model"}},
       {"analysis/store", {"analysis/model"}},
       {"analysis/report", {"analysis/model", "analysis/series", "analysis/stats"}},

@@ -1,0 +1,33 @@
+// A series: the non-warm-up values of one case/variant/metric, each with
+// the invocation, repetition and sub-unit it came from. What compare, gate,
+// history and export reduce to experimental units (experimental_unit.h).
+// (The run tables still group their own, series_values.h: the next step is
+// one type for both.)
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/model/experimental_unit.h"
+#include "analysis/stats/statistics.h"
+
+namespace kvmbench {
+
+// The non-warm-up values of one series, in the order they were measured,
+// each with the invocation, repetition and sub-unit it came from.
+struct Series {
+  std::string key;  // Sample::series_key(): case/variant/metric
+  std::string case_name, variant, metric, unit;
+  std::vector<Observation> observations;
+  std::size_t warmups_dropped = 0;
+  // Aggregates-only Google Benchmark input: the mean, stddev and count the
+  // file gives (no observations).
+  std::optional<stats::Summary> given;
+  // Why the test that printed these figures failed (its samples' extra
+  // "failed"); "" for a good run's.
+  std::string failed;
+};
+
+}  // namespace kvmbench
