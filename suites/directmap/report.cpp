@@ -236,7 +236,7 @@ void add_metric_notes(Table& t, const std::string& metric, const std::vector<std
 Table write_bandwidth_table(const std::vector<Sample>& samples, std::string_view source, const std::string& setup) {
   MetricCells w = cells_of(samples, kWriteMetric, setup);
   Table t = tables_from_cells(w.cells, w.unit, source,
-                              fmt::format("# Write bandwidth of the faulted-in memory {}, measured in {}",
+                              fmt::format("# Write bandwidth of faulted-in memory {}, measured in {}",
                                           across_repetitions(w.n_max), w.unit))
                 .front();
   t.notes.push_back("rate: the same bytes written again once faulted in (no page faults): the");

@@ -101,7 +101,7 @@ TEST(FleetMerge, TextTablesFitEightyColumnsAndHoldEveryValue) {
     for (int m = 0; m < 24; ++m) {
       FleetCell c;
       c.runs = 3;
-      c.summary = stats::summarize({10.0 + m + h, 11.0 + m + h, 12.0 + m + h});
+      c.summary = stats::summarize(std::vector<double>{10.0 + m + h, 11.0 + m + h, 12.0 + m + h});
       r.cells.push_back(c);
     }
     g.rows.push_back(std::move(r));

@@ -99,10 +99,11 @@ TEST(IncludeRules, ASuiteIncludesNoOtherSuiteAndNotTheCommandLine) {
   for (const auto& i : includes_under("suites")) {
     const std::string from = room_of(i.file), to = room_of(i.target);
     // The command line is the top: only itself includes its files.
-    if (from != "suites/kvmbench")
+    if (from != "suites/kvmbench") {
       EXPECT_NE(to, "suites/kvmbench") << i.file << " includes " << i.target
                                        << ": nothing below the command line includes it (errors and exit codes are "
                                           "in suites/framework/errors.h)";
+    }
     // A suite is closed in its folder, and the framework and engine know
     // suites only through the registry (suites/framework/suite.cpp).
     if (suites.count(to) && from != to && from != "suites/kvmbench" && i.file != "suites/framework/suite.cpp")
