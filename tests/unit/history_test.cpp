@@ -7,6 +7,8 @@
 
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "analysis/verdicts/history.h"
 #include "analysis/report/render/history_render.h"
 #include "analysis/store/db/results_db.h"
@@ -180,4 +182,33 @@ TEST(History, UnknownMachineSuiteOrMetricIsSaidPlainly) {
   o = faultin();
   o.metrics = {"bogus_rate"};
   EXPECT_NE(why(o).find("no samples of bogus_rate in the 1 runs of directmap"), std::string::npos) << why(o);
+}
+
+// The directmap host preset's series have long names ("anon-4k/threads=1",
+// variants "unpinned", "pinned-node0"): four of them to a table made lines
+// of 146 columns. As many as fit 80 columns go in one table, the rest in
+// the next, and no series is left out.
+TEST(History, LongSeriesNamesMakeNarrowerTablesNotWiderLines) {
+  History h;
+  h.options.suite = "directmap";
+  h.runs = 3;
+  for (const char* backing : {"anon-4k", "anon-thp", "memfd-2m", "hugetlb-1g"})
+    for (const char* variant : {"unpinned", "pinned-node0"}) {
+      HistorySeries s;
+      s.machine = "0123456789abcdef";
+      s.hostname = "lab-machine";
+      s.preset = "host";
+      s.case_name = std::string(backing) + "/threads=1,bytes=1073741824";
+      s.variant = variant;
+      s.metric = "faultin_rate";
+      s.unit = "GB/s";
+      for (int i = 0; i < 3; ++i)
+        s.points.push_back({i + 1, fmt::format("run-{}", i), "6.12.43-cloud-amd64", "2026-12-03T00:00:0" + std::to_string(i),
+                            12.5 + i, 5});
+      h.series.push_back(std::move(s));
+    }
+  const std::string text = render_history_text(h);
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << line << "\n" << text;
+  for (const auto& s : h.series) EXPECT_NE(text.find(s.case_name + "/" + s.variant), std::string::npos) << text;
 }
