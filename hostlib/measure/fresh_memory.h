@@ -38,6 +38,7 @@ class FreshMemory {
   // memset of the whole mapping (write bandwidth once faulted).
   void fill();
   std::uint64_t size() const { return len_; }
+  const void* data() const { return addr_; }
 
  private:
   void map_shared();

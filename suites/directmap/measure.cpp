@@ -10,6 +10,7 @@
 
 #include "hostlib/measure/bench_threads.h"
 #include "hostlib/measure/fresh_memory.h"
+#include "hostlib/measure/huge_page_share.h"
 #include "hostlib/facts/kernel_files.h"
 #include "hostlib/state/knobs.h"
 #include "hostlib/kvm/kvm_uapi.h"
@@ -162,7 +163,8 @@ BenchOutcome measure(const DirectmapHostParams& params, const SampleSink& sink) 
         c.units = {{"faultin_rate", "GB/s"},
                    {"faultin_rate_per_thread", "GB/s"},
                    {"faultin_time", "ns"},
-                   {"write_bandwidth", "GB/s"}};
+                   {"write_bandwidth", "GB/s"},
+                   {"thp_share", "%"}};
         c.extra = {{"backing", name},
                    {"threads", n},
                    {"bytes_per_thread", per_thread},
@@ -187,6 +189,13 @@ BenchOutcome measure(const DirectmapHostParams& params, const SampleSink& sink) 
           for (int i = 0; i < n; ++i)
             values.record("faultin_rate_per_thread", static_cast<double>(per_thread) / t.per_thread_ns[i],
                       {{"thread", i}});
+          if (backing_info(backing).needs == BackingNeeds::thp) {
+            // What the kernel gave: a thp case faulted in as 4 KiB pages
+            // (fragmented memory, THP off) shows here, not only as a slow rate.
+            for (int i = 0; i < n; ++i)
+              if (auto share = anon_huge_share(mem[i]->data(), mem[i]->size()))
+                values.record("thp_share", 100 * *share, {{"thread", i}});
+          }
           if (params.write_bandwidth) {
             ParallelTimes w = run_parallel(n, pin_cpus, [&](int i) { mem[i]->fill(); });
             values.record("write_bandwidth", static_cast<double>(per_thread) * n / w.wall_ns);

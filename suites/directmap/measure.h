@@ -9,6 +9,8 @@
 //   faultin_rate_per_thread  GB/s  B / that thread's time, one per thread (extra.thread)
 //   faultin_time             ns    wall time, release of the threads -> last done
 //   write_bandwidth          GB/s  memset of the already-faulted memory, N threads
+//   thp_share                %     of a thread's memory backed by transparent huge
+//                                  pages after its fault-in (thp only; extra.thread)
 // Backings: hostlib/measure/backing.h (hugetlb only with a big enough free pool; see
 // below).
 #pragma once

@@ -22,14 +22,24 @@ TEST(HostbenchDirectmap, EveryBackingRunsOrSaysWhyNot) {
   const std::map<std::string, std::string> units = {{"faultin_rate", "GB/s"},
                                                     {"faultin_rate_per_thread", "GB/s"},
                                                     {"faultin_time", "ns"},
-                                                    {"write_bandwidth", "GB/s"}};
+                                                    {"write_bandwidth", "GB/s"},
+                                                    {"thp_share", "%"}};
   // per (case, variant): how many per-thread rates arrived.
   std::map<std::pair<std::string, std::string>, int> per_thread;
   std::set<std::pair<std::string, std::string>> measured;
+  std::map<std::pair<std::string, std::string>, int> thp_shares;
   for (const Sample& s : got) {
     ASSERT_TRUE(units.count(s.metric)) << s.metric;
     EXPECT_EQ(s.unit, units.at(s.metric));
-    EXPECT_TRUE(std::isfinite(s.value) && s.value > 0) << s.metric << " " << s.value;
+    if (s.metric == "thp_share") {
+      // A share, after the fault-in, of thp memory only, a value per thread.
+      EXPECT_TRUE(s.value >= 0 && s.value <= 100) << s.value;
+      EXPECT_EQ(s.case_name.rfind("thp/", 0), 0u) << s.case_name;
+      EXPECT_TRUE(s.extra.contains("thread")) << s.extra.dump();
+      ++thp_shares[{s.case_name, s.variant}];
+    } else {
+      EXPECT_TRUE(std::isfinite(s.value) && s.value > 0) << s.metric << " " << s.value;
+    }
     EXPECT_TRUE(s.variant == "pinned" || s.variant == "unpinned") << s.variant;
     EXPECT_EQ(s.iteration, 0);
     measured.insert({s.case_name, s.variant});
@@ -37,6 +47,9 @@ TEST(HostbenchDirectmap, EveryBackingRunsOrSaysWhyNot) {
   }
   for (const auto& [key, n] : per_thread)
     EXPECT_EQ(n, key.first.find("threads=2") != std::string::npos ? 2 : 1) << key.first;
+  for (const auto& [key, n] : thp_shares)
+    EXPECT_EQ(n, key.first.find("threads=2") != std::string::npos ? 2 : 1) << key.first;
+  if (measured.count({"thp/threads=1", "pinned"})) EXPECT_EQ(thp_shares.count({"thp/threads=1", "pinned"}), 1u);
   for (const SkippedCase& s : o.skipped) {
     EXPECT_FALSE(s.reason.empty()) << s.case_name;
     EXPECT_FALSE(measured.count({s.case_name, s.variant})) << s.case_name << " both ran and skipped";
