@@ -82,7 +82,15 @@ std::vector<Table> tables_from_cells(const std::vector<Cell>& cells, std::string
         return kvmbench::Cell::number(x, std::string(unit), std::move(s));
       };
       mean_row.push_back(cell(have ? it->second.mean : NAN));
-      sd_row.push_back(cell(have ? it->second.stddev : NAN));
+      kvmbench::Cell sd = cell(have ? it->second.stddev : NAN);
+      // A spread the document's one decimal rounds to nothing reads as none
+      // ("0.0"): a measured run shows its first digit. The replay keeps the
+      // document's text to the digit.
+      if (have && source != "replay" && it->second.stddev > 0 && sd.text.find_first_not_of(" 0.") == std::string::npos) {
+        sd.text = format_reading(it->second.stddev, 1);
+        if (k) sd.text = fmt::format("{:>4}", sd.text);
+      }
+      sd_row.push_back(std::move(sd));
     }
     t.add_row(std::move(mean_row));
     t.add_row(std::move(sd_row));

@@ -232,9 +232,12 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
 
   // Sweep wall time per variant.
   Table w;
-  w.title = "RMPOPT sweep wall time (ktime around the loop), ms";
+  // Each column names its unit: the totals read in ms as the document has
+  // them, a region's share in us.
+  w.title = "RMPOPT sweep wall time (ktime around the loop)";
   w.source = std::string(source);
-  w.columns = {{"variant", Align::left}, {"n"}, {"mean"}, {"sd"}, {"min"}, {"max"}, {"us per 1GB region"}};
+  w.columns = {{"variant", Align::left}, {"n"},        {"mean (ms)"}, {"sd (ms)"},
+               {"min (ms)"},            {"max (ms)"}, {"per 1GB region (us)"}};
   std::map<std::string, stats::Summary> summaries;
   for (auto& v : sweep_variants.order) {
     const auto& ss = sweep_variants.items[v];

@@ -171,6 +171,19 @@ TEST(DirectmapReport, SmallRatesKeepTwoSignificantDigits) {
   EXPECT_TRUE(has_line(text, "\n  stddev              0.001  |  0.000\n")) << text;
 }
 
+// A measured spread that the document's one decimal rounds away reads as its
+// first digit; a replay keeps the document's text. 2.10, 2.12, 2.14: mean
+// 2.12, sd sqrt((0.02^2 + 0.02^2) / 2) = 0.02.
+TEST(DirectmapReport, ASpreadBelowTheDecimalShowsItsFirstDigit) {
+  const std::vector<double> rates = {2.10, 2.12, 2.14};
+  const std::vector<dm::Cell> cells = {{"anon-4k/threads=1", "unpinned", stats::summarize(rates)}};
+  const std::string measured = render_text(dm::tables_from_cells(cells, "GB/s", "hardware", "# t").front());
+  EXPECT_TRUE(has_line(measured, "\nanon-4k/threads=1       2.1\n")) << measured;
+  EXPECT_TRUE(has_line(measured, "\n  stddev               0.02\n")) << measured;
+  const std::string replay = render_text(dm::tables_from_cells(cells, "GB/s", "replay", "# t").front());
+  EXPECT_TRUE(has_line(replay, "\n  stddev                0.0\n")) << replay;
+}
+
 // The host preset faults in host memory itself (no guest, no "accel"): its
 // table must not call that a guest's rate.
 TEST(DirectmapReport, HostPresetRatesAreHostMemoryNotAGuest) {

@@ -109,5 +109,5 @@ TEST(RmpoptReport, SweepTimeCellsCarryNanoseconds) {
   EXPECT_DOUBLE_EQ(*w.rows[0][2].value, 410e6);
   EXPECT_EQ(w.rows[0][2].unit, "ns");
   ASSERT_TRUE(w.chart);
-  EXPECT_EQ(w.columns[w.chart->value].header, "mean");
+  EXPECT_EQ(w.columns[w.chart->value].header, "mean (ms)");
 }
