@@ -11,7 +11,7 @@
 # its own variance, which this leaves out (the boot is at least as noisy as
 # a process).
 #
-#   [CASES="planted 3 1"] bench/ab_rates.sh [EXPERIMENTS=40] [KVMBENCH=build/kvmbench]
+#   [CASES="planted 3 1"] [RUN_ARGS="--warmup 0"] bench/ab_rates.sh [EXPERIMENTS=40] [KVMBENCH=build/kvmbench]
 #
 # Per experiment, for N = 3 and N = 5: 2N invocations of
 #   run directmap --preset host --set backings=thp --set threads=1
@@ -34,7 +34,7 @@ trap '[ -n "$thp_was" ] && echo "$thp_was" > "$thp" 2>/dev/null' EXIT INT TERM
 invocation() {  # dir planted(0|1)
     if [ "$2" = 1 ]; then echo never > "$thp"; fi
     "$kvmbench" run directmap --preset host --set backings=thp --set threads=1 --set bytes=64M \
-        --set write-bandwidth=0 -r 3 --out "$1" >/dev/null 2>&1
+        --set write-bandwidth=0 -r 3 ${RUN_ARGS:-} --out "$1" >/dev/null 2>&1
     if [ "$2" = 1 ]; then echo "$thp_was" > "$thp"; fi
     ls -d "$1"/*/ | head -1
 }
