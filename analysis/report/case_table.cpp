@@ -16,10 +16,6 @@ namespace kvmbench {
 
 namespace {
 
-// Decimals shown at most: past this a value's digits are noise of the
-// clock or the counter, whatever the CI says.
-constexpr int kMaxDecimals = 6;
-
 constexpr std::size_t kWidth = 80;
 
 std::size_t widest_line(std::string_view text) {
@@ -60,13 +56,6 @@ struct MetricRows {
 
 }  // namespace
 
-int decimals_for(double mean, double half) {
-  if (!std::isfinite(mean) || mean == 0) return 0;
-  int d = std::max(0, 2 - magnitude(mean));
-  if (std::isfinite(half) && half > 0 && half < std::pow(10.0, magnitude(mean) - 2)) d = std::max(d, -magnitude(half));
-  return std::min(d, kMaxDecimals);
-}
-
 std::vector<Table> case_tables(const std::vector<Sample>& samples, std::string_view source,
                                const std::function<bool(std::string_view metric)>& include, std::size_t max_cases) {
   return case_tables(group_by_case(samples, max_cases), max_cases, source, include);
@@ -77,7 +66,7 @@ std::vector<Table> case_tables(const std::vector<CaseSeries>& cases, std::size_t
   std::vector<MetricRows> metrics;
   std::map<std::string, std::size_t, std::less<>> metric_index;
   for (const CaseSeries& c : cases) {
-    for (const SeriesValues& sv : c.series) {
+    for (const Series& sv : c.series) {
       if (include && !include(sv.metric)) continue;
       // One table per metric and unit: Google Benchmark files give one
       // benchmark's real_time in ns and another's in us.
@@ -88,7 +77,7 @@ std::vector<Table> case_tables(const std::vector<CaseSeries>& cases, std::size_t
       r.label = c.case_name.empty() ? "(no case)" : c.case_name;
       if (!sv.variant.empty()) r.label += "/" + sv.variant;
       r.pooled = c.pooled;
-      r.sub_unit_kind = sv.sub_unit_kind;
+      r.sub_unit_kind = sub_unit_kind(sv);
       const std::vector<double> values = unit_values(sv, c.pooled, r.summarised);
       r.n = values.size();
       r.finite = std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });

@@ -31,10 +31,4 @@ std::vector<Table> case_tables(const std::vector<Sample>& samples, std::string_v
 std::vector<Table> case_tables(const std::vector<CaseSeries>& cases, std::size_t max_cases, std::string_view source,
                                const std::function<bool(std::string_view metric)>& include = {});
 
-// The digits after the decimal point for a mean `mean` whose 95% CI has
-// half-width `half` (both in the unit printed): 3 significant digits, and
-// more when the CI is narrower than the third digit, so that the last digit
-// shown is the first the CI leaves uncertain. NaN `half`: 3 significant.
-int decimals_for(double mean, double half);
-
 }  // namespace kvmbench

@@ -121,4 +121,52 @@ std::string format_fixed(double v, int decimals) {
   return std::string(buf, r.ptr);
 }
 
+// Decimals shown at most: past this a value's digits are noise of the
+// clock or the counter, whatever the CI says.
+constexpr int kMaxDecimals = 6;
+
+// The power of ten of |x|'s leading digit: 2 for 402, -3 for 0.0012.
+static int decimal_exponent(double x) { return static_cast<int>(std::floor(std::log10(std::fabs(x)))); }
+
+int decimals_for(double mean, double half) {
+  if (!std::isfinite(mean) || mean == 0) return 0;
+  int d = std::max(0, 2 - decimal_exponent(mean));
+  if (std::isfinite(half) && half > 0 && half < std::pow(10.0, decimal_exponent(mean) - 2))
+    d = std::max(d, -decimal_exponent(half));
+  return std::min(d, kMaxDecimals);
+}
+
+std::string format_mean_sd(const stats::Summary& s, bool present, const ReadingScale& scale) {
+  if (!present || s.n == 0) return "-";
+  if (std::isnan(s.mean)) return fmt::format("NaN ({})", s.n);
+  if (std::isinf(s.mean)) return fmt::format("{} ({})", s.mean > 0 ? "inf" : "-inf", s.n);
+  const double mean = s.mean * scale.factor, sd = s.stddev * scale.factor;
+  // The mean to the digit its CI leaves uncertain (3 significant without
+  // one), the sd to the same decimal, and to one digit at least.
+  const double half = (s.ci95_high - s.ci95_low) / 2 * scale.factor;
+  const int d = decimals_for(mean, half);
+  if (s.n < 2 || !std::isfinite(sd)) return fmt::format("{} ({})", format_fixed(mean, d), s.n);
+  std::string sd_text = format_fixed(sd, d);
+  if (sd > 0 && std::stod(sd_text) == 0) sd_text = format_reading(sd, 1);
+  return fmt::format("{} ± {} ({})", format_fixed(mean, d), sd_text, s.n);
+}
+
+std::string format_ci(const stats::Change& c) {
+  if (std::isnan(c.ci95_low) || std::isnan(c.ci95_high)) return "[unbounded]";
+  if (std::isinf(c.ci95_high)) return fmt::format("[{}, +inf]", format_pct(c.ci95_low));
+  if (std::isinf(c.ci95_low)) return fmt::format("[-inf, {}]", format_pct(c.ci95_high));
+  return fmt::format("[{}, {}]{}", format_pct(c.ci95_low), format_pct(c.ci95_high), c.log_scale ? " log" : "");
+}
+
+std::string format_ci_compact(const stats::Change& c) {
+  if (std::isnan(c.ci95_low) || std::isnan(c.ci95_high)) return "";
+  const std::string mark = c.log_scale ? "*" : "";
+  if (std::isinf(c.ci95_low) || std::isinf(c.ci95_high))  // a half-line (Fieller)
+    return std::isinf(c.ci95_high) ? fmt::format("[{:+.0f},+inf]", c.ci95_low) + mark
+                                   : fmt::format("[-inf,{:+.0f}]", c.ci95_high) + mark;
+  std::string ci = fmt::format("[{:+.1f},{:+.1f}]", c.ci95_low, c.ci95_high) + mark;
+  if (ci.size() > 13) ci = fmt::format("[{:+.0f},{:+.0f}]", c.ci95_low, c.ci95_high) + mark;
+  return ci.size() <= 13 ? ci : "(very wide)";
+}
+
 }  // namespace kvmbench

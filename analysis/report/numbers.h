@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "analysis/stats/statistics.h"
+
 namespace kvmbench {
 
 struct ReadingScale {
@@ -45,5 +47,23 @@ std::string format_sig(double x, int sig = 6);
 // past 2^53 / 10^decimals).
 // "nan", "inf", "-inf" for non-finite values; decimals from 0 to 17.
 std::string format_fixed(double v, int decimals);
+
+// The digits after the decimal point for a mean `mean` whose 95% CI has
+// half-width `half` (both in the unit printed): 3 significant digits, and
+// more when the CI is narrower than the third digit, so that the last digit
+// shown is the first the CI leaves uncertain. NaN `half`: 3 significant.
+int decimals_for(double mean, double half);
+
+// "45.3 ± 0.1 (3)" in `scale`: the digits of the mean as its CI allows;
+// "-" when absent.
+std::string format_mean_sd(const stats::Summary& s, bool present, const ReadingScale& scale);
+
+// A change's CI: "[+4.1%, +6.0%]" (" log" after it when on the log scale);
+// "[unbounded]" when it has no finite bounds.
+std::string format_ci(const stats::Change& c);
+
+// "[-7.1,-3.5]" within 13 columns: whole percents when tenths do not fit,
+// "(very wide)" when neither does; "*" marks a CI on the log scale.
+std::string format_ci_compact(const stats::Change& c);
 
 }  // namespace kvmbench

@@ -17,7 +17,7 @@ namespace {
 
 // A series' statistics as cells holding their numbers (in the series' unit;
 // n a count, CV in %).
-std::vector<Cell> statistic_cells(const std::vector<double>& values, const SeriesValues& sv) {
+std::vector<Cell> statistic_cells(const std::vector<double>& values, const Series& sv) {
   const Cell unit = sv.unit.empty() ? "-" : sv.unit;
   auto count = [](std::size_t n) { return Cell::number(static_cast<double>(n), "", std::to_string(n)); };
   const bool finite = std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
@@ -64,7 +64,7 @@ std::vector<Table> series_summary_tables(const std::vector<CaseSeries>& cases, s
                                                 : fmt::format("{}: up to {} {}s per repetition, summarised by "
                                                               "their mean (n counts repetitions)",
                                                               headers.back(), summarised,
-                                                              sv.sub_unit_kind.empty() ? "value" : sv.sub_unit_kind));
+                                                              sub_unit_kind(sv).empty() ? "value" : sub_unit_kind(sv)));
     }
     const std::size_t label_width = 11;  // "95% CI high"
     std::size_t start = 0;

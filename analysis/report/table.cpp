@@ -55,7 +55,22 @@ Format parse_format(std::string_view name) {
   if (name == "csv") return Format::csv;
   if (name == "json") return Format::json;
   if (name == "html") return Format::html;
-  throw std::invalid_argument(fmt::format("unknown format '{}' (text, md, csv, json, html)", name));
+  if (name == "mail") return Format::mail;
+  if (name == "junit") return Format::junit;
+  throw std::invalid_argument(fmt::format("unknown format '{}' (text, mail, md, csv, json, html, junit)", name));
+}
+
+std::string_view to_string(Format f) {
+  switch (f) {
+    case Format::text: return "text";
+    case Format::md: return "md";
+    case Format::csv: return "csv";
+    case Format::json: return "json";
+    case Format::html: return "html";
+    case Format::mail: return "mail";
+    case Format::junit: return "junit";
+  }
+  return "?";
 }
 
 namespace {
@@ -97,24 +112,28 @@ static std::string pad(std::string_view s, std::size_t w, Align a) {
   return a == Align::left ? std::string(s) + fill : fill + std::string(s);
 }
 
-// A note as lines of at most 80 columns, broken at spaces; continuation
-// lines indented by two (a word longer than a line stays whole).
-// One line of text in lines of up to 80 columns, each continuation starting
-// with `more` ("  "; "#   " for a comment line, which must stay one).
-static std::string wrapped_line(std::string_view note, const std::string& more) {
+// One line of text in lines of up to 80 columns, broken at spaces (a word
+// longer than a line stays whole), each continuation starting with `more`
+// ("  "; "#   " for a comment line, which must stay one).
+static std::string wrapped_line(std::string_view note, std::string more) {
   constexpr std::size_t kWidth = 80;
-  std::string out, line;
-  std::size_t pos = 0;
+  // An indented line ("  thp: no change points") keeps its indent, and its
+  // continuation lines go two further in.
+  const std::size_t indent = std::min(note.find_first_not_of(' '), note.size());
+  std::string out, line(indent, ' ');
+  if (indent) more = line + "  ";
+  std::size_t pos = indent;
   while (pos < note.size()) {
     std::size_t end = note.find(' ', pos);
     if (end == std::string_view::npos) end = note.size();
     const std::string_view word = note.substr(pos, end - pos);
     pos = end + 1;
     if (word.empty()) continue;
-    if (!line.empty() && width(line) + 1 + width(word) > kWidth) {
+    const bool fresh = line.size() == indent || line == more;  // nothing on it yet
+    if (!fresh && width(line) + 1 + width(word) > kWidth) {
       out += line + "\n";
       line = more;
-    } else if (!line.empty() && line != more) {
+    } else if (!fresh) {
       line += ' ';
     }
     line += word;
@@ -339,11 +358,14 @@ nlohmann::json render_json(const Table& t) {
 
 std::string render(const Table& t, Format f) {
   switch (f) {
-    case Format::text: return render_text(t);
+    case Format::text:
+    case Format::mail: return render_text(t);
     case Format::md: return render_markdown(t);
     case Format::csv: return render_csv(t);
     case Format::json: return render_json(t).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    case Format::html: throw std::invalid_argument("html is rendered by the report module");
+    case Format::html:
+    case Format::junit:
+      throw std::invalid_argument(fmt::format("{} is a document's format (report/render/renderer.h)", to_string(f)));
   }
   return {};
 }

@@ -96,15 +96,18 @@ std::string source_line(std::string_view source);
 // The title of CSV and JSON: data_title, else plain_title.
 std::string_view data_title(const Table& t);
 
-enum class Format { text, md, csv, json, html };
+// The output formats (report/render/renderer.h has one renderer each).
+enum class Format { text, md, csv, json, html, mail, junit };
 // Throws std::invalid_argument for an unknown name.
 Format parse_format(std::string_view name);
+std::string_view to_string(Format f);
 
 std::string render_text(const Table& t);
 std::string render_markdown(const Table& t);
 std::string render_csv(const Table& t);
 nlohmann::json render_json(const Table& t);
-// text/md/csv/json; html is rendered by the report module.
+// One table: text (and mail), md, csv or json; html and junit are
+// documents' formats (report/render/renderer.h).
 std::string render(const Table& t, Format f);
 
 }  // namespace kvmbench

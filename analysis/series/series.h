@@ -1,8 +1,7 @@
 // A series: the non-warm-up values of one case/variant/metric, each with
 // the invocation, repetition and sub-unit it came from. What compare, gate,
 // history and export reduce to experimental units (experimental_unit.h).
-// (The run tables still group their own, series_values.h: the next step is
-// one type for both.)
+// The run tables group theirs by case (series_values.h) in the same type.
 #pragma once
 
 #include <cstddef>
@@ -29,5 +28,9 @@ struct Series {
   // "failed"); "" for a good run's.
   std::string failed;
 };
+
+// The kind of sub-unit the series' values name ("thread" of "thread=1"):
+// its first observation's that names one, "" when none does.
+std::string sub_unit_kind(const Series& s);
 
 }  // namespace kvmbench

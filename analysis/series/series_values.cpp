@@ -72,37 +72,53 @@ std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::s
     const std::size_t t = table_of[case_of[i]];
     CaseSeries& c = out[t];
     const auto [found, fresh] = series_index.try_emplace({t, s.variant, s.metric}, c.series.size());
-    if (fresh) c.series.push_back({s.variant, s.metric, s.unit, {}, {}, {}, {}});
-    SeriesValues& sv = c.series[found->second];
+    if (fresh) {
+      Series& added = c.series.emplace_back();
+      added.key = s.series_key();
+      added.variant = s.variant;
+      added.metric = s.metric;
+      added.unit = s.unit;
+    }
+    Series& sv = c.series[found->second];
     if (sv.unit != s.unit)
       throw std::runtime_error(fmt::format("series {} mixes units '{}' and '{}'", s.series_key(), sv.unit, s.unit));
-    sv.values.push_back(s.value);
-    sv.repetition.push_back(s.iteration);
-    int inv = 0;
-    if (s.extra.is_object()) {
-      if (auto it = s.extra.find("invocation"); it != s.extra.end() && it->is_number_integer()) inv = it->get<int>();
-      if (sv.sub_unit_kind.empty())
-        if (std::string sub = sub_unit_of(s); !sub.empty()) sv.sub_unit_kind = sub.substr(0, sub.find('='));
+    Observation& o = sv.observations.emplace_back();
+    o.value = s.value;
+    o.repetition = s.iteration;
+    if (s.extra.is_object() && !s.extra.empty()) {
+      if (auto it = s.extra.find("invocation"); it != s.extra.end() && it->is_number_integer())
+        o.invocation = it->get<int>();
+      o.sub_unit = sub_unit_of(s);
     }
-    sv.invocation.push_back(inv);
   }
+  for (CaseSeries& c : out)
+    for (Series& sv : c.series) sv.case_name = c.case_name;
   return out;
 }
 
 // A kernel log's records each have a repetition of their own, in order:
 // nothing to summarise (and a long log has hundreds of thousands).
-std::vector<double> unit_values(const SeriesValues& sv, bool pooled, std::size_t& summarised) {
+std::vector<double> unit_values(const Series& s, bool pooled, std::size_t& summarised) {
   summarised = 1;
+  const std::vector<Observation>& obs = s.observations;
   bool one_per_unit = true;
-  for (std::size_t i = 1; i < sv.values.size() && one_per_unit; ++i)
-    one_per_unit = sv.repetition[i] > sv.repetition[i - 1] && sv.invocation[i] == sv.invocation[i - 1];
-  if (pooled || one_per_unit) return sv.values;
-  std::vector<Observation> obs;
-  obs.reserve(sv.values.size());
-  for (std::size_t i = 0; i < sv.values.size(); ++i) obs.push_back({sv.values[i], sv.invocation[i], sv.repetition[i], ""});
+  for (std::size_t i = 1; i < obs.size() && one_per_unit; ++i)
+    one_per_unit = obs[i].repetition > obs[i - 1].repetition && obs[i].invocation == obs[i - 1].invocation;
+  if (pooled || one_per_unit) {
+    std::vector<double> values;
+    values.reserve(obs.size());
+    for (const Observation& o : obs) values.push_back(o.value);
+    return values;
+  }
   ExperimentalUnits u = experimental_units(obs);
   summarised = u.most_per_repetition;
   return u.values;
+}
+
+std::string sub_unit_kind(const Series& s) {
+  for (const Observation& o : s.observations)
+    if (!o.sub_unit.empty()) return o.sub_unit.substr(0, o.sub_unit.find('='));
+  return "";
 }
 
 }  // namespace kvmbench

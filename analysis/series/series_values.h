@@ -10,19 +10,13 @@
 #include <vector>
 
 #include "analysis/model/result_model.h"
+#include "analysis/series/series.h"
 
 namespace kvmbench {
 
-struct SeriesValues {
-  std::string variant, metric, unit;
-  std::vector<double> values;
-  std::vector<int> invocation, repetition;  // of each value
-  std::string sub_unit_kind;                // the first sub-unit a sample named
-};
-
 struct CaseSeries {
   std::string case_name;
-  std::vector<SeriesValues> series;
+  std::vector<Series> series;  // each with case_name the case's (pooled: the title)
   bool pooled = false;  // several cases of one family, see group_by_case
 };
 
@@ -39,6 +33,6 @@ inline constexpr std::size_t kMaxCases = 24;
 // CPUs or vCPUs summarised, experimental_unit.h), or one per invocation
 // when the run holds several. In a pooled case every value stands alone.
 // `summarised` says how many values the largest unit summarised.
-std::vector<double> unit_values(const SeriesValues& sv, bool pooled, std::size_t& summarised);
+std::vector<double> unit_values(const Series& s, bool pooled, std::size_t& summarised);
 
 }  // namespace kvmbench

@@ -13,6 +13,7 @@
 #include <random>
 
 #include "analysis/verdicts/ab_experiment.h"
+#include "analysis/report/render/renderer.h"
 #include "analysis/report/render/compare_mail.h"
 #include "analysis/verdicts/gate.h"
 #include "analysis/report/render/gate_report.h"
@@ -335,7 +336,6 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
             "side (-n) decide",
             undecided, e.max_regression_pct));
       }
-      const std::string mail = render_comparison_mail(g.comparison, base.meta, cand.meta);
       // Each regressed series as a person names it: its workload first
       // where the suite's case names leave it out (asid's mmap_churn).
       const suites::Suite* suite = base.meta.contains("suite") && base.meta["suite"].is_string()
@@ -358,7 +358,10 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
           word, failed.empty() ? "" : ": " + failed, nb, nc, g.comparison.tested_count(),
           g.comparison.tested_count() == 1 ? "" : "s", e.max_regression_pct,
           emulated ? " [EMULATED: a functional check of the pipeline, not a performance verdict]" : "");
-      write_file_atomic(state_dir / "verdict.txt", e.verdict_line + "\n\n" + mail);
+      // The one-line verdict first, then the mail layout of `compare`.
+      Document verdict = comparison_mail_document(g.comparison, base.meta, cand.meta);
+      verdict.lead.insert(verdict.lead.begin(), {e.verdict_line, ""});
+      write_file_atomic(state_dir / "verdict.txt", render(verdict, Format::mail));
     } catch (const std::exception& ex) {
       g = unusable_gate("base", "cand", go, ex.what());
     }
@@ -366,8 +369,8 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
   if (g.status == GateStatus::unusable && e.verdict_line.empty())
     e.verdict_line = fmt::format("kvmbench ab: INCONCLUSIVE: {}", g.problems.empty() ? "" : g.problems.front());
   try {
-    if (!e.junit.empty()) write_file_atomic(e.junit, render_gate_junit(g));
-    if (!e.markdown.empty()) write_file_atomic(e.markdown, render_gate_markdown(g));
+    if (!e.junit.empty()) write_file_atomic(e.junit, render(gate_document(g, Format::junit), Format::junit));
+    if (!e.markdown.empty()) write_file_atomic(e.markdown, render(gate_document(g, Format::md), Format::md));
   } catch (const std::exception& ex) {
     say(fmt::format("cannot write the result files: {}", ex.what()));
   }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/report/render/renderer.h"
 #include "suites/framework/errors.h"
 
 namespace kvmbench::cli {
@@ -13,7 +14,8 @@ Format parse_table_format(const std::string& name) {
   } catch (const std::invalid_argument& e) {
     usage_error(e.what());
   }
-  if (f == Format::html) usage_error("--format html is not available for this command yet (text, md, csv, json)");
+  if (f == Format::html || f == Format::junit)
+    usage_error(fmt::format("--format {} is not available for this command (text, mail, md, csv, json)", name));
   return f;
 }
 
@@ -24,16 +26,9 @@ nlohmann::json tables_json(const std::vector<Table>& tables) {
 }
 
 std::string render_tables(const std::vector<Table>& tables, Format f) {
-  if (f == Format::json) return tables_json(tables).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  std::string out;
-  for (std::size_t i = 0; i < tables.size(); ++i) {
-    if (i) out += "\n";
-    if (f == Format::csv) {
-      out += fmt::format("# {}\n# source: {}\n", data_title(tables[i]), tables[i].source);
-    }
-    out += render(tables[i], f);
-  }
-  return out;
+  Document d;
+  d.tables = tables;
+  return render(d, f);
 }
 
 }  // namespace kvmbench::cli

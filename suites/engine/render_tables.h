@@ -1,6 +1,5 @@
-// Several tables in one output (reproduce, ingest, report): text and
-// Markdown separated by blank lines, CSV as one block per table preceded by
-// a "# title" line, JSON as an array of tables. HTML is not rendered here.
+// Several tables in one output (run, reproduce, ingest, report): a Document
+// of them in the renderer of the format (analysis/report/render/renderer.h).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -11,7 +10,8 @@
 
 namespace kvmbench::cli {
 
-// Throws ExitError(2) for --format html (rendered by the html report).
+// Throws ExitError(2) for an unknown format, and for html and junit, which
+// these commands' outputs of several parts have no page or test cases for.
 Format parse_table_format(const std::string& name);
 
 std::string render_tables(const std::vector<Table>& tables, Format f);

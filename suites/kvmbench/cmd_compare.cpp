@@ -8,7 +8,9 @@
 #include <memory>
 
 #include "analysis/verdicts/compare_input.h"
+#include "analysis/report/render/renderer.h"
 #include "analysis/report/render/compare_mail.h"
+#include "analysis/report/render/html_report.h"
 #include "analysis/report/render/compare_render.h"
 #include "analysis/verdicts/machine_check.h"
 #include "suites/kvmbench/commands.h"
@@ -46,13 +48,13 @@ void add_compare_command(CLI::App& app) {
                 "text: also every repetition's value and its threads', CPUs' or vCPUs' (for looking; verdicts are on "
                 "the units)");
   cmd->callback([o] {
-    const bool mail = o->format == "mail";
     Format f = Format::text;
     try {
-      if (!mail) f = parse_format(o->format);
+      f = parse_format(o->format);
     } catch (const std::invalid_argument&) {
-      usage_error(fmt::format("unknown format '{}' (text, md, csv, json, html, mail)", o->format));
+      usage_error(fmt::format("unknown format '{}' (text, mail, md, csv, json, html)", o->format));
     }
+    if (f == Format::junit) usage_error("--format junit is the gate's (kvmbench gate --format junit): compare has no pass or fail");
     if (!(o->alpha > 0 && o->alpha < 1)) usage_error(fmt::format("--alpha must be between 0 and 1, not {}", o->alpha));
     Comparison c;
     nlohmann::json base_meta, cand_meta;
@@ -81,12 +83,17 @@ void add_compare_command(CLI::App& app) {
     } catch (const std::exception& e) {
       usage_error(e.what());
     }
-    if (mail) {
-      fmt::print("{}", render_comparison_mail(c, base_meta, cand_meta, o->all));
+    if (f == Format::html) {
+      // A page of its own: verdict cells styled, a chart per metric.
+      fmt::print("{}", render_comparison_html(c));
       return;
     }
-    fmt::print("{}", render_comparison(c, f, o->all));
-    if (o->per_unit && f == Format::text) fmt::print("\n{}", render_per_unit_text(c));
+    Document d = comparison_document(c, f, o->all, base_meta, cand_meta);
+    if (o->per_unit && f == Format::text) {
+      d.closing.push_back("");
+      for (auto& l : text_lines(render_per_unit_text(c))) d.closing.push_back(l);
+    }
+    fmt::print("{}", render(d, f));
   });
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "analysis/report/render/export_render.h"
+#include "analysis/report/render/renderer.h"
 #include "analysis/store/run_store.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/framework/errors.h"
@@ -49,10 +50,10 @@ void add_export_command(CLI::App& app) {
       }
     }
     std::string text;
-    if (o->to == "junit") text = render_export_junit(runs);
+    if (o->to == "junit") text = render(export_document(runs, Format::junit), Format::junit);
     else if (o->to == "lava") text = render_export_lava(runs);
     else if (o->to == "kcidb") text = render_export_kcidb(runs, o->origin);
-    else text = render_export_markdown(runs);
+    else text = render(export_document(runs, Format::md), Format::md);
     if (o->out.empty())
       fmt::print("{}", text);
     else

@@ -2,6 +2,7 @@
 //               [--max-regression PCT] [--alpha A] [--min-samples N]
 //               [--metrics GLOB]... [--exclude GLOB]... [--strict]
 //               [--log-scale] [--junit FILE] [--markdown FILE]
+//               [--format text|md|json|junit|html|csv|mail]
 // Exit 0: no significant regression beyond the threshold; 1: a regression;
 // 2: unusable input (each reason said plainly). The --junit and --markdown
 // files are written in every case, unusable input included, so that a CI
@@ -12,6 +13,7 @@
 #include <memory>
 
 #include "analysis/verdicts/gate.h"
+#include "analysis/report/render/renderer.h"
 #include "analysis/report/render/gate_report.h"
 #include "analysis/store/run_store.h"
 #include "suites/kvmbench/commands.h"
@@ -39,7 +41,7 @@ std::string option_problem(const GateOptions& go) {
 
 void add_gate_command(CLI::App& app) {
   struct Opts {
-    std::string base, cand, junit, markdown, baseline;
+    std::string base, cand, junit, markdown, baseline, format = "text";
     std::optional<std::string> db;
     bool cross_machine = false;
     double max_regression = 0, alpha = 0.05;
@@ -76,7 +78,15 @@ void add_gate_command(CLI::App& app) {
   cmd->add_flag("--log-scale", o->log_scale, "the default (kept for old scripts)")->group("");
   cmd->add_option("--junit", o->junit, "write JUnit XML here (one test case per metric)");
   cmd->add_option("--markdown", o->markdown, "write a Markdown summary here (merge-request comment)");
+  cmd->add_option("--format", o->format, "what stdout gets: text, md, json, junit, html, csv or mail")
+      ->capture_default_str();
   cmd->callback([o] {
+    Format format = Format::text;
+    try {
+      format = parse_format(o->format);
+    } catch (const std::invalid_argument& e) {
+      usage_error(e.what());
+    }
     GateOptions go;
     go.alpha = o->alpha;
     go.max_regression_pct = o->max_regression;
@@ -105,8 +115,8 @@ void add_gate_command(CLI::App& app) {
     // Complete files in every case, each written atomically: a CI job shows
     // why, and never an earlier gate's result.
     try {
-      if (!o->junit.empty()) write_file_atomic(o->junit, render_gate_junit(g));
-      if (!o->markdown.empty()) write_file_atomic(o->markdown, render_gate_markdown(g));
+      if (!o->junit.empty()) write_file_atomic(o->junit, render(gate_document(g, Format::junit), Format::junit));
+      if (!o->markdown.empty()) write_file_atomic(o->markdown, render(gate_document(g, Format::md), Format::md));
     } catch (const std::exception& e) {
       // What cannot be written must not be read as this gate's result.
       std::error_code ec;
@@ -114,7 +124,7 @@ void add_gate_command(CLI::App& app) {
         if (!f->empty()) std::filesystem::remove(*f, ec);
       usage_error(fmt::format("cannot write the gate's report (any earlier one is removed): {}", e.what()));
     }
-    std::string text = render_gate_text(g);
+    std::string text = render(gate_document(g, format), format);
     if (g.status == GateStatus::unusable) {
       fmt::print(stderr, "{}", text);
       throw ExitError(kExitUsage, "");

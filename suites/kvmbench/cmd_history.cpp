@@ -1,6 +1,6 @@
 // kvmbench history SUITE [METRIC...] [--machine FP|HOST] [--kernel-order time|release]
 //                  [--preset P] [--alpha A] [--min-segment N] [--min-change PCT]
-//                  [--window N] [--format text|html|json] [--db DB]
+//                  [--window N] [--format text|md|csv|json|html] [--db DB]
 // A suite's metrics (without one named: the primary metrics of its presets)
 // across kernels, one series per machine, with change points
 // (analysis/verdicts/history.h).
@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "analysis/report/render/history_render.h"
+#include "analysis/report/render/renderer.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/db_option.h"
 #include "suites/framework/errors.h"
@@ -63,13 +64,18 @@ void add_history_command(CLI::App& app) {
                   "runs in a window of the scan for short changes (a regression of a few runs, then fixed), "
                   "in series of two windows or more; 0: no such scan")
       ->capture_default_str();
-  cmd->add_option("--format", o->format, "text, html or json")->capture_default_str();
+  cmd->add_option("--format", o->format, "text, md, csv, json or html (a chart per series)")->capture_default_str();
   add_db_option(cmd, o->db);
   cmd->callback([o] {
     if (o->order != "time" && o->order != "release")
       usage_error(fmt::format("--kernel-order is 'time' or 'release', not '{}'", o->order));
-    if (o->format != "text" && o->format != "html" && o->format != "json")
-      usage_error(fmt::format("--format is text, html or json, not '{}'", o->format));
+    Format format = Format::text;
+    try {
+      format = parse_format(o->format);
+    } catch (const std::invalid_argument& e) {
+      usage_error(e.what());
+    }
+    if (format == Format::junit) usage_error("--format junit: history has no pass or fail (gate --baseline db has)");
     HistoryOptions ho;
     ho.suite = o->suite;
     ho.metrics = o->metrics.empty() ? primary_metrics(o->suite, o->preset) : o->metrics;
@@ -86,9 +92,8 @@ void add_history_command(CLI::App& app) {
     } catch (const db::DbError& e) {
       usage_error(e.what());
     }
-    if (o->format == "json") fmt::print("{}\n", history_to_json(h).dump(2));
-    else if (o->format == "html") fmt::print("{}", render_history_html(h));
-    else fmt::print("{}", render_history_text(h));
+    if (format == Format::html) fmt::print("{}", render_history_html(h));
+    else fmt::print("{}", render(history_document(h, format), format));
   });
 }
 

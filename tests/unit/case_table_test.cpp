@@ -1,4 +1,5 @@
 #include "analysis/report/case_table.h"
+#include "analysis/report/numbers.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,5 @@
 #include "analysis/verdicts/compare.h"
+#include "analysis/report/render/renderer.h"
 #include "analysis/verdicts/configuration_keys.h"
 
 #include <gtest/gtest.h>
@@ -196,7 +197,7 @@ TEST(CompareRender, TextFitsEightyColumnsAndShowsSource) {
   nlohmann::json ma = {{"host", {{"kernel", {{"release", "6.8.0"}}}, {"qemu", {{"version", long_a}}}}}},
                  mb = {{"host", {{"kernel", {{"release", "6.9.0"}}}, {"qemu", {{"version", long_b}}}}}};
   auto cmp = compare(side("base-run", b, ma), side("cand-run", c, mb, Source::replay));
-  std::string text = render_comparison_text(cmp);
+  std::string text = render(comparison_document(cmp, Format::text), Format::text);
   EXPECT_LE(max_line_width(text), 80u) << text;
   EXPECT_NE(text.find("source: base hardware, cand replay"), std::string::npos) << text;
   EXPECT_NE(text.find("  host.kernel.release: 6.8.0 -> 6.9.0\n"), std::string::npos) << text;
@@ -211,9 +212,9 @@ TEST(CompareRender, TextFitsEightyColumnsAndShowsSource) {
   EXPECT_EQ(j["metrics"][0]["verdict"], "slower");
   EXPECT_TRUE(j["metrics"][0]["change_pct"].is_number());
   EXPECT_EQ(j["metrics"][0]["base"]["values"].size(), 10u);
-  std::string csv = render_comparison_csv(cmp);
+  std::string csv = render(comparison_document(cmp, Format::csv), Format::csv);
   EXPECT_NE(csv.find("metric,unit,direction"), std::string::npos);
-  std::string md = render_comparison_markdown(cmp);
+  std::string md = render(comparison_document(cmp, Format::md), Format::md);
   EXPECT_NE(md.find("| `host.kernel.release` | 6.8.0 | 6.9.0 |"), std::string::npos) << md;
   EXPECT_NE(md.find(long_a), std::string::npos) << "Markdown keeps values whole";
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "analysis/verdicts/compare.h"
+#include "analysis/report/render/renderer.h"
 #include "analysis/report/render/compare_render.h"
 
 using namespace kvmbench;
@@ -167,7 +168,7 @@ TEST(CompareUnits, OneSampleGetsTheChangeOnly) {
   EXPECT_NEAR(m.change.pct, 5, 1e-12);
   EXPECT_TRUE(std::isnan(m.p_welch));
   EXPECT_NE(m.note.find("n = 1 units: the change only (no CI, no p"), std::string::npos) << m.note;
-  const std::string text = render_comparison_text(c);
+  const std::string text = render(comparison_document(c, Format::text), Format::text);
   EXPECT_NE(text.find("+5.00%"), std::string::npos) << text;
   EXPECT_NE(text.find("change only"), std::string::npos) << text;
 }

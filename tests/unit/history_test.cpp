@@ -11,6 +11,7 @@
 
 #include "analysis/verdicts/history.h"
 #include "analysis/report/render/history_render.h"
+#include "analysis/report/render/renderer.h"
 #include "analysis/store/db/results_db.h"
 #include "analysis/store/run_record.h"
 #include "analysis/model/sample_jsonl.h"
@@ -98,7 +99,7 @@ TEST(History, ASyntheticYearShowsThePlantedChangePointsAndNoOthers) {
   EXPECT_EQ(h.change_points(), found);
 
   // The text: tables within 80 columns, the planted kernel marked.
-  const std::string text = render_history_text(h);
+  const std::string text = render(history_document(h, Format::text), Format::text);
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << line;
   EXPECT_NE(text.find("6.11.0        14   3.119   9.195*"), std::string::npos) << text;
@@ -126,7 +127,7 @@ TEST(History, PostgresqlGivesTheSameHistory) {
   import_all(pg, runs.runs);
   const History a = build_history(lite, faultin()), b = build_history(pg, faultin());
   EXPECT_EQ(a.change_points(), 1u);
-  EXPECT_EQ(render_history_text(a), render_history_text(b));
+  EXPECT_EQ(render(history_document(a, Format::text), Format::text), render(history_document(b, Format::text), Format::text));
   EXPECT_EQ(history_to_json(a), history_to_json(b));
 }
 
@@ -207,7 +208,7 @@ TEST(History, LongSeriesNamesMakeNarrowerTablesNotWiderLines) {
                             12.5 + i, 5});
       h.series.push_back(std::move(s));
     }
-  const std::string text = render_history_text(h);
+  const std::string text = render(history_document(h, Format::text), Format::text);
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << line << "\n" << text;
   for (const auto& s : h.series) EXPECT_NE(text.find(s.case_name + "/" + s.variant), std::string::npos) << text;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/report/render/export_render.h"
+#include "analysis/report/render/renderer.h"
 #include "analysis/verdicts/run_export.h"
 #include "tests/support/export_runs.h"
 
@@ -107,7 +108,7 @@ TEST(RunExportRender, LavaNamesASourceOtherThanHardware) {
 }
 
 TEST(RunExportRender, JunitCountsAndEscapes) {
-  const std::string x = render_export_junit({exported("failed")});
+  const std::string x = render(export_document({exported("failed")}, Format::junit), Format::junit);
   EXPECT_TRUE(has(x, "<testsuites name=\"kvmbench export\" tests=\"3\" failures=\"1\" errors=\"0\">")) << x;
   EXPECT_TRUE(has(x, "skipped=\"1\"")) << x;
   EXPECT_TRUE(has(x, "<property name=\"ram=64G/layout=last/emulated_sweep_wall.mean\" value=\"10.2\"/>")) << x;
@@ -134,7 +135,7 @@ TEST(RunExportRender, KcidbStructure) {
 }
 
 TEST(RunExportRender, Markdown) {
-  const std::string md = render_export_markdown({exported(), exported("interrupted")});
+  const std::string md = render(export_document({exported(), exported("interrupted")}, Format::md), Format::md);
   EXPECT_TRUE(has(md, "### ⚠️ kvmbench: 2 runs, inconclusive")) << md;
   EXPECT_TRUE(has(md, "| ✅ | `ram=64G/layout=last/emulated_sweep_wall` |")) << md;
   EXPECT_TRUE(has(md, "run interrupted: not complete")) << md;

@@ -82,8 +82,8 @@ std::string verdict_column(const MetricComparison& m) {
 
 }  // namespace
 
-std::string render_comparison_mail(const Comparison& c, const nlohmann::json& base_meta,
-                                   const nlohmann::json& cand_meta, bool all) {
+Document comparison_mail_document(const Comparison& c, const nlohmann::json& base_meta,
+                                  const nlohmann::json& cand_meta, bool all) {
   std::string out;
   const std::string suite = base_meta.value("suite", "");
   const std::string preset = base_meta.value("preset", "");
@@ -135,6 +135,10 @@ std::string render_comparison_mail(const Comparison& c, const nlohmann::json& ba
       if (line.size() > 80) line = line.substr(0, 62) + "...): not compared";
       out += line + "\n";
     }
+  Document d;
+  d.source = c.source_label();
+  d.lead = text_lines(out);
+  out.clear();
   bool any_fallback = false, any_geometric = false;
   for (const MetricComparison& m : c.metrics) {
     if (m.status == MetricStatus::not_comparable || !(all || shown_by_default(m)) || !m.change.log_scale) continue;
@@ -158,7 +162,8 @@ std::string render_comparison_mail(const Comparison& c, const nlohmann::json& ba
                        "  quantity fall by 100% or more.\n",
                        any_geometric ? "* elsewhere:" : "*");
   if (const std::string hidden = hidden_rows_line(c, all); !hidden.empty()) out += hidden + ".\n";
-  return out;
+  d.closing = text_lines(out);
+  return d;
 }
 
 }  // namespace kvmbench

@@ -9,11 +9,12 @@
 #include <string>
 
 #include "analysis/verdicts/compare.h"
+#include "analysis/report/render/document.h"
 
 namespace kvmbench {
 
-// `all`: the derived and secondary metrics too.
-std::string render_comparison_mail(const Comparison& c, const nlohmann::json& base_meta,
-                                   const nlohmann::json& cand_meta, bool all = false);
-
+// `all`: the derived and secondary metrics too. The header and the rows are
+// the document's lead, the legend its closing lines.
+Document comparison_mail_document(const Comparison& c, const nlohmann::json& base_meta,
+                                  const nlohmann::json& cand_meta, bool all = false);
 }  // namespace kvmbench

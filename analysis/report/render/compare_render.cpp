@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
+#include "analysis/report/render/compare_mail.h"
 #include "analysis/report/case_table.h"
 #include "analysis/verdicts/family_verdicts.h"
 #include "analysis/report/render/html_report.h"
@@ -32,39 +34,6 @@ ReadingScale row_scale(const MetricComparison& m) {
   for (auto [present, s] : {std::pair{m.in_base, &m.base}, std::pair{m.in_cand, &m.cand}})
     if (present && std::isfinite(s->mean)) typical = std::max(typical, std::fabs(s->mean));
   return reading_scale(typical, m.unit);
-}
-
-std::string format_mean_sd(const stats::Summary& s, bool present, const ReadingScale& scale) {
-  if (!present || s.n == 0) return "-";
-  if (std::isnan(s.mean)) return fmt::format("NaN ({})", s.n);
-  if (std::isinf(s.mean)) return fmt::format("{} ({})", s.mean > 0 ? "inf" : "-inf", s.n);
-  const double mean = s.mean * scale.factor, sd = s.stddev * scale.factor;
-  // The mean to the digit its CI leaves uncertain (3 significant without
-  // one), the sd to the same decimal, and to one digit at least.
-  const double half = (s.ci95_high - s.ci95_low) / 2 * scale.factor;
-  const int d = decimals_for(mean, half);
-  if (s.n < 2 || !std::isfinite(sd)) return fmt::format("{} ({})", format_fixed(mean, d), s.n);
-  std::string sd_text = format_fixed(sd, d);
-  if (sd > 0 && std::stod(sd_text) == 0) sd_text = format_reading(sd, 1);
-  return fmt::format("{} ± {} ({})", format_fixed(mean, d), sd_text, s.n);
-}
-
-std::string format_ci(const stats::Change& c) {
-  if (std::isnan(c.ci95_low) || std::isnan(c.ci95_high)) return "[unbounded]";
-  if (std::isinf(c.ci95_high)) return fmt::format("[{}, +inf]", format_pct(c.ci95_low));
-  if (std::isinf(c.ci95_low)) return fmt::format("[-inf, {}]", format_pct(c.ci95_high));
-  return fmt::format("[{}, {}]{}", format_pct(c.ci95_low), format_pct(c.ci95_high), c.log_scale ? " log" : "");
-}
-
-std::string format_ci_compact(const stats::Change& c) {
-  if (std::isnan(c.ci95_low) || std::isnan(c.ci95_high)) return "";
-  const std::string mark = c.log_scale ? "*" : "";
-  if (std::isinf(c.ci95_low) || std::isinf(c.ci95_high))  // a half-line (Fieller)
-    return std::isinf(c.ci95_high) ? fmt::format("[{:+.0f},+inf]", c.ci95_low) + mark
-                                   : fmt::format("[-inf,{:+.0f}]", c.ci95_high) + mark;
-  std::string ci = fmt::format("[{:+.1f},{:+.1f}]", c.ci95_low, c.ci95_high) + mark;
-  if (ci.size() > 13) ci = fmt::format("[{:+.0f},{:+.0f}]", c.ci95_low, c.ci95_high) + mark;
-  return ci.size() <= 13 ? ci : "(very wide)";
 }
 
 bool shown_by_default(const MetricComparison& m) {
@@ -286,7 +255,7 @@ std::vector<std::string> experimental_unit_notes(const Comparison& c) {
 
 // Kalibera and Jones's table, for the tested metrics where a side had at
 // least two invocations of two repetitions.
-static std::string render_levels_text(const Comparison& c) {
+static std::optional<Table> levels_table(const Comparison& c) {
   Table t;
   t.title = "Repetitions per invocation (Kalibera and Jones 2013)";
   t.columns = {{"#"}, {"side", Align::left}, {"sd within"}, {"sd between"}, {"best r"}};
@@ -305,13 +274,13 @@ static std::string render_levels_text(const Comparison& c) {
                  format_number(std::sqrt(v.between), 3), best});
     }
   }
-  if (t.rows.empty()) return "";
+  if (t.rows.empty()) return std::nullopt;
   t.notes.push_back("sd within: of repetitions inside an invocation; sd between: of invocations beyond that. best r: "
                     "repetitions per invocation for the least variance per second, sqrt((c2/c1) (within/between)^2) "
                     "with c1 a repetition's and c2 an invocation's own seconds; \"more\": no noise between "
                     "invocations seen, more repetitions in fewer invocations pay.");
   if (costs_missing) t.notes.push_back("?: the runs did not record their seconds (c1, c2).");
-  return "\n" + render_text(t);
+  return t;
 }
 
 Table comparison_table(const Comparison& c) {
@@ -346,20 +315,21 @@ std::string configuration_line(const MetaDifference& d) {
   return fmt::format("  {}: {} -> {}", d.key, cut(d.base), cut(d.cand));
 }
 
-std::string render_comparison_header_text(const Comparison& c) {
-  std::string out;
+std::vector<std::string> comparison_header_lines(const Comparison& c) {
+  std::vector<std::string> out;
   auto side = [](const std::string& label, Source s, const std::string& status) {
     std::string st = status.empty() || status == "complete" ? "" : ", run " + status;
     return fmt::format("{} ({}{})", label, to_string(s), st);
   };
-  out += "base: " + side(c.base_label, c.base_source, c.base_status) + "\n";
-  out += "cand: " + side(c.cand_label, c.cand_source, c.cand_status) + "\n";
-  out += "source: " + c.source_label() + "\n";
+  out.push_back("base: " + side(c.base_label, c.base_source, c.base_status));
+  out.push_back("cand: " + side(c.cand_label, c.cand_source, c.cand_status));
+  out.push_back("source: " + c.source_label());
+  out.push_back("");
   if (c.meta_differences.empty()) {
-    out += "\nConfiguration: the same (kernel, firmware, KVM, THP, SMT, QEMU, parameters)\n";
+    out.push_back("Configuration: the same (kernel, firmware, KVM, THP, SMT, QEMU, parameters)");
   } else {
-    out += "\nConfiguration that differs (base -> cand):\n";
-    for (auto& d : c.meta_differences) out += configuration_line(d) + "\n";
+    out.push_back("Configuration that differs (base -> cand):");
+    for (auto& d : c.meta_differences) out.push_back(configuration_line(d));
   }
   return out;
 }
@@ -386,15 +356,18 @@ static bool wider_than_80(const std::string& text) {
   return false;
 }
 
-std::string render_comparison_text(const Comparison& all_rows, bool all) {
+static Document comparison_text_document(const Comparison& all_rows, bool all) {
   // The rows shown, numbered as shown: the notes' "#k" are theirs.
   Comparison c = all_rows;
   c.metrics.clear();
   for (const auto& m : all_rows.metrics)
     if (all || shown_by_default(m)) c.metrics.push_back(m);
-  std::string out = verdict_line(c) + "\n";
-  if (const std::string banner = source_banner(c); !banner.empty()) out += banner + "\n";
-  out += render_comparison_header_text(c) + "\n";
+  Document d;
+  d.source = c.source_label();
+  d.lead.push_back(verdict_line(c));
+  if (const std::string banner = source_banner(c); !banner.empty()) d.lead.push_back(banner);
+  for (auto& l : comparison_header_lines(c)) d.lead.push_back(l);
+  d.lead.push_back("");
 
   const std::size_t tested = c.tested_count();
   Table t;
@@ -416,15 +389,14 @@ std::string render_comparison_text(const Comparison& all_rows, bool all) {
                    ? "~"
                    : short_verdict(m)});
   }
-  std::string table = render_text(t);
-  if (wider_than_80(table)) {
+  if (wider_than_80(render_text(t))) {
     // Long metric names: listed with their unit, the table keeps the numbers.
-    out += "Metrics:\n";
+    d.lead.push_back("Metrics:");
     for (std::size_t i = 0; i < c.metrics.size(); ++i) {
       const std::string unit = row_scale(c.metrics[i]).unit;
-      out += fmt::format("  #{} {}{}\n", i + 1, c.metrics[i].key, unit.empty() ? "" : " (" + unit + ")");
+      d.lead.push_back(fmt::format("  #{} {}{}", i + 1, c.metrics[i].key, unit.empty() ? "" : " (" + unit + ")"));
     }
-    out += "\n";
+    d.lead.push_back("");
     for (auto& row : t.rows) row.erase(row.begin() + 1, row.begin() + 3);
     t.columns.erase(t.columns.begin() + 1, t.columns.begin() + 3);
   }
@@ -455,9 +427,9 @@ std::string render_comparison_text(const Comparison& all_rows, bool all) {
   if (const std::string hidden = hidden_rows_line(all_rows, all); !hidden.empty()) t.notes.push_back(hidden + ".");
   for (auto& n : experimental_unit_notes(c))
     if (!n.starts_with("Mann-Whitney") && !n.starts_with("log:")) t.notes.push_back(n);
-  out += render_text(t);
-  out += render_levels_text(c);
-  return out;
+  d.tables.push_back(std::move(t));
+  if (auto levels = levels_table(c)) d.tables.push_back(std::move(*levels));
+  return d;
 }
 
 std::string render_per_unit_text(const Comparison& c) {
@@ -501,26 +473,25 @@ std::string render_per_unit_text(const Comparison& c) {
   return out;
 }
 
-std::string render_comparison_markdown(const Comparison& c) {
-  std::string out = "### kvmbench compare\n\n";
-  out += fmt::format("- base: `{}` ({})\n- cand: `{}` ({})\n\n", c.base_label, to_string(c.base_source),
-                     c.cand_label, to_string(c.cand_source));
+static Document comparison_markdown_document(const Comparison& c) {
+  Document d;
+  d.source = c.source_label();
+  d.lead = {"### kvmbench compare", "",
+            fmt::format("- base: `{}` ({})", c.base_label, to_string(c.base_source)),
+            fmt::format("- cand: `{}` ({})", c.cand_label, to_string(c.cand_source)), ""};
   if (!c.meta_differences.empty()) {
-    out += "**Configuration that differs**\n\n| key | base | cand |\n|:---|:---|:---|\n";
-    auto esc = [](const std::string& s) {
-      std::string o;
-      for (char ch : s) o += ch == '|' ? std::string("\\|") : std::string(1, ch);
-      return o;
-    };
-    for (auto& d : c.meta_differences)
-      out += fmt::format("| `{}` | {} | {} |\n", esc(d.key), esc(d.base), esc(d.cand));
-    out += "\n";
+    Table t;
+    t.title = "Configuration that differs";
+    t.columns = {{"key", Align::left}, {"base", Align::left}, {"cand", Align::left}};
+    t.max_text_rows = 0;
+    for (auto& m : c.meta_differences) t.add_row({"`" + m.key + "`", m.base, m.cand});
+    d.tables.push_back(std::move(t));
   }
-  out += render_markdown(comparison_table(c));
-  return out;
+  d.tables.push_back(comparison_table(c));
+  return d;
 }
 
-std::string render_comparison_csv(const Comparison& c) {
+static Document comparison_csv_document(const Comparison& c) {
   // Plain numbers for spreadsheets, one row per metric.
   Table t;
   t.columns = {{"metric"},    {"unit"},      {"direction"}, {"base_n"},     {"base_mean"},
@@ -538,7 +509,9 @@ std::string render_comparison_csv(const Comparison& c) {
                std::isnan(m.p_mann_whitney) ? "" : m.mann_whitney_exact ? "exact" : "normal approximation",
                num(m.p_holm), std::string(stats::to_string(m.verdict)), std::string(to_string(m.status)),
                m.derived_from, c.source_label()});
-  return render_csv(t);
+  Document d;
+  d.tables.push_back(std::move(t));
+  return d;
 }
 
 static nlohmann::json num_or_null(double x) {
@@ -633,15 +606,22 @@ nlohmann::json comparison_to_json(const Comparison& c) {
   return j;
 }
 
-std::string render_comparison(const Comparison& c, Format f, bool all) {
+Document comparison_document(const Comparison& c, Format f, bool all, const nlohmann::json& base_meta,
+                             const nlohmann::json& cand_meta) {
   switch (f) {
-    case Format::text: return render_comparison_text(c, all);
-    case Format::md: return render_comparison_markdown(c);
-    case Format::csv: return render_comparison_csv(c);
-    case Format::json: return comparison_to_json(c).dump(2) + "\n";
-    case Format::html: return render_comparison_html(c);
+    case Format::mail: return comparison_mail_document(c, base_meta, cand_meta, all);
+    case Format::md: return comparison_markdown_document(c);
+    case Format::csv: return comparison_csv_document(c);
+    case Format::json: {
+      Document d = comparison_text_document(c, all);
+      d.data = comparison_to_json(c);
+      return d;
+    }
+    case Format::text:
+    case Format::html:
+    case Format::junit: break;
   }
-  throw std::invalid_argument("unknown format");
+  return comparison_text_document(c, all);
 }
 
 }  // namespace kvmbench

@@ -1,6 +1,6 @@
-// Renders a Comparison for people (text for mail within 80 columns,
-// Markdown) and for programs (CSV, JSON with numbers, not strings).
-// HTML is in html_report.h.
+// A Comparison as a Document (renderer.h writes it): for people (text
+// and mail within 80 columns, Markdown) and for programs (CSV, JSON with
+// numbers, not strings). HTML is in html_report.h.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -11,23 +11,16 @@
 #include "analysis/verdicts/compare.h"
 #include "analysis/report/numbers.h"
 #include "analysis/report/table.h"
+#include "analysis/report/render/document.h"
 
 namespace kvmbench {
 
 // The unit a row reads in: its larger mean's (numbers.h), so that
 // 45.28 s is not 4.528e+10 ns.
 ReadingScale row_scale(const MetricComparison& m);
-// "45.3 ± 0.1 (3)" in `scale`: the digits of the mean as its CI allows;
-// "-" when absent.
-std::string format_mean_sd(const stats::Summary& s, bool present, const ReadingScale& scale);
-// "[+4.1%, +6.0%]"; "[unbounded]" when the CI has no finite bounds.
-std::string format_ci(const stats::Change& c);
 
 std::string_view to_string(MetricStatus s);  // "tested", "derived", ...
 
-// "[-7.1,-3.5]" within 13 columns: whole percents when tenths do not fit,
-// "(very wide)" when neither does; "*" marks a CI on the log scale.
-std::string format_ci_compact(const stats::Change& c);
 
 // Whether a row is printed without --all: derived and secondary metrics
 // are never tested, and a reader of a verdict wants the tested ones.
@@ -73,15 +66,15 @@ Table comparison_table(const Comparison& c);
 std::string configuration_line(const MetaDifference& d);
 
 // Header lines: the two sides, their source, and the metadata differences.
-std::string render_comparison_header_text(const Comparison& c);
-
-// `all`: the derived and secondary metrics too.
-std::string render_comparison_text(const Comparison& c, bool all = false);
-std::string render_comparison_markdown(const Comparison& c);
-std::string render_comparison_csv(const Comparison& c);
+std::vector<std::string> comparison_header_lines(const Comparison& c);
+// Every number in full (null where not finite), every verdict: compare's JSON.
 nlohmann::json comparison_to_json(const Comparison& c);
-
-// text | md | csv | json | html; `all` for text (the others hold every row).
-std::string render_comparison(const Comparison& c, Format f, bool all = false);
-
+// The comparison as `f` shows it (renderer.h writes it): text and json the
+// verdict first, the change table (primary metrics; `all`: derived and
+// secondary too) and Kalibera and Jones's levels (json: the data); mail
+// the LKP layout (compare_mail.h, which needs the runs' meta.json); md one
+// wide table; csv plain numbers, a row per metric. HTML is
+// render_comparison_html's page (html_report.h).
+Document comparison_document(const Comparison& c, Format f, bool all = false,
+                             const nlohmann::json& base_meta = {}, const nlohmann::json& cand_meta = {});
 }  // namespace kvmbench

@@ -77,7 +77,7 @@ std::string shell_quote(std::string_view s) {
 
 }  // namespace
 
-std::string render_export_junit(const std::vector<ExportedRun>& runs) {
+static Document export_junit_document(const std::vector<ExportedRun>& runs) {
   std::vector<JunitSuite> suites;
   for (const auto& r : runs) {
     JunitSuite s;
@@ -120,7 +120,10 @@ std::string render_export_junit(const std::vector<ExportedRun>& runs) {
       s.cases.push_back({cls + ".skipped", p.part, JunitCase::Result::skipped, "", p.reason, ""});
     suites.push_back(std::move(s));
   }
-  return render_junit("kvmbench export", suites);
+  Document d;
+  d.junit_name = "kvmbench export";
+  d.junit = std::move(suites);
+  return d;
 }
 
 std::string render_export_lava(const std::vector<ExportedRun>& runs) {
@@ -215,36 +218,44 @@ std::string render_export_kcidb(const std::vector<ExportedRun>& runs, const std:
   return doc.dump(2) + "\n";
 }
 
-std::string render_export_markdown(const std::vector<ExportedRun>& runs) {
+static Document export_markdown_document(const std::vector<ExportedRun>& runs) {
   const ExportVerdict v = export_verdict(runs);
   const char* icon = v == ExportVerdict::ok ? "✅" : v == ExportVerdict::failed ? "❌" : "⚠️";
-  std::string out = fmt::format("### {} kvmbench: {} run{}, {}\n", icon, runs.size(), runs.size() == 1 ? "" : "s",
-                                to_string(v));
+  Document d;
+  d.lead.push_back(
+      fmt::format("### {} kvmbench: {} run{}, {}", icon, runs.size(), runs.size() == 1 ? "" : "s", to_string(v)));
   for (const auto& r : runs) {
-    out += fmt::format("\n#### {}\n\n", markdown_cell(run_title(r)));
-    out += fmt::format("status **{}** · source **{}** · kernel `{}` · host `{}` · kvmbench {}\n", markdown_cell(r.status),
-                       markdown_cell(r.source), markdown_cell(r.kernel), markdown_cell(r.hostname),
-                       markdown_cell(r.tool_version));
-    if (!status_message(r).empty()) out += "\n" + markdown_cell(status_message(r)) + "\n";
-    if (!r.metrics.empty()) {
-      out += "\n| | primary metric | mean ± sd (n) | 95% CI | unit |\n|:-:|:---|---:|---:|:---|\n";
-      for (const auto& m : r.metrics) {
-        const bool ci = m.units >= 2;
-        const ReadingScale scale = reading_scale(std::fabs(m.summary.mean), m.unit);
-        out += fmt::format("| {} | `{}` | {} | {} | {} |\n", m.result == ExportResult::pass ? "✅" : "➖",
-                           markdown_cell(m.key), markdown_cell(format_mean_sd(m.summary, m.units > 0, scale)),
-                           ci ? fmt::format("[{}, {}]", format_number(m.summary.ci95_low * scale.factor),
-                                            format_number(m.summary.ci95_high * scale.factor))
-                              : markdown_cell(m.message),
-                           markdown_cell(scale.unit));
-      }
+    // A table per run, its primary metrics; what the run was in its notes.
+    Table t;
+    t.title = run_title(r);
+    t.source = r.source;
+    t.max_text_rows = 0;
+    t.columns = {{"", Align::left}, {"primary metric", Align::left}, {"mean ± sd (n)"}, {"95% CI"},
+                 {"unit", Align::left}};
+    for (const auto& m : r.metrics) {
+      const bool ci = m.units >= 2;
+      const ReadingScale scale = reading_scale(std::fabs(m.summary.mean), m.unit);
+      t.add_row({m.result == ExportResult::pass ? "✅" : "➖", "`" + m.key + "`",
+                 format_mean_sd(m.summary, m.units > 0, scale),
+                 ci ? Cell::interval(m.summary.ci95_low, m.summary.ci95_high, m.unit,
+                                     fmt::format("[{}, {}]", format_number(m.summary.ci95_low * scale.factor),
+                                                 format_number(m.summary.ci95_high * scale.factor)))
+                    : Cell(markdown_cell(m.message)),
+                 scale.unit});
     }
-    if (!r.skipped.empty()) {
-      out += "\nSkipped:\n";
-      for (const auto& p : r.skipped) out += fmt::format("- `{}`: {}\n", markdown_cell(p.part), markdown_cell(p.reason));
-    }
+    t.notes.push_back(fmt::format("status **{}** · kernel `{}` · host `{}` · kvmbench {}", markdown_cell(r.status),
+                                  markdown_cell(r.kernel), markdown_cell(r.hostname), markdown_cell(r.tool_version)));
+    if (!status_message(r).empty()) t.notes.push_back(markdown_cell(status_message(r)));
+    if (!r.skipped.empty()) t.notes.push_back("Skipped:");
+    for (const auto& p : r.skipped) t.notes.push_back(fmt::format("- `{}`: {}", markdown_cell(p.part), markdown_cell(p.reason)));
+    d.tables.push_back(std::move(t));
   }
-  return out;
+  return d;
+}
+
+Document export_document(const std::vector<ExportedRun>& runs, Format f) {
+  if (f == Format::junit) return export_junit_document(runs);
+  return export_markdown_document(runs);
 }
 
 }  // namespace kvmbench

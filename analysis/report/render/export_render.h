@@ -15,13 +15,16 @@
 #include <vector>
 
 #include "analysis/verdicts/run_export.h"
+#include "analysis/report/render/document.h"
 
 namespace kvmbench {
 
-std::string render_export_junit(const std::vector<ExportedRun>& runs);
 std::string render_export_lava(const std::vector<ExportedRun>& runs);
 // `origin`: the submitting CI system's name in every KCIDB id ([a-z0-9_]+).
 std::string render_export_kcidb(const std::vector<ExportedRun>& runs, const std::string& origin);
-std::string render_export_markdown(const std::vector<ExportedRun>& runs);
+// junit (a suite per run) and md (a table per run, for a job summary) as
+// Documents (renderer.h writes them); lava and kcidb are exchange formats
+// of their own, above.
+Document export_document(const std::vector<ExportedRun>& runs, Format f);
 
 }  // namespace kvmbench

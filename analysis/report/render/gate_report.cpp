@@ -8,6 +8,7 @@
 #include "analysis/report/render/compare_render.h"
 #include "analysis/report/render/junit_xml.h"
 #include "analysis/report/table.h"
+#include "analysis/report/render/renderer.h"
 
 namespace kvmbench {
 
@@ -82,18 +83,22 @@ static std::string outcome_word(const GateResult& g, const GateMetric& m) {
   return mc.verdict == stats::Verdict::faster ? "pass, better" : "pass, worse";
 }
 
-std::string render_gate_text(const GateResult& g) {
-  std::string out = headline(g) + "\n";
+static Document gate_text_document(const GateResult& g) {
+  Document d;
+  d.title = "kvmbench gate: " + g.comparison.cand_label + " vs " + g.comparison.base_label;
+  d.lead.push_back(headline(g));
   // Input that never loaded has no source to speak of.
   const bool loaded = !g.comparison.metrics.empty();
-  if (const std::string banner = source_banner(g.comparison); loaded && !banner.empty()) out += banner + "\n";
+  if (loaded) d.source = g.comparison.source_label();
+  if (const std::string banner = source_banner(g.comparison); loaded && !banner.empty()) d.lead.push_back(banner);
   if (g.status == GateStatus::unusable) {
-    for (auto& p : g.problems) out += "  - " + p + "\n";
+    for (auto& p : g.problems) d.lead.push_back("  - " + p);
     for (auto& m : g.metrics)
-      if (gated(g, m)) out += fmt::format("  {}: {}\n", g.comparison.metrics[m.index].key, m.message);
-    return out;
+      if (gated(g, m)) d.lead.push_back(fmt::format("  {}: {}", g.comparison.metrics[m.index].key, m.message));
+    return d;
   }
-  out += render_comparison_header_text(g.comparison) + "\n";
+  for (auto& l : comparison_header_lines(g.comparison)) d.lead.push_back(l);
+  d.lead.push_back("");
   // The gated metrics grouped by metric name, one line each (two where the
   // case name is long): what a reviewer scans.
   Table t;
@@ -105,7 +110,6 @@ std::string render_gate_text(const GateResult& g) {
     if (gated(g, m) && std::find(metric_order.begin(), metric_order.end(), name) == metric_order.end())
       metric_order.push_back(name);
   }
-  std::string rows;
   for (const std::string& name : metric_order) {
     Table part = t;
     for (auto& m : g.metrics) {
@@ -121,22 +125,23 @@ std::string render_gate_text(const GateResult& g) {
       if (gated(g, m) && g.comparison.metrics[m.index].metric == name && unit.empty())
         unit = row_scale(g.comparison.metrics[m.index]).unit;
     part.title = unit.empty() ? name : name + " (" + unit + ")";
-    rows += render_text(part);
+    d.tables.push_back(std::move(part));
   }
-  out += rows;
   // Why, for what did not simply pass.
   for (auto& m : g.metrics) {
     if (!gated(g, m)) continue;
     const MetricComparison& mc = g.comparison.metrics[m.index];
-    if (m.regressed() || m.skipped() || mc.p_holm < g.options.alpha) out += fmt::format("  {}: {}\n", mc.key, m.message);
+    if (m.regressed() || m.skipped() || mc.p_holm < g.options.alpha)
+      d.closing.push_back(fmt::format("  {}: {}", mc.key, m.message));
   }
-  out += "\nchange: cand / base - 1; CI at Holm's level for the metric's rank; * geometric\n"
-         "(Welch and the CI on the logs); ~ not significant.\n";
-  if (const std::string counts = not_gated_counts(g); !counts.empty()) out += "Not gated: " + counts + ".\n";
-  return out;
+  d.closing.push_back("");
+  d.closing.push_back("change: cand / base - 1; CI at Holm's level for the metric's rank; * geometric");
+  d.closing.push_back("(Welch and the CI on the logs); ~ not significant.");
+  if (const std::string counts = not_gated_counts(g); !counts.empty()) d.closing.push_back("Not gated: " + counts + ".");
+  return d;
 }
 
-std::string render_gate_junit(const GateResult& g) {
+static Document gate_junit_document(const GateResult& g) {
   const auto& c = g.comparison;
   JunitSuite suite;
   suite.name = fmt::format("kvmbench gate: {} vs {}", c.cand_label, c.base_label);
@@ -173,7 +178,10 @@ std::string render_gate_junit(const GateResult& g) {
                                 stats::to_string(m.verdict));
     suite.cases.push_back(std::move(jc));
   }
-  return render_junit("kvmbench gate", {suite});
+  Document d;
+  d.junit_name = "kvmbench gate";
+  d.junit = std::vector<JunitSuite>{std::move(suite)};
+  return d;
 }
 
 std::string markdown_cell(std::string_view s) {
@@ -186,41 +194,94 @@ std::string markdown_cell(std::string_view s) {
   return o;
 }
 
-std::string render_gate_markdown(const GateResult& g) {
+static Document gate_markdown_document(const GateResult& g) {
   const auto& c = g.comparison;
-  std::string out;
+  Document d;
   const char* icon = g.status == GateStatus::pass ? "✅" : g.status == GateStatus::fail ? "❌" : "⚠️";
-  out += fmt::format("### {} kvmbench {}\n\n", icon, markdown_cell(headline(g)));
-  out += fmt::format("base `{}` · cand `{}` · source **{}** · alpha {} (Holm) · allowed regression {}%\n\n",
-                     markdown_cell(c.base_label), markdown_cell(c.cand_label), c.source_label(), g.options.alpha,
-                     g.options.max_regression_pct);
-  for (auto& p : g.problems) out += "- " + markdown_cell(p) + "\n";
-  if (!g.problems.empty()) out += "\n";
-  if (g.metrics.empty()) return out;
+  d.lead.push_back(fmt::format("### {} kvmbench {}", icon, markdown_cell(headline(g))));
+  d.lead.push_back("");
+  d.lead.push_back(fmt::format("base `{}` · cand `{}` · source **{}** · alpha {} (Holm) · allowed regression {}%",
+                               markdown_cell(c.base_label), markdown_cell(c.cand_label), c.source_label(),
+                               g.options.alpha, g.options.max_regression_pct));
+  d.lead.push_back("");
+  for (auto& p : g.problems) d.lead.push_back("- " + markdown_cell(p));
+  if (!g.problems.empty()) d.lead.push_back("");
+  if (g.metrics.empty()) return d;
   if (!c.meta_differences.empty()) {
-    out += "<details><summary>Configuration that differs</summary>\n\n| key | base | cand |\n|:---|:---|:---|\n";
-    for (auto& d : c.meta_differences)
-      out += fmt::format("| `{}` | {} | {} |\n", markdown_cell(d.key), markdown_cell(d.base), markdown_cell(d.cand));
-    out += "\n</details>\n\n";
+    d.lead.push_back("<details><summary>Configuration that differs</summary>");
+    d.lead.push_back("");
+    d.lead.push_back("| key | base | cand |");
+    d.lead.push_back("|:---|:---|:---|");
+    for (auto& m : c.meta_differences)
+      d.lead.push_back(
+          fmt::format("| `{}` | {} | {} |", markdown_cell(m.key), markdown_cell(m.base), markdown_cell(m.cand)));
+    d.lead.push_back("");
+    d.lead.push_back("</details>");
+    d.lead.push_back("");
   }
-  out += "| | metric | base | cand | change | CI | p (Holm) | gate |\n";
-  out += "|:-:|:---|---:|---:|---:|---:|---:|:---|\n";
+  Table t;
+  t.max_text_rows = 0;
+  t.columns = {{"", Align::left}, {"metric", Align::left}, {"base"}, {"cand"}, {"change"}, {"CI"}, {"p (Holm)"},
+               {"gate", Align::left}};
   for (auto& gm : g.metrics) {
     if (!gated(g, gm)) continue;
     const auto& m = c.metrics[gm.index];
     const char* mark = gm.regressed() ? "❌" : gm.skipped() ? "➖" : "✅";
     const ReadingScale scale = row_scale(m);
-    out += fmt::format("| {} | `{}` ({}) | {} | {} | {} | {} | {} | {} |\n", mark, markdown_cell(m.key), markdown_cell(scale.unit),
-                       markdown_cell(format_mean_sd(m.base, m.in_base, scale)), markdown_cell(format_mean_sd(m.cand, m.in_cand, scale)),
-                       format_pct(m.change.pct), format_ci(m.change), format_p(m.p_holm), markdown_cell(gm.message));
+    t.add_row({mark, fmt::format("`{}` ({})", m.key, scale.unit), format_mean_sd(m.base, m.in_base, scale),
+               format_mean_sd(m.cand, m.in_cand, scale), format_pct(m.change.pct), format_ci(m.change),
+               format_p(m.p_holm), markdown_cell(gm.message)});
   }
-  out += "\nA metric fails when its Holm-adjusted Welch p < alpha and the whole CI of the change (at Holm's level "
-         "for the metric's rank; on the logs, geometric, where the values are positive) lies beyond the allowed "
-         "regression; ➖ marks a metric that was skipped, with the reason.\n";
-  if (const std::string counts = not_gated_counts(g); !counts.empty())
-    out += "\nNot gated: " + markdown_cell(counts) + ".\n";
-  for (auto& n : experimental_unit_notes(c)) out += "\n" + markdown_cell(n) + "\n";
-  return out;
+  d.tables.push_back(std::move(t));
+  d.closing.push_back(
+      "A metric fails when its Holm-adjusted Welch p < alpha and the whole CI of the change (at Holm's level "
+      "for the metric's rank; on the logs, geometric, where the values are positive) lies beyond the allowed "
+      "regression; ➖ marks a metric that was skipped, with the reason.");
+  if (const std::string counts = not_gated_counts(g); !counts.empty()) {
+    d.closing.push_back("");
+    d.closing.push_back("Not gated: " + markdown_cell(counts) + ".");
+  }
+  for (auto& n : experimental_unit_notes(c)) {
+    d.closing.push_back("");
+    d.closing.push_back(markdown_cell(n));
+  }
+  return d;
+}
+
+// The gate's data for programs: its outcome, each gated metric's, and the
+// comparison under it.
+static nlohmann::json gate_json(const GateResult& g) {
+  nlohmann::json j = {{"status", g.status == GateStatus::pass ? "pass" : g.status == GateStatus::fail ? "fail" : "unusable"},
+                      {"headline", headline(g)},
+                      {"alpha", g.options.alpha},
+                      {"max_regression_pct", g.options.max_regression_pct},
+                      {"problems", g.problems}};
+  j["metrics"] = nlohmann::json::array();
+  for (auto& m : g.metrics) {
+    if (!gated(g, m)) continue;
+    j["metrics"].push_back({{"key", g.comparison.metrics[m.index].key},
+                            {"outcome", m.regressed() ? "fail" : m.skipped() ? "skipped" : "pass"},
+                            {"message", m.message}});
+  }
+  j["comparison"] = comparison_to_json(g.comparison);
+  return j;
+}
+
+Document gate_document(const GateResult& g, Format f) {
+  switch (f) {
+    case Format::junit: return gate_junit_document(g);
+    case Format::md: return gate_markdown_document(g);
+    case Format::json: {
+      Document d = gate_text_document(g);
+      d.data = gate_json(g);
+      return d;
+    }
+    case Format::text:
+    case Format::mail:
+    case Format::csv:
+    case Format::html: break;
+  }
+  return gate_text_document(g);
 }
 
 }  // namespace kvmbench

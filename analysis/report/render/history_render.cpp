@@ -150,31 +150,39 @@ std::size_t columns_that_fit(const Group& g, std::size_t first) {
 
 }  // namespace
 
-std::string render_history_text(const History& h) {
-  std::string out;
+Document history_document(const History& h, Format f) {
+  Document d;
+  d.title = "kvmbench history: " + h.options.suite;
   for (const auto& g : groups_of(h)) {
     for (std::size_t first = 0, count = 0; first < g.series.size(); first += count) {
       count = columns_that_fit(g, first);
-      out += render_text(group_table(h, g, first, count));
-      out += params_line(*g.series.front());
-      out += "\n";
+      Table t = group_table(h, g, first, count);
+      for (auto& l : text_lines(params_line(*g.series.front()))) t.notes.push_back(l);
+      d.tables.push_back(std::move(t));
     }
+    // Under the group's last table: its change points, each with its series.
+    std::vector<std::string>& notes = d.tables.back().notes;
+    notes.push_back("");
     std::size_t n = 0;
     for (auto* s : g.series) {
-      for (const auto& c : s->result.change_points) out += fmt::format("  {}: {}\n", s->label(), change_text(*s, c, "\n    "));
+      for (const auto& c : s->result.change_points)
+        for (auto& l : text_lines(fmt::format("  {}: {}", s->label(), change_text(*s, c, "\n    "))))
+          notes.push_back(l);
       n += s->result.change_points.size();
       if (s->result.below_floor)
-        out += fmt::format("  {}: {} significant change(s) smaller than {}% not shown\n", s->label(),
-                           s->result.below_floor, h.options.detect.min_change_pct);
-      if (!s->result.note.empty()) out += fmt::format("  {}: not tested: {}\n", s->label(), s->result.note);
+        notes.push_back(fmt::format("  {}: {} significant change(s) smaller than {}% not shown", s->label(),
+                                    s->result.below_floor, h.options.detect.min_change_pct));
+      if (!s->result.note.empty()) notes.push_back(fmt::format("  {}: not tested: {}", s->label(), s->result.note));
     }
-    if (n == 0) out += "  no change points\n";
-    out += "\n";
+    if (n == 0) notes.push_back("  no change points");
   }
-  out += "# " + detection_line(h, "\n# ") + "\n";
-  if (h.left_out) out += fmt::format("# {} runs left out (not complete, or emulated/model)\n", h.left_out);
-  if (h.non_finite) out += fmt::format("# {} samples left out: their value is NaN or infinite\n", h.non_finite);
-  return out;
+  if (!d.tables.empty()) d.closing.push_back("");
+  for (auto& l : text_lines("# " + detection_line(h, "\n# "))) d.closing.push_back(l);
+  if (h.left_out) d.closing.push_back(fmt::format("# {} runs left out (not complete, or emulated/model)", h.left_out));
+  if (h.non_finite)
+    d.closing.push_back(fmt::format("# {} samples left out: their value is NaN or infinite", h.non_finite));
+  if (f == Format::json) d.data = history_to_json(h);
+  return d;
 }
 
 nlohmann::json history_to_json(const History& h) {

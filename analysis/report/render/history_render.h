@@ -10,10 +10,14 @@
 #include <string>
 
 #include "analysis/verdicts/history.h"
+#include "analysis/report/render/document.h"
 
 namespace kvmbench {
 
-std::string render_history_text(const History& h);
+// Text (and md, csv) a table per machine's series that fit 80 columns,
+// change points under each group, the detection's settings last; json
+// history_to_json's data. HTML is render_history_html's page of charts.
+Document history_document(const History& h, Format f);
 std::string render_history_html(const History& h);
 nlohmann::json history_to_json(const History& h);
 

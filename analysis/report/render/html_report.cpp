@@ -476,6 +476,27 @@ static Table verdict_first(const Table& t) {
   return o;
 }
 
+std::string render_document_html(const Document& d) {
+  const std::string title = d.title.empty() ? "kvmbench" : d.title;
+  std::string b = "<h1>" + html_escape(title) + (d.source.empty() ? "" : " " + badge(d.source)) + "</h1>\n";
+  if (auto s = parse_source(d.source)) b += banner("caveat", source_warning(*s));
+  auto text_block = [&](const std::vector<std::string>& lines) {
+    std::string t;
+    for (const auto& l : lines) t += html_escape(l) + "\n";
+    // As they read in text: aligned lines stay aligned.
+    if (!t.empty()) b += "<pre class=\"lead\">" + t + "</pre>\n";
+  };
+  text_block(d.lead);
+  for (const auto& t : d.tables) b += table_to_html(t);
+  if (!d.charts.empty()) {
+    b += "<div class=\"charts\">\n";
+    for (const auto& c : d.charts) b += chart_svg(c.title, c.unit, c.groups, c.caption, c.caption_class);
+    b += "</div>\n";
+  }
+  text_block(d.closing);
+  return page(title, b, !d.charts.empty());
+}
+
 std::string render_comparison_html(const Comparison& c) {
   std::string b;
   b += "<h1>A/B comparison " + badge(c.source_label()) + "</h1>\n";

@@ -15,6 +15,7 @@
 #include "analysis/verdicts/compare.h"
 #include "analysis/store/run_store.h"
 #include "analysis/report/table.h"
+#include "analysis/report/render/document.h"
 
 namespace kvmbench {
 
@@ -35,18 +36,16 @@ std::string table_to_html(const Table& t);
 // when the rows are not in one unit.
 std::string table_chart_svg(const Table& t);
 
-// One group of samples in a chart (a side of a comparison, or a run).
-struct ChartGroup {
-  std::string label;            // "base", "cand", or empty for a single run
-  std::vector<double> values;   // the samples (warm-up excluded)
-  int color = -1;               // index into the palette; -1: by position
-};
-
 // One chart as an inline <svg>: title, unit, the groups side by side.
 // `caption` is printed under the title (e.g. "+5.0% [+4.1, +6.0] slower").
 std::string chart_svg(const std::string& title, const std::string& unit,
                       const std::vector<ChartGroup>& groups, const std::string& caption = "",
                       const std::string& caption_class = "");
+
+// Any document as a page: its title with the source's badge and caveat,
+// the lead lines as they read in text, the tables (with their charts), the
+// charts of samples, the closing lines.
+std::string render_document_html(const Document& d);
 
 // The whole A/B page: sides and source, metadata differences, the
 // comparison table, one chart per metric.
