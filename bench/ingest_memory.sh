@@ -31,7 +31,8 @@ if ! /usr/bin/time -v "$kvmbench" ingest "$tmp/kernel.log" --out "$tmp/runs" --f
 fi
 field() { sed -n "s/^[[:space:]]*$1: //p" "$tmp/time.txt"; }
 rss_kib=$(field "Maximum resident set size (kbytes)")
-samples=$(sed -n 's/^  "n_samples": \([0-9]*\).*/\1/p' "$tmp"/runs/*/meta.json)
+# A log of several suites' records is a run per suite: their samples together.
+samples=$(sed -n 's/^  "n_samples": \([0-9]*\).*/\1/p' "$tmp"/runs/*/meta.json | awk '{ n += $1 } END { print n }')
 bound_kib=$((BASE_MIB * 1024 + samples * PER_SAMPLE / 1024))
 echo "log: $(stat -c %s "$tmp/kernel.log") bytes, one line in ${KVMBENCH_BENCH_RECORD_EVERY:-50} a record's; $samples samples"
 echo "ingest: peak resident $((rss_kib / 1024)) MiB ($rss_kib KiB), wall $(field "Elapsed (wall clock) time (h:mm:ss or m:ss)")"

@@ -294,7 +294,9 @@ void add_ingest_command(CLI::App& app) {
         for (std::size_t g : share.samples) {
           const std::size_t k = static_cast<std::size_t>(std::upper_bound(firsts.begin(), firsts.end(), g) - firsts.begin()) - 1;
           local[k].push_back(g - firsts[k]);
-          samples.push_back(all[g]);
+          // Each sample is in one share: moved, not copied (a long log's
+          // samples twice over would double the peak memory).
+          samples.push_back(std::move(all[g]));
         }
         for (std::size_t k = 0; k < inputs.size(); ++k) begin[k + 1] = begin[k] + local[k].size();
       }
