@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "analysis/model/text_wrap.h"
+
 namespace kvmbench {
 
 Cell Cell::number(double value, std::string unit, std::string text) {
@@ -95,50 +97,13 @@ std::string omitted_line(std::size_t omitted) {
 
 }  // namespace
 
-// Display width in columns: counts UTF-8 code points, not bytes.
-static std::size_t width(std::string_view s) {
-  std::size_t w = 0;
-  for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++w;
-  return w;
-}
-
 static const std::string& text_of(const std::string& s) { return s; }
 static const std::string& text_of(const Cell& c) { return c.text; }
 
 static std::string pad(std::string_view s, std::size_t w, Align a) {
-  std::size_t sw = width(s);
+  std::size_t sw = display_width(s);
   std::string fill(w > sw ? w - sw : 0, ' ');
   return a == Align::left ? std::string(s) + fill : fill + std::string(s);
-}
-
-// One line of text in lines of up to 80 columns, broken at spaces (a word
-// longer than a line stays whole), each continuation starting with `more`
-// ("  "; "#   " for a comment line, which must stay one).
-static std::string wrapped_line(std::string_view note, std::string more) {
-  constexpr std::size_t kWidth = 80;
-  // An indented line ("  thp: no change points") keeps its indent, and its
-  // continuation lines go two further in.
-  const std::size_t indent = std::min(note.find_first_not_of(' '), note.size());
-  std::string out, line(indent, ' ');
-  if (indent) more = line + "  ";
-  std::size_t pos = indent;
-  while (pos < note.size()) {
-    std::size_t end = note.find(' ', pos);
-    if (end == std::string_view::npos) end = note.size();
-    const std::string_view word = note.substr(pos, end - pos);
-    pos = end + 1;
-    if (word.empty()) continue;
-    const bool fresh = line.size() == indent || line == more;  // nothing on it yet
-    if (!fresh && width(line) + 1 + width(word) > kWidth) {
-      out += line + "\n";
-      line = more;
-    } else if (!fresh) {
-      line += ' ';
-    }
-    line += word;
-  }
-  return out + line + "\n";
 }
 
 // A note or title, line by line: a "# " line wraps into "#   " lines.
@@ -149,7 +114,8 @@ static std::string wrapped_note(std::string_view note) {
     std::size_t end = note.find('\n', pos);
     if (end == std::string_view::npos) end = note.size();
     const std::string_view one = note.substr(pos, end - pos);
-    out += wrapped_line(one, one.starts_with("#") ? "#   " : "  ");
+    // A "# " comment line wraps into lines that stay comments.
+    out += one.empty() ? "\n" : wrap_text(one, 80, one.starts_with("#") ? "#   " : "  ");
     pos = end + 1;
   }
   return out;
@@ -165,9 +131,9 @@ std::string render_text(const Table& t) {
   auto is_shown = [&](std::size_t r) { return r < shown.head || r >= t.rows.size() - shown.tail; };
   std::vector<std::size_t> w(t.columns.size(), 0);
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
-    w[c] = width(t.columns[c].header);
+    w[c] = display_width(t.columns[c].header);
     for (std::size_t r = 0; r < t.rows.size(); ++r)
-      if (is_shown(r)) w[c] = std::max(w[c], width(t.rows[r][c].text));
+      if (is_shown(r)) w[c] = std::max(w[c], display_width(t.rows[r][c].text));
   }
   std::string out;
   // A long title (a suite's, with "[PARTIAL: ...]" in front) is broken

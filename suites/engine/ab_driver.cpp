@@ -12,6 +12,7 @@
 #include <optional>
 #include <random>
 
+#include "analysis/model/text_wrap.h"
 #include "analysis/verdicts/ab_experiment.h"
 #include "analysis/report/render/renderer.h"
 #include "analysis/report/render/compare_mail.h"

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "analysis/model/text_wrap.h"
 #include "analysis/model/json_input.h"
 #include "analysis/store/run_store.h"
 #include "hostlib/facts/confidential_host.h"

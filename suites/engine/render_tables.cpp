@@ -32,27 +32,3 @@ std::string render_tables(const std::vector<Table>& tables, Format f) {
 }
 
 }  // namespace kvmbench::cli
-
-namespace kvmbench::cli {
-
-std::string wrap_text(const std::string& text, std::size_t width, const std::string& indent) {
-  std::string out, line;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t sp = text.find(' ', pos);
-    if (sp == std::string::npos) sp = text.size();
-    std::string word = text.substr(pos, sp - pos);
-    pos = sp + 1;
-    if (word.empty()) continue;
-    if (!line.empty() && line.size() + 1 + word.size() > width) {
-      out += line + "\n";
-      line = indent;
-    }
-    if (!line.empty() && line != indent) line += ' ';
-    line += word;
-  }
-  if (!line.empty()) out += line + "\n";
-  return out;
-}
-
-}  // namespace kvmbench::cli

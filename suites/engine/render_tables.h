@@ -17,7 +17,4 @@ Format parse_table_format(const std::string& name);
 std::string render_tables(const std::vector<Table>& tables, Format f);
 nlohmann::json tables_json(const std::vector<Table>& tables);
 
-// Word-wraps a paragraph to `width` columns; continuation lines get `indent`.
-std::string wrap_text(const std::string& text, std::size_t width = 80, const std::string& indent = "  ");
-
 }  // namespace kvmbench::cli

@@ -4,8 +4,8 @@
 
 #include <sstream>
 
+#include "analysis/model/text_wrap.h"
 #include "hostlib/qemu/qemu_paths.h"
-#include "suites/engine/render_tables.h"
 
 namespace kvmbench::suites {
 
@@ -21,7 +21,7 @@ void replace_all(std::string& s, const std::string& from, const std::string& to)
 // `text` wrapped at 80 columns, every line starting with `indent`, lines
 // after the first with `more` besides.
 std::string wrapped(const std::string& text, const std::string& indent, const std::string& more = "    ") {
-  std::istringstream in(cli::wrap_text(text, 80 - indent.size(), more));
+  std::istringstream in(wrap_text(text, 80 - indent.size(), more));
   std::string line, out;
   while (std::getline(in, line)) out += indent + line + "\n";
   return out;
@@ -30,7 +30,7 @@ std::string wrapped(const std::string& text, const std::string& indent, const st
 // "   1. text", wrapped under the text with a further indent.
 std::string numbered(std::size_t n, const std::string& text) {
   const std::string first = fmt::format("  {:>2}. ", n);
-  std::istringstream in(cli::wrap_text(text, 80 - first.size() - 4, ""));
+  std::istringstream in(wrap_text(text, 80 - first.size() - 4, ""));
   std::string line, out;
   for (bool head = true; std::getline(in, line); head = false)
     out += (head ? first : std::string(first.size() + 4, ' ')) + line + "\n";

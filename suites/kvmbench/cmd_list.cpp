@@ -4,8 +4,8 @@
 
 #include <sstream>
 
+#include "analysis/model/text_wrap.h"
 #include "suites/kvmbench/commands.h"
-#include "suites/engine/render_tables.h"
 #include "suites/framework/param_check.h"
 #include "suites/framework/suite.h"
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "analysis/model/text_wrap.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/framework/errors.h"
 #include "suites/engine/render_tables.h"

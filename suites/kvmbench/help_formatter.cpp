@@ -3,7 +3,7 @@
 #include <sstream>
 #include <vector>
 
-#include "suites/engine/render_tables.h"
+#include "analysis/model/text_wrap.h"
 
 namespace kvmbench::cli {
 

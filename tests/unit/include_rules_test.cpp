@@ -110,3 +110,11 @@ TEST(IncludeRules, ASuiteIncludesNoOtherSuiteAndNotTheCommandLine) {
       ADD_FAILURE() << i.file << " includes " << i.target << ": only the registry and the command line name a suite";
   }
 }
+
+TEST(IncludeRules, TheFrameworkIncludesNotTheEngineThatRunsIt) {
+  // The engine runs suites through the framework's types; text helpers and
+  // renderers the framework needs are in analysis/.
+  for (const auto& i : includes_under("suites/framework"))
+    EXPECT_NE(i.target.rfind("suites/engine/", 0), 0u)
+        << i.file << " includes " << i.target << ": suites/framework is below suites/engine";
+}

@@ -1,16 +1,12 @@
 #include "analysis/report/render/document.h"
 
+#include "analysis/model/text_lines.h"
+
 namespace kvmbench {
 
 std::vector<std::string> text_lines(std::string_view text) {
   std::vector<std::string> out;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) nl = text.size();
-    out.emplace_back(text.substr(pos, nl - pos));
-    pos = nl + 1;
-  }
+  for_each_line(text, [&](std::size_t, std::string_view line) { out.emplace_back(line); });
   return out;
 }
 
