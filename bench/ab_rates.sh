@@ -11,7 +11,8 @@
 # its own variance, which this leaves out (the boot is at least as noisy as
 # a process).
 #
-#   [CASES="planted 3 1"] [RUN_ARGS="--warmup 0"] bench/ab_rates.sh [EXPERIMENTS=40] [KVMBENCH=build/kvmbench]
+#   [CASES="planted 3 1"] [RUN_ARGS="--warmup 1"] [PAGE_REPORTING_ORDER=11] \
+#       bench/ab_rates.sh [EXPERIMENTS=40] [KVMBENCH=build/kvmbench]
 #
 # Per experiment, for N = 3 and N = 5: 2N invocations of
 #   run directmap --preset host --set backings=thp --set threads=1
@@ -29,7 +30,17 @@ kvmbench=${2:-build/kvmbench}
 out=$(mktemp -d /tmp/kvmbench-ab-rates.XXXXXX)
 thp=/sys/kernel/mm/transparent_hugepage/enabled
 thp_was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$thp" 2>/dev/null)
-trap '[ -n "$thp_was" ] && echo "$thp_was" > "$thp" 2>/dev/null' EXIT INT TERM
+# PAGE_REPORTING_ORDER=11: a guest's free page reporting held off for the
+# experiments (put back after), so that no repetition faults in memory the
+# hypervisor took back (what `run` warns of).
+reporting=/sys/module/page_reporting/parameters/page_reporting_order
+reporting_was=$(cat "$reporting" 2>/dev/null || true)
+restore() {
+    [ -n "$thp_was" ] && echo "$thp_was" > "$thp" 2>/dev/null
+    [ -n "${PAGE_REPORTING_ORDER:-}" ] && [ -n "$reporting_was" ] && echo "$reporting_was" > "$reporting"
+}
+trap 'restore' EXIT INT TERM
+if [ -n "${PAGE_REPORTING_ORDER:-}" ]; then echo "$PAGE_REPORTING_ORDER" > "$reporting" || exit 2; fi
 
 invocation() {  # dir planted(0|1)
     if [ "$2" = 1 ]; then echo never > "$thp"; fi

@@ -204,7 +204,7 @@ static bool falsy(const std::string& v) {
 std::vector<std::string> host_noise_warnings(const nlohmann::json& meta) {
   std::vector<std::string> w;
   std::set<std::string> governors;
-  std::string boost_key, no_turbo_key, defrag_value, aslr_value;
+  std::string boost_key, no_turbo_key, defrag_value, aslr_value, reporting_order;
   for (auto& [key, value] : flatten_json(meta)) {
     // An empty object or a null (e.g. no cpufreq on a VM) says nothing.
     if (value.empty() || value == "{}" || value == "[]" || value == "null") continue;
@@ -239,6 +239,8 @@ std::vector<std::string> host_noise_warnings(const nlohmann::json& meta) {
       if (lower(selected(value)) == "always") defrag_value = value;
     } else if (last == "randomize_va_space" || last == "aslr") {
       if (!falsy(value) && !value.empty()) aslr_value = value;
+    } else if (last == "free_page_reporting_order" && !value.empty() && value != "null") {
+      reporting_order = value;
     }
   }
   governors.erase("performance");
@@ -264,6 +266,12 @@ std::vector<std::string> host_noise_warnings(const nlohmann::json& meta) {
     w.push_back(fmt::format("ASLR is on (randomize_va_space = {}): address layout varies between runs; "
                             "echo 0 > /proc/sys/kernel/randomize_va_space for steadier results",
                             aslr_value));
+  if (!reporting_order.empty())
+    w.push_back(fmt::format("free page reporting is on (page_reporting_order = {}): the hypervisor takes free "
+                            "blocks of 2^{} pages back, and memory allocated from one faults in at the host too "
+                            "(a repetition many times slower); echo 11 > "
+                            "/sys/module/page_reporting/parameters/page_reporting_order for steadier results",
+                            reporting_order, reporting_order));
   return w;
 }
 

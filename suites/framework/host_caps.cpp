@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "hostlib/facts/confidential_host.h"
+#include "hostlib/facts/free_page_reporting.h"
 #include "hostlib/facts/cpuid.h"
 #include "hostlib/facts/host_metadata.h"
 #include "hostlib/facts/kernel_files.h"
@@ -70,6 +71,9 @@ HostCaps probe_host_caps() {
   // ASLR changes addresses run to run (noise in cache-sensitive numbers).
   const auto aslr = host::read_kernel_value("/proc/sys/kernel/randomize_va_space");
   caps.metadata["randomize_va_space"] = aslr && !aslr->empty() ? nlohmann::json(*aslr) : nlohmann::json(nullptr);
+  // A guest handing free memory back to its hypervisor: slow repetitions.
+  const auto reporting = host::free_page_reporting_order();
+  caps.metadata["free_page_reporting_order"] = reporting ? nlohmann::json(*reporting) : nlohmann::json(nullptr);
   fill_from_metadata(caps);
   add_guest_kernel(caps);
   caps.online_cpus = online_cpus();

@@ -119,6 +119,12 @@ TEST(Adaptive, HostNoiseWarnings) {
   EXPECT_NE(w2[0].find("governor is powersave"), std::string::npos) << w2[0];
   nlohmann::json vm = {{"host", {{"cpufreq", {{"governors", nlohmann::json::object()}, {"boost", nullptr}}}}}};
   EXPECT_TRUE(host_noise_warnings(vm).empty()) << testing::PrintToString(host_noise_warnings(vm));
+
+  // A guest that reports free pages to its hypervisor; null: it does not.
+  auto reporting = host_noise_warnings({{"host", {{"free_page_reporting_order", 9}}}});
+  ASSERT_EQ(reporting.size(), 1u) << testing::PrintToString(reporting);
+  EXPECT_NE(reporting[0].find("free page reporting is on (page_reporting_order = 9)"), std::string::npos);
+  EXPECT_TRUE(host_noise_warnings({{"host", {{"free_page_reporting_order", nullptr}}}}).empty());
 }
 
 // The findings carry their kind and the runs they rest on, so that `run`
