@@ -36,11 +36,11 @@ std::map<std::string, std::pair<double, double>> against(const ComparisonSide& r
   return out;
 }
 
-const char* name(BisectAnswer a) {
+}  // namespace
+
+std::string_view to_string(BisectAnswer a) {
   return a == BisectAnswer::good ? "good" : a == BisectAnswer::bad ? "bad" : "skip";
 }
-
-}  // namespace
 
 BisectDecision decide_bisect(const ComparisonSide& good, const ComparisonSide& bad, const ComparisonSide& cand,
                              double alpha) {
@@ -91,15 +91,6 @@ BisectDecision decide_bisect(const ComparisonSide& good, const ComparisonSide& b
                            goods, d.metrics.size(), bads);
   }
   return d;
-}
-
-std::string render_bisect_text(const BisectDecision& d) {
-  std::string out;
-  for (const auto& m : d.metrics)
-    out += fmt::format("  {}: bad is {} vs good; this commit {} vs good (p Holm {}), {} vs bad (p Holm {}): {}\n",
-                       m.key, format_pct(m.good_to_bad_pct), format_pct(m.cand_vs_good_pct), format_p(m.p_good),
-                       format_pct(m.cand_vs_bad_pct), format_p(m.p_bad), name(m.says));
-  return out + "bisect-run: " + d.reason + "\n";
 }
 
 }  // namespace kvmbench

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/verdicts/compare.h"
@@ -45,6 +46,7 @@ struct BisectDecision {
 BisectDecision decide_bisect(const ComparisonSide& good, const ComparisonSide& bad, const ComparisonSide& cand,
                              double alpha);
 
-std::string render_bisect_text(const BisectDecision& d);
+// "good", "bad", "skip": git bisect's words.
+std::string_view to_string(BisectAnswer a);
 
 }  // namespace kvmbench

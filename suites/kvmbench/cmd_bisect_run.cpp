@@ -22,6 +22,8 @@
 #include <memory>
 
 #include "analysis/verdicts/bisect_decision.h"
+#include "analysis/report/render/bisect_render.h"
+#include "analysis/report/render/renderer.h"
 #include "analysis/verdicts/compare_input.h"
 #include "analysis/verdicts/history_baseline.h"
 #include "hostlib/files/tarball.h"
@@ -141,7 +143,7 @@ void add_bisect_run_command(CLI::App& app) {
     } catch (const std::exception& e) {
       abort_bisect(e.what());
     }
-    fmt::print("{}", render_bisect_text(d));
+    fmt::print("{}", render(bisect_document(d), Format::text));
     std::fflush(stdout);
     if (d.answer != BisectAnswer::good) throw ExitError(exit_code(d.answer), "");
   });

@@ -1,4 +1,4 @@
-// kvmbench merge RUN|DIR... [--format text|md|csv|json]: runs from many
+// kvmbench merge RUN|DIR... [--format text|md|csv|json|html]: runs from many
 // machines in one report, one row per machine (analysis/verdicts/fleet_merge.h), for
 // a lab that collects run directories without a results database. A DIR is
 // searched for run directories (those holding meta.json), as `db import`
@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "analysis/verdicts/fleet_merge.h"
+#include "analysis/report/render/renderer.h"
 #include "analysis/store/machine_fingerprint.h"
 #include "analysis/store/run_store.h"
 #include "hostlib/files/tarball.h"
@@ -25,9 +26,9 @@ void add_merge_command(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("merge", "Runs of many machines in one report, one row per machine");
   cmd->add_option("INPUT", o->inputs, "run directories or directories of runs")->required();
-  cmd->add_option("--format", o->format, "text, md, csv or json")
+  cmd->add_option("--format", o->format, "text, md, csv, json or html")
       ->capture_default_str()
-      ->check(CLI::IsMember({"text", "md", "csv", "json"}));
+      ->check(CLI::IsMember({"text", "md", "csv", "json", "html"}));
   cmd->callback([o] {
     std::vector<FleetRun> runs;
     for (const auto& input : o->inputs) {
@@ -51,17 +52,13 @@ void add_merge_command(CLI::App& app) {
         }
       }
     }
-    const Format format = parse_format(o->format);
+    const Format format = parse_format(o->format);  // one of the names checked above
     // Data formats keep a row per machine; text turns the metrics into rows.
     const auto groups = merge_fleet(runs);
-    const auto tables = format == Format::text ? fleet_text_tables(groups) : fleet_tables(groups);
-    if (format == Format::json) {
-      nlohmann::json all = nlohmann::json::array();
-      for (const Table& t : tables) all.push_back(render_json(t));
-      fmt::print("{}\n", all.dump(2));
-      return;
-    }
-    for (std::size_t i = 0; i < tables.size(); ++i) fmt::print("{}{}", i ? "\n" : "", render(tables[i], format));
+    Document d;
+    d.title = "kvmbench merge";
+    d.tables = format == Format::text || format == Format::mail ? fleet_text_tables(groups) : fleet_tables(groups);
+    fmt::print("{}", render(d, format));
   });
 }
 

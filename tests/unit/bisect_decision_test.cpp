@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "analysis/verdicts/bisect_decision.h"
+#include "analysis/report/render/bisect_render.h"
+#include "analysis/report/render/renderer.h"
 
 using namespace kvmbench;
 
@@ -43,20 +45,20 @@ TEST(BisectDecision, GoodBadAndSkip) {
   // The run-level sd is about 0.48 (0.48 % of 100); a commit at 94 is 6 / 0.5
   // = 12 such sds from good and at bad's level: bad. At 100: good.
   BisectDecision d = decide_bisect(good, bad, side(94, 1), 0.01);
-  EXPECT_EQ(d.answer, BisectAnswer::bad) << render_bisect_text(d);
+  EXPECT_EQ(d.answer, BisectAnswer::bad) << render(bisect_document(d), Format::text);
   EXPECT_EQ(exit_code(d.answer), 1);
   ASSERT_EQ(d.metrics.size(), 1u);
   EXPECT_NEAR(d.metrics[0].good_to_bad_pct, -6, 0.1);
   d = decide_bisect(good, bad, side(100, 1), 0.01);
-  EXPECT_EQ(d.answer, BisectAnswer::good) << render_bisect_text(d);
+  EXPECT_EQ(d.answer, BisectAnswer::good) << render(bisect_document(d), Format::text);
   EXPECT_EQ(exit_code(d.answer), 0);
   // Midway (97): off both levels by 6 sds: neither is its level.
   d = decide_bisect(good, bad, side(97, 1), 0.01);
-  EXPECT_EQ(d.answer, BisectAnswer::skip) << render_bisect_text(d);
+  EXPECT_EQ(d.answer, BisectAnswer::skip) << render(bisect_document(d), Format::text);
   EXPECT_EQ(exit_code(d.answer), 125);
   // Past bad the wrong way (106: better than good): not "bad".
   d = decide_bisect(good, bad, side(106, 1), 0.01);
-  EXPECT_EQ(d.answer, BisectAnswer::skip) << render_bisect_text(d);
+  EXPECT_EQ(d.answer, BisectAnswer::skip) << render(bisect_document(d), Format::text);
   // References that do not differ: nothing to bisect, whatever the commit.
   d = decide_bisect(good, side(100, 10), side(94, 1), 0.01);
   EXPECT_EQ(d.answer, BisectAnswer::skip);
