@@ -83,6 +83,8 @@ std::string format_number(double x, int sig) {
 
 std::string format_pct(double pct) {
   if (!std::isfinite(pct)) return "n/a";
+  // The end of a wide CI on the logs (+4.4e+12%): its size, not 16 digits.
+  if (std::fabs(pct) >= 1e4) return fmt::format("{:+.3g}%", pct);
   return fmt::format("{:+.2f}%", pct);
 }
 

@@ -30,7 +30,7 @@ std::string format_reading(double x, int sig = 3);
 // A number with about `sig` significant digits, without an exponent for
 // ordinary magnitudes ("1234567", "12.35", "0.0004321").
 std::string format_number(double x, int sig = 4);
-// "+5.03%" / "-0.41%"; "n/a" for NaN.
+// "+5.03%" / "-0.41%"; "+4.4e+12%" from 10000% on; "n/a" for NaN.
 std::string format_pct(double pct);
 // "1.2e-05", "0.0312", "1"; "n/a" for NaN.
 std::string format_p(double p);

@@ -226,6 +226,8 @@ TEST(CompareRender, NumberFormats) {
   EXPECT_EQ(format_number(0), "0");
   EXPECT_EQ(format_pct(5.034), "+5.03%");
   EXPECT_EQ(format_pct(NAN), "n/a");
+  EXPECT_EQ(format_pct(9999.994), "+9999.99%");
+  EXPECT_EQ(format_pct(4402880119739.05), "+4.4e+12%");
   EXPECT_EQ(format_p(1.23e-5), "1.2e-05");
   EXPECT_EQ(format_p(0.0312), "0.031");
 }
