@@ -10,10 +10,6 @@ namespace kvmbench::host {
 
 namespace {
 
-constexpr std::uint64_t k4K = 4096;
-constexpr std::uint64_t k2M = 2ULL << 20;
-constexpr std::uint64_t k1G = 1ULL << 30;
-
 constexpr std::array<BackingInfo, 6> kTable = {{
     {Backing::anon_4k, "anon-4k", "private anonymous memory, MADV_NOHUGEPAGE", BackingNeeds::nothing, k4K},
     {Backing::thp, "thp", "private anonymous memory, MADV_HUGEPAGE, 2 MiB aligned", BackingNeeds::thp, k4K},

@@ -14,6 +14,11 @@
 
 namespace kvmbench::host {
 
+// The x86 page sizes the backings map and touch memory in.
+inline constexpr std::uint64_t k4K = 4096;
+inline constexpr std::uint64_t k2M = 2ULL << 20;
+inline constexpr std::uint64_t k1G = 1ULL << 30;
+
 enum class Backing { anon_4k, thp, hugetlb_2m, hugetlb_1g, memfd, guest_memfd };
 
 // What a backing needs beyond plain memory (directmap's availability check

@@ -23,9 +23,6 @@ namespace kvmbench::host {
 
 namespace {
 
-constexpr std::uint64_t kPage = 4096;
-constexpr std::uint64_t k2M = 2ULL << 20;
-
 std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
 
 }  // namespace
@@ -81,7 +78,7 @@ FreshMemory::~FreshMemory() {
 }
 
 void FreshMemory::touch() {
-  for (std::uint64_t off = 0; off < len_; off += kPage) addr_[off] = 1;
+  for (std::uint64_t off = 0; off < len_; off += k4K) addr_[off] = 1;
 }
 
 void FreshMemory::fill() { std::memset(addr_, 0x5a, len_); }
