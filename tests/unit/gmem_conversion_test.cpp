@@ -19,6 +19,7 @@
 #include "hostlib/kvm/gmem_conversion.h"
 #include "hostlib/kvm/kvm_uapi.h"
 #include "hostlib/kvm/kvm_vm.h"
+#include "tests/support/kvm_usable.h"
 
 using namespace kvmbench::host;
 
@@ -78,13 +79,8 @@ TEST(GmemConversion, AVmIoctlTurnedOffIsNotNoPrivateMemory) {
 // Live: this host's KVM answers the probe one way or the other, and a
 // refused conversion is a KvmError naming the ioctl and its file range.
 TEST(GmemConversion, LiveProbeOnADefaultVm) {
-  Kvm kvm = [] {
-    try {
-      return Kvm::open();
-    } catch (const KvmError& e) {
-      throw std::runtime_error(e.what());
-    }
-  }();
+  if (!kvmbench::test_support::kvm_usable()) GTEST_SKIP() << "/dev/kvm cannot be opened here";
+  Kvm kvm = Kvm::open();
   if (kvm.check_extension(KVM_CAP_GUEST_MEMFD) <= 0) GTEST_SKIP() << "no guest_memfd here";
   Vm vm = Vm::create(kvm, KVM_X86_DEFAULT_VM);
   const ConversionPaths p = probe_conversion_paths(vm);
