@@ -129,7 +129,17 @@ std::vector<const Preset*> choose_presets(const Suite& s, const RunSource& sourc
     if (why_not.empty()) return {p};
     return {};
   }
-  std::vector<std::string> reasons;
+  // (preset names, reason): presets left out for the same reason share it
+  // ("document, host: KVM is not available ..."), said once.
+  std::vector<std::pair<std::string, std::string>> reasons;
+  auto left_out = [&](const std::string& name, const std::string& r) {
+    for (auto& [names, why] : reasons)
+      if (why == r) {
+        names += ", " + name;
+        return;
+      }
+    reasons.emplace_back(name, r);
+  };
   std::vector<const Preset*> out;
   bool document_runs = false;
   // On an emulated CPU (the emulated lab) the document's sizes do not
@@ -145,15 +155,17 @@ std::vector<const Preset*> choose_presets(const Suite& s, const RunSource& sourc
       document_runs = std::string(name) == "document" || std::string(name) == "lab";
       break;
     }
-    reasons.push_back(fmt::format("{}: {}", name, r));
+    left_out(name, r);
   }
   if (run_all && !document_runs)
     if (const Preset* smoke = s.find_preset("smoke")) {
       std::string r = reason(*smoke);
       if (r.empty()) out.push_back(smoke);
-      else reasons.push_back(fmt::format("smoke: {}", r));
+      else left_out("smoke", r);
     }
-  why_not = fmt::format("{}", fmt::join(reasons, "; "));
+  std::vector<std::string> said;
+  for (const auto& [names, why] : reasons) said.push_back(names + ": " + why);
+  why_not = fmt::format("{}", fmt::join(said, "; "));
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -76,7 +77,10 @@ TEST(RunCliAll, RunsHostAndSmokeWhereTheDocumentCannot) {
     const bool doc = presets.count("document") && presets.at("document");
     EXPECT_EQ(ran.count(suite + "/document"), doc ? 1u : 0u) << suite;
     if (!doc) {
-      EXPECT_NE(r.err.find(suite + ": not run here: document:"), std::string::npos) << r.err;
+      // Where no preset of the suite can run (make_shared without /dev/kvm),
+      // it is skipped whole; presets left out for one reason share it.
+      const std::regex said("(" + suite + ": not run here|skipping " + suite + "): document[:,]");
+      EXPECT_TRUE(std::regex_search(r.err, said)) << suite << ":\n" << r.err;
       if (presets.count("host") && presets.at("host")) { EXPECT_EQ(ran.count(suite + "/host"), 1u) << suite; }
       if (presets.count("smoke") && presets.at("smoke")) { EXPECT_EQ(ran.count(suite + "/smoke"), 1u) << suite; }
     } else {
