@@ -1,6 +1,6 @@
 // Telling apart the experiments of one kernel log capture. A capture often
 // holds more than one: the boots of two kernels, or a loop before and after
-// a change, run one after the other (documents/000 has the all-CPU sweeps
+// a change, run one after the other (post 000 has the all-CPU sweeps
 // and, two minutes later, the leader-only ones, in one mail). Pooled, they
 // would read as one series; `kvmbench ingest --split-by` keeps them apart,
 // and without it ingest says what it would have split.

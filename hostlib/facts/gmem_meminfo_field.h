@@ -1,6 +1,6 @@
 // Which /proc/meminfo field grows with a guest's private (guest_memfd)
 // memory on the running kernel, for directmap's host allocation rate of an
-// SNP guest. The document (documents/001, a 2024 tree) read FileHugePages;
+// SNP guest. The document (post 001, a 2024 tree) read FileHugePages;
 // upstream guest_memfd allocates order-0 folios (virt/kvm/guest_memfd.c,
 // kvm_gmem_get_folio: "TODO: Support huge pages", filemap_grab_folio; the
 // research note's [gmem-up]), so FileHugePages never rises there and an SNP

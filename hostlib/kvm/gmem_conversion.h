@@ -1,5 +1,5 @@
 // How a VM's guest_memfd memory is converted between private and shared,
-// and which way reaches the arch make_shared callback that documents/002
+// and which way reaches the arch make_shared callback that post 002
 // measures. Two ioctls exist, and a kernel may offer either or both:
 //   - KVM_SET_MEMORY_ATTRIBUTES on the VM fd (upstream; cap 233 on the VM
 //     fd says whether PRIVATE is accepted). Upstream guest_memfd has no

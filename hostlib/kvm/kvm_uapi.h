@@ -119,7 +119,7 @@ inline constexpr unsigned long kSetMemoryAttributes = _IOW(KVMIO, 0xd2, MemoryAt
 inline constexpr unsigned long kCreateGuestMemfd = _IOWR(KVMIO, 0xd4, CreateGuestMemfd);
 inline constexpr unsigned long kPreFaultMemory = _IOWR(KVMIO, 0xd5, PreFaultMemory);
 
-// ---- In-place guest_memfd conversion (the series documents/002 measures) --
+// ---- In-place guest_memfd conversion (the series post 002 measures) --
 // The to-shared ioctl that reaches the arch make_shared callback, on the
 // guest_memfd fd itself (research/kernel_context.md C, linux-cc
 // include/uapi/linux/kvm.h): KVM_SET_MEMORY_ATTRIBUTES2 =

@@ -1,4 +1,4 @@
-// documents/003 has no numbers: its reproduction is the measurement matrix
+// post 003 has no numbers: its reproduction is the measurement matrix
 // it describes (lines 48-60), every cell saying so.
 #include <fmt/format.h>
 
@@ -35,7 +35,7 @@ Table described_matrix() {
 }  // namespace
 
 Reproduction reproduce_document(const std::filesystem::path& dir, const ReproduceOptions&) {
-  Reproduction r{"asid", "documents/003_33375d03bcc75d72.txt", {}, {}, {}};
+  Reproduction r{"asid", "post 003 (Ahmed, static SVM ASIDs 0/7)", {}, {}, {}};
   const std::filesystem::path f = dir / "asid_no_raw_data.md";
   if (!std::filesystem::exists(f)) throw std::runtime_error(fmt::format("{}: missing", f.string()));
   r.files.push_back(f.string());

@@ -1,4 +1,4 @@
-// asid: static per-VM vs dynamic per-vCPU SVM ASIDs (documents/003): netperf
+// asid: static per-VM vs dynamic per-vCPU SVM ASIDs (post 003): netperf
 // style tcp_rr / tcp_stream, cpuid_rate and mmap_churn (mmap, touch, munmap
 // 100M x 100) in a guest, 5 iterations each; the patched and unpatched
 // kernels are two runs put side by side with `kvmbench compare`.
@@ -443,7 +443,7 @@ Suite asid_suite() {
   lab.params = document_params(true);
   return {
       .name = "asid",
-      .description = "SVM static vs dynamic ASIDs: netperf, cpuid, mmap churn (documents/003)",
+      .description = "SVM static vs dynamic ASIDs: netperf, cpuid, mmap churn (post 003)",
       .presets =
           {
               doc,

@@ -1,4 +1,4 @@
-// documents/001's table from results/reference/directmap_faultin.json: the
+// post 001's table from results/reference/directmap_faultin.json: the
 // published summaries only (mean, sd, n), so the t-test works from those.
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 namespace kvmbench::suites::directmap {
 
 Reproduction reproduce_document(const std::filesystem::path& dir, const ReproduceOptions&) {
-  Reproduction r{"directmap", "documents/001_ea3f563d108a34e5.txt", {}, {}, {}};
+  Reproduction r{"directmap", "post 001 (Roth, directmap pre-split, 2024)", {}, {}, {}};
   const std::filesystem::path f = dir / "directmap_faultin.json";
   r.files.push_back(f.string());
   nlohmann::json j;

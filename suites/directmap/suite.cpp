@@ -1,4 +1,4 @@
-// directmap: guest fault-in rate vs the host directmap (documents/001).
+// directmap: guest fault-in rate vs the host directmap (post 001).
 //   document: one big guest (default 1T / 128 vCPUs, or what the host has)
 //             runs `faultin` (stress --vm N --vm-bytes B --vm-keep) while the
 //             host's allocation of guest memory is sampled from /proc/meminfo
@@ -369,7 +369,7 @@ Suite directmap_suite() {
   lab.params = guest_params("1G", "1", "192M", "600");
   return {
       .name = "directmap",
-      .description = "guest fault-in rate vs host directmap (documents/001)",
+      .description = "guest fault-in rate vs host directmap (post 001)",
       .presets =
           {
               doc,

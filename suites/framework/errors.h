@@ -1,4 +1,4 @@
-// Exit codes of the kvmbench command (DESIGN.md) and the exception that
+// Exit codes of the kvmbench command (the README's list) and the exception that
 // carries one out of a subcommand.
 #pragma once
 

@@ -18,7 +18,7 @@ namespace kvmbench::suites {
 
 struct Reproduction {
   std::string suite;                  // "rmpopt", "directmap", "make_shared", "asid"
-  std::string document;               // "documents/002_e68ad5e7b1fb71fb.txt"
+  std::string document;               // "post 002 (Tng, guest_memfd v10 12/41)": results/reference/README.md
   std::vector<std::string> files;     // reference files read
   std::vector<Table> tables;          // empty when the document has no raw data
   std::vector<std::string> notes;     // claims of the document, what was derivable

@@ -1,4 +1,4 @@
-// make_shared: guest_memfd to-shared conversions (documents/002), with VMs
+// make_shared: guest_memfd to-shared conversions (post 002), with VMs
 // built directly through KVM ioctls as the KVM selftests do (no QEMU).
 //   document: the document's benchmark (gmem_benchmark_tdx_convert: private
 //             memory faulted into the guest, converted to shared and back,
@@ -231,7 +231,7 @@ Suite make_shared_suite() {
   host_params[0].default_value = "4K,64M,256M";
   return {
       .name = "make_shared",
-      .description = "guest_memfd to-shared conversion cost (documents/002)",
+      .description = "guest_memfd to-shared conversion cost (post 002)",
       .presets =
           {
               {

@@ -6,7 +6,7 @@
 // the first assigned entry of a 1 GiB region, as RMPOPT does. Everything it
 // reports is labelled "emulated sweep".
 //
-// The kernel loop being emulated (documents/000):
+// The kernel loop being emulated (post 000):
 //   for (pa = start; pa < end; pa += PUD_SIZE)
 //       on_each_cpu_mask(mask, rmpopt, pa, true);
 // Each CPU's rmpopt(region) here: if another CPU already found the region

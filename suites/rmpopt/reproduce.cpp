@@ -1,4 +1,4 @@
-// documents/000's tables from the three kernel logs of results/reference.
+// post 000's tables from the three kernel logs of results/reference.
 #include <fmt/format.h>
 
 #include <optional>
@@ -10,7 +10,7 @@ namespace kvmbench::suites::rmpopt {
 
 Reproduction reproduce_document(const std::filesystem::path& dir, const ReproduceOptions& options) {
   namespace fs = std::filesystem;
-  Reproduction r{"rmpopt", "documents/000_d7f8210c34ef167c.txt", {}, {}, {}};
+  Reproduction r{"rmpopt", "post 000 (Kalra, RMPOPT v2 3/7)", {}, {}, {}};
   const fs::path cycles = dir / "rmpopt_cycles.log";
   const fs::path all = dir / "rmpopt_sweep_all_cpus.log";
   const fs::path leader = dir / "rmpopt_sweep_leader_primary.log";

@@ -1,4 +1,4 @@
-// rmpopt: the SEV-SNP RMPOPT sweep of documents/000.
+// rmpopt: the SEV-SNP RMPOPT sweep of post 000.
 //   document: two SNP guests, one terminated; the kernel's own sweep timing
 //             lines and the cycle statistics come from the kernel log. Needs
 //             SEV-SNP, RMPOPT, a kernel with the series whose log says it
@@ -181,7 +181,7 @@ void run_document(RunContext& ctx, const DocumentParams& p) {
       usage_error("parameter firmware: an SNP-capable OVMF is required (--set firmware=/path/OVMF.fd)");
   });
 
-  // documents/000: the guests start together; guest 0 terminates first
+  // post 000: the guests start together; guest 0 terminates first
   // (after a short hold) and its teardown triggers the sweep, whose timing
   // the kernel prints; the others hold until the sweep had time to run. A
   // kernel log that cannot be opened is a skip, before any guest starts.
@@ -282,7 +282,7 @@ Suite rmpopt_suite() {
   for (auto& p : snp_params("SNP-capable OVMF image")) doc_params.push_back(p);
   return {
       .name = "rmpopt",
-      .description = "SEV-SNP RMPOPT sweep cost (documents/000)",
+      .description = "SEV-SNP RMPOPT sweep cost (post 000)",
       .presets =
           {
               {

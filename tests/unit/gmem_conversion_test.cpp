@@ -1,5 +1,5 @@
 // Issue 14 item 1: which ioctl converts guest_memfd memory, and which of
-// them reaches the arch make_shared callback documents/002 times. Values
+// them reaches the arch make_shared callback post 002 times. Values
 // from research/kernel_context.md C (linux-cc include/uapi/linux/kvm.h and
 // virt/kvm/guest_memfd.c) and confidential_paths_review.md section 2:
 //   KVM_SET_MEMORY_ATTRIBUTES  = _IOW(KVMIO, 0xd2, struct kvm_memory_attributes)   (32 bytes, VM fd)

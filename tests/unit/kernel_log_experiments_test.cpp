@@ -1,10 +1,10 @@
 // Kernel log captures as they come in mail and labs: a patch's print in
 // source form is no record, the RMPOPT series' status lines are named as
 // such, and one capture's different experiments can be told apart.
-//   tests/data/ingest/mail_with_patch.txt: documents/002's first two
+//   tests/data/ingest/mail_with_patch.txt: post 002's first two
 //     to_shared prints, after a patch hunk with the pr_err() that prints
 //     them (the hunk written for this test), and a status line;
-//   tests/data/ingest/rmpopt_two_loops.log: documents/000's four sweeps
+//   tests/data/ingest/rmpopt_two_loops.log: post 000's four sweeps
 //     (232, 234 s: the all-CPU loop; 363, 365 s: the leader-only one), one
 //     more of each loop written for this test, then a reboot: the series'
 //     boot status line and one sweep at 41 s.

@@ -16,7 +16,7 @@ using kvmbench::suites::reproduce;
 
 static const auto kRef = suites::default_reference_dir();
 
-// documents/002_e68ad5e7b1fb71fb.txt lines 83-104, the poster's table.
+// post 002 lines 83-104, the poster's table.
 static const char* kMakeSharedDocumentTable = R"(
   nr_pages      make_shared            total    percentage
 ----------  ---------------  ---------------  ------------
