@@ -7,7 +7,7 @@ PACKAGES="cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev libeigen3-dev
 libbenchmark-dev libgtest-dev nlohmann-json3-dev libhwloc-dev libnuma-dev
 libboost-dev libsqlite3-dev libpq-dev postgresql git qemu-system-x86 busybox-static cpio kmod
 chromium dpkg-dev file libxml2-utils python3-jsonschema lava-common
-lava-dispatcher mmdebstrap kexec-tools"
+lava-dispatcher mmdebstrap kexec-tools systemd"
 # chromium: the HTML report is checked in a real (headless) browser.
 # dpkg-dev, file: CPack's Debian package takes its Depends from
 # dpkg-shlibdeps, which CPack runs on what `file` says is ELF.
@@ -24,6 +24,8 @@ lava-dispatcher mmdebstrap kexec-tools"
 # which lava-run does not need.
 # kexec-tools: `kvmbench ab` boots each invocation's kernel with kexec, also
 # inside the emulated lab (`kvmbench lab ab`), which uses the host's own.
+# systemd: its systemd-analyze reads the units that resume `kvmbench ab`
+# after each boot (verify, condition --unit), as systemd would at boot.
 # kmod: modprobe, rmmod and depmod, also inside the emulated lab (`kvmbench
 # lab`), whose kvm_amd reloads use the host's own.
 # libsqlite3-dev, libpq-dev: the results database (SQLite file by default,

@@ -161,28 +161,57 @@ const fs::path kDropIn = fs::path("/etc/systemd/system") / (std::string(kUnit) +
 // Written by kvmbench (the package's own unit is in /usr/lib).
 constexpr const char* kWrittenMark = "# written by kvmbench ab";
 
+// A path as one word of a unit file's command line or setting: '%' is a
+// specifier, '"' and '\\' need escaping inside double quotes.
+std::string unit_word(const fs::path& p) {
+  std::string out = "\"";
+  for (char c : p.string()) {
+    if (c == '%') out += "%%";
+    else if (c == '"' || c == '\\') out += std::string("\\") + c;
+    else out += c;
+  }
+  return out + "\"";
+}
+
+std::string resume_exec(const fs::path& self, const fs::path& state_dir) {
+  return fmt::format("{} ab --resume --state {}", unit_word(self), unit_word(state_dir));
+}
+
+// Condition paths take no quotes: only '%' is special there.
+std::string condition_path(const fs::path& p) {
+  std::string out;
+  for (char c : p.string()) out += c == '%' ? std::string("%%") : std::string(1, c);
+  return out;
+}
+
 }  // namespace
+
+std::string resume_drop_in(const fs::path& self, const fs::path& state_dir) {
+  return fmt::format("{}\n[Unit]\nConditionPathExists=\nConditionPathExists={}\n\n"
+                     "[Service]\nExecStart=\nExecStart={}\n",
+                     kWrittenMark, condition_path(state_dir / "state.json"), resume_exec(self, state_dir));
+}
+
+std::string resume_unit(const fs::path& self, const fs::path& state_dir) {
+  return fmt::format("{}\n[Unit]\nDescription=kvmbench ab: the next boot of an A/B experiment across kernels\n"
+                     "After=multi-user.target\nConditionPathExists={}\n\n"
+                     "[Service]\nType=oneshot\nExecStart={}\n"
+                     "StandardOutput=journal+console\nStandardError=journal+console\n\n"
+                     "[Install]\nWantedBy=multi-user.target\n",
+                     kWrittenMark, condition_path(state_dir / "state.json"), resume_exec(self, state_dir));
+}
 
 std::string arrange_resume_at_boot(const fs::path& self, const fs::path& state_dir) {
   if (!systemd_runs_this_machine()) return "systemd is not PID 1 here";
-  const std::string exec = fmt::format("{} ab --resume --state {}", self.string(), state_dir.string());
   std::error_code ec;
   const bool packaged = run_program({"/bin/sh", "-c", "exec systemctl cat kvmbench-ab.service"}, 30).ok() &&
                         !fs::exists(kEtcUnit, ec);
-  try {
-    if (packaged) {
-      fs::create_directories(kDropIn.parent_path());
-      std::ofstream(kDropIn) << kWrittenMark << "\n[Service]\nExecStart=\nExecStart=" << exec << "\n";
-    } else {
-      std::ofstream(kEtcUnit) << kWrittenMark << "\n[Unit]\nDescription=kvmbench ab: the next boot of an A/B "
-                                 "experiment across kernels\nAfter=multi-user.target\n\n[Service]\nType=oneshot\n"
-                                 "ExecStart="
-                              << exec << "\nStandardOutput=journal+console\nStandardError=journal+console\n\n"
-                                         "[Install]\nWantedBy=multi-user.target\n";
-    }
-  } catch (const std::exception& e) {
-    return std::string("cannot write the unit: ") + e.what();
-  }
+  const fs::path file = packaged ? kDropIn : kEtcUnit;
+  fs::create_directories(file.parent_path(), ec);
+  std::ofstream out(file);
+  out << (packaged ? resume_drop_in(self, state_dir) : resume_unit(self, state_dir));
+  out.close();
+  if (!out) return fmt::format("cannot write {}: {}", file.string(), std::strerror(errno));
   const ProgramRun en = run_program({"/bin/sh", "-c", "systemctl daemon-reload && systemctl enable kvmbench-ab.service"}, 60);
   if (!en.ok()) return "systemctl enable kvmbench-ab.service failed: " + en.failure();
   return "";

@@ -45,6 +45,16 @@ std::string kexec_unavailable();
 // (never returns). Throws std::runtime_error when kexec refuses to load.
 void kexec_into(const ab::KernelChoice& k, const std::string& cmdline);
 
+// Pure: the unit files that run `SELF ab --resume --state STATE_DIR` at
+// boot. The drop-in goes over the package's kvmbench-ab.service: it points
+// ExecStart at this binary and the unit's condition at STATE_DIR's
+// state.json (the package's names /var/lib/kvmbench/ab, so an experiment
+// with its state elsewhere would never resume). The unit stands in for the
+// package's where it did not install one. Paths are quoted and escaped as
+// systemd.service's command lines and specifiers want.
+std::string resume_drop_in(const std::filesystem::path& self, const std::filesystem::path& state_dir);
+std::string resume_unit(const std::filesystem::path& self, const std::filesystem::path& state_dir);
+
 // Arranges for `SELF ab --resume --state STATE_DIR` to run after each boot:
 // systemd's kvmbench-ab.service (the package installs it; a drop-in in
 // /etc/systemd/system points it at this binary and state directory, and
