@@ -24,6 +24,8 @@
 # Prints, per case, how many experiments gated exit 1 (a regression), the
 # rate with its Wilson 95% CI, and the same A/A experiments judged with one
 # invocation a side (its repetitions the units), to show what the boots buy.
+# The A/A runs are kept: bench/ab_power_curve.sh judges them again with a
+# smaller regression planted in their data.
 set -u
 experiments=${1:-40}
 kvmbench=${2:-build/kvmbench}
@@ -50,11 +52,7 @@ invocation() {  # dir planted(0|1)
     ls -d "$1"/*/ | head -1
 }
 
-wilson() {  # k n: "rate% [lo%, hi%]"
-    awk -v k="$1" -v n="$2" 'BEGIN { z = 1.959964; p = k / n; d = 1 + z*z/n;
-        c = (p + z*z/(2*n)) / d; h = z * sqrt(p*(1-p)/n + z*z/(4*n*n)) / d;
-        printf "%5.1f%% [%4.1f%%, %5.1f%%]", 100*p, 100*(c-h), 100*(c+h) }'
-}
+. "$(dirname "$0")/wilson.sh"
 
 experiment() {  # n planted -> prints "ab_exit single_exit"
     n=$1 planted=$2 dir=$3
