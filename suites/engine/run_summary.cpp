@@ -78,6 +78,14 @@ std::vector<std::string> RunSummary::render(double wall_s) const {
   if (!warnings_.empty()) {
     out.push_back("kvmbench: warnings, each kind once (all: `kvmbench report --verbose DIR`):");
     for (const auto& w : warnings_) {
+      if (w.first_text.rfind(w.kind + ": ", 0) == 0) {
+        // A host setting's warning names its kind first and says the same
+        // for every run: once, counted.
+        auto wrapped = wrap_columns(fmt::format("{} ({}x)", w.first_text, w.count), "    ");
+        wrapped.front().erase(0, 2);
+        out.insert(out.end(), wrapped.begin(), wrapped.end());
+        continue;
+      }
       out.push_back(fit_columns(fmt::format("  {} ({}x), e.g.:", w.kind, w.count)));
       for (auto& l : wrap_columns(w.first_text, "    ")) out.push_back(l);
     }
