@@ -316,8 +316,8 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
       }
       emulated = base.source == Source::emulated || cand.source == Source::emulated;
       go.pipeline_check = emulated;
-      base.label = fmt::format("base: {}{} ({} boots)", e.base.spec, e.base.append.empty() ? "" : " + " + e.base.append, nb);
-      cand.label = fmt::format("cand: {}{} ({} boots)", e.cand.spec, e.cand.append.empty() ? "" : " + " + e.cand.append, nc);
+      base.label = fmt::format("{}{} ({} boots)", e.base.spec, e.base.append.empty() ? "" : " + " + e.base.append, nb);
+      cand.label = fmt::format("{}{} ({} boots)", e.cand.spec, e.cand.append.empty() ? "" : " + " + e.cand.append, nc);
       // Boots differ by a factor (a busy host slows all of a boot): the
       // gate's default, the test and its CI on the logs (family_verdicts.h).
       g = evaluate_gate(base, cand, go);
