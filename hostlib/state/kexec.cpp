@@ -161,12 +161,14 @@ const fs::path kDropIn = fs::path("/etc/systemd/system") / (std::string(kUnit) +
 // Written by kvmbench (the package's own unit is in /usr/lib).
 constexpr const char* kWrittenMark = "# written by kvmbench ab";
 
-// A path as one word of a unit file's command line or setting: '%' is a
-// specifier, '"' and '\\' need escaping inside double quotes.
-std::string unit_word(const fs::path& p) {
+// A path as one word of a unit file's command line: '%' is a specifier,
+// '"' and '\\' need escaping inside double quotes, and in an argument (not
+// in the executable's path, which systemd takes as it is) '$' is a variable.
+std::string unit_word(const fs::path& p, bool argument) {
   std::string out = "\"";
   for (char c : p.string()) {
     if (c == '%') out += "%%";
+    else if (c == '$' && argument) out += "$$";
     else if (c == '"' || c == '\\') out += std::string("\\") + c;
     else out += c;
   }
@@ -174,7 +176,7 @@ std::string unit_word(const fs::path& p) {
 }
 
 std::string resume_exec(const fs::path& self, const fs::path& state_dir) {
-  return fmt::format("{} ab --resume --state {}", unit_word(self), unit_word(state_dir));
+  return fmt::format("{} ab --resume --state {}", unit_word(self, false), unit_word(state_dir, true));
 }
 
 // Condition paths take no quotes: only '%' is special there.
@@ -203,6 +205,10 @@ std::string resume_unit(const fs::path& self, const fs::path& state_dir) {
 
 std::string arrange_resume_at_boot(const fs::path& self, const fs::path& state_dir) {
   if (!systemd_runs_this_machine()) return "systemd is not PID 1 here";
+  // A unit file is lines: a path with a line break cannot be said in one.
+  for (const fs::path& p : {self, state_dir})
+    if (p.string().find_first_of("\n\r") != std::string::npos)
+      return fmt::format("the path {:?} has a line break, which a systemd unit cannot hold", p.string());
   std::error_code ec;
   const bool packaged = run_program({"/bin/sh", "-c", "exec systemctl cat kvmbench-ab.service"}, 30).ok() &&
                         !fs::exists(kEtcUnit, ec);

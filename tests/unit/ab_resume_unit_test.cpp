@@ -4,7 +4,7 @@
 // `systemd-analyze condition --unit` (whether the unit would run at boot),
 // both without systemd as PID 1. The package's unit is the file the package
 // installs (scripts/kvmbench-ab.service), with the drop-in `ab` writes over
-// it; paths with a space and a '%' stand for what users give.
+// it; paths with a space, '%' and '$' stand for what users give.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -26,8 +26,8 @@ const char* kAnalyze = "/usr/bin/systemd-analyze";
 struct UnitTree {
   TempDir tmp;
   fs::path units = tmp.path / "units";
-  fs::path self = tmp.path / "opt kvm%bench" / "kvmbench";  // a real executable
-  fs::path state = tmp.path / "ab state" / "exp 1";
+  fs::path self = tmp.path / "opt kvm%bench$X" / "kvmbench";  // a real executable
+  fs::path state = tmp.path / "ab state$Y" / "exp 1";
 
   UnitTree() {
     fs::create_directories(units);
@@ -89,6 +89,18 @@ TEST(AbResumeUnit, TheUnitWrittenWhereNoPackageInstalledOneVerifiesAndRunsOnlyFo
   write_text(t.state / "state.json", "{}");
   auto after = t.analyze({"condition", "--unit", "kvmbench-ab.service"});
   EXPECT_EQ(after.exit_code, 0) << after.out << after.err;
+}
+
+TEST(AbResumeUnit, CommandLineWordsAreQuotedAndEscapedAsSystemdReadsThem) {
+  // systemd.service: in an argument "$$" is a literal '$' (else a
+  // variable; the executable's path is taken as it is, which verify above
+  // checks), "%%" a '%' (else a specifier), and inside double quotes '\\'
+  // and '"' are escaped.
+  const std::string unit = kvmbench::host::resume_unit("/opt/k$HOME%n/kvmbench", "/srv/a\"b\\c$d");
+  EXPECT_NE(unit.find("ExecStart=\"/opt/k$HOME%%n/kvmbench\" ab --resume --state \"/srv/a\\\"b\\\\c$$d\"\n"),
+            std::string::npos)
+      << unit;
+  EXPECT_NE(unit.find("ConditionPathExists=/srv/a\"b\\c$d/state.json\n"), std::string::npos) << unit;
 }
 
 TEST(AbResumeUnit, AnExecStartOfAMissingBinaryIsWhatVerifyCatches) {
