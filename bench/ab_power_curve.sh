@@ -17,7 +17,7 @@ kept=${1:?usage: bench/ab_power_curve.sh KEPT_DIR [KVMBENCH] [N] [DROPS]}
 kvmbench=${2:-build/kvmbench}
 n=${3:-3}
 drops=${4:-"0 2 5 10 20"}
-. "$(dirname "$0")/wilson.sh"
+. "$(dirname "$0")/rates_lib.sh"
 work=$(mktemp -d /tmp/kvmbench-ab-power.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
@@ -34,6 +34,7 @@ scaled() {
     } { print }' "$1/samples.jsonl" > "$3/samples.jsonl"
 }
 
+echo "the A/A invocations of one experiment differ by $(invocation_spread "$kept"/aa-n"$n"-*) (sd of their log means, pooled)"
 for d in $drops; do
     factor=$(awk -v d="$d" 'BEGIN { printf "%.6f", 1 - d / 100 }')
     k=0 total=0 bad=0

@@ -23,7 +23,10 @@
 # large, known cost. Root is needed for the planted case.
 # Prints, per case, how many experiments gated exit 1 (a regression), the
 # rate with its Wilson 95% CI, and the same A/A experiments judged with one
-# invocation a side (its repetitions the units), to show what the boots buy.
+# invocation a side (its repetitions the units), to show what the boots buy;
+# then each side's fault-in rate (geometric mean) and how much invocations
+# differ (rates_lib.sh's invocation_spread: in a planted case the two sides
+# are pooled as if one, so read it for A/A only).
 # The A/A runs are kept: bench/ab_power_curve.sh judges them again with a
 # smaller regression planted in their data.
 set -u
@@ -52,7 +55,7 @@ invocation() {  # dir planted(0|1)
     ls -d "$1"/*/ | head -1
 }
 
-. "$(dirname "$0")/wilson.sh"
+. "$(dirname "$0")/rates_lib.sh"
 
 experiment() {  # n planted -> prints "ab_exit single_exit"
     n=$1 planted=$2 dir=$3
@@ -88,5 +91,8 @@ for case in $cases; do
     printf "%-8s N=%d  regression in %2d/%d: %s" "$name" "$n" "$k" "$experiments" "$(wilson "$k" "$experiments")"
     [ "$bad" -gt 0 ] && printf "  (%d unusable)" "$bad"
     printf "   one invocation a side: %2d/%d: %s\n" "$k1" "$experiments" "$(wilson "$k1" "$experiments")"
+    printf "         fault-in rate (geometric mean): base %s GB/s, cand %s GB/s; invocations differ by %s\n" \
+        "$(geomean_rate "$out/$name-n$n-"*/*-base/*/)" "$(geomean_rate "$out/$name-n$n-"*/*-cand/*/)" \
+        "$(invocation_spread "$out/$name-n$n-"*)"
 done
 echo "runs kept in $out"
