@@ -29,9 +29,9 @@
 #include <string>
 #include <vector>
 
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "hostlib/state/knobs.h"
-#include "hostlib/qemu/qemu_process.h"
+#include "hostlib/os/child_process.h"
 
 namespace fs = std::filesystem;
 using kvmbench::host::run_program;

@@ -8,7 +8,7 @@
 # guest tests then skip with the reason.
 # Installed (/usr/libexec/kvmbench/fetch-guest-kernel.sh) it fills
 # /var/cache/kvmbench/guest-kernel, where an installed kvmbench looks;
-# $KVMBENCH_GUEST_KERNEL_CACHE overrides both (hostlib/files/install_layout.h).
+# $KVMBENCH_GUEST_KERNEL_CACHE overrides both (hostlib/os/install_layout.h).
 set -u
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ -f "$root/CMakeLists.txt" ]; then

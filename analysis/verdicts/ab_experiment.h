@@ -19,6 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/model/kernel_choice.h"
+
 namespace kvmbench::ab {
 
 enum class Side { base, cand };
@@ -28,16 +30,6 @@ std::string_view to_string(Side s);  // "base", "cand"
 // gives A B B A A B) or "random" (n of each, shuffled from `seed`). Throws
 // std::invalid_argument for n < 2 or another order.
 std::vector<Side> invocation_order(int n, std::string_view order, std::uint64_t seed);
-
-// A kernel as the user named it and as it resolved on the machine.
-struct KernelChoice {
-  std::string spec;     // "running", a release, a .deb, a bzImage
-  std::string append;   // words added to its command line
-  std::string image;    // the kernel image kexec loads ("" for the running kernel left as it is)
-  std::string initrd;   // "" for none
-  std::string release;  // uname -r it will report ("" where not known before it boots)
-  std::string cmdline;  // the command line it boots with, without kvmbench's marker
-};
 
 enum class StepStatus {
   pending,    // not reached

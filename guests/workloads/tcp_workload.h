@@ -6,7 +6,7 @@
 #include <atomic>
 #include <thread>
 
-#include "net_protocol.h"
+#include "guests/protocol/net_protocol.h"
 #include "workload_common.h"
 
 namespace kvmbench::guest {

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 
 namespace kvmbench::host {
 

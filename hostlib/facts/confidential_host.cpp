@@ -1,5 +1,5 @@
 #include "hostlib/facts/confidential_host.h"
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 #include "hostlib/facts/cpuid.h"
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 
 #include <algorithm>
 #include <cstring>

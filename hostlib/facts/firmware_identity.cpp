@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 
 namespace kvmbench::host {
 

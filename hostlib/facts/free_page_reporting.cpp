@@ -4,7 +4,7 @@
 #include <string>
 #include <system_error>
 
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 
 namespace kvmbench::host {
 

@@ -1,5 +1,5 @@
 #include "hostlib/facts/gmem_meminfo_field.h"
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 
 #include <fcntl.h>
 #include <linux/falloc.h>

@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 
 namespace kvmbench::host {
 

@@ -53,7 +53,7 @@ class KmsgReader {
   std::optional<KmsgRecord> next(int timeout_ms = 100);
 
   // Calls `on_record` for each record until `stop` becomes true, the process
-  // is interrupted (hostlib/state/interrupt.h), or a replay ends. Returns the
+  // is interrupted (hostlib/os/interrupt.h), or a replay ends. Returns the
   // number of records delivered.
   std::size_t run(const std::function<void(const KmsgRecord&)>& on_record,
                   const std::atomic<bool>& stop, int poll_ms = 100);

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <system_error>
 
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 
 namespace kvmbench::host {
 

@@ -14,7 +14,7 @@
 #include "analysis/parse/kernel_log.h"
 #include "analysis/parse/kernel_log_prefix.h"
 #include "analysis/model/text_lines.h"
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 #include "hostlib/facts/kmsg_reader.h"
 
 namespace kvmbench::host {

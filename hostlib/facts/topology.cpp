@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "hostlib/measure/pinning.h"
+#include "hostlib/os/cpu_list.h"
 
 namespace kvmbench::host {
 

@@ -1,5 +1,5 @@
 #include "hostlib/facts/tsc.h"
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 
 #include <time.h>
 

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "hostlib/kvm/kvm_uapi.h"
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 
 namespace kvmbench::host {
 

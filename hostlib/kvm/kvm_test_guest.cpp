@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "hostlib/kvm/kvm_uapi.h"
 
 namespace kvmbench::host {

@@ -1,5 +1,5 @@
 #include "hostlib/kvm/kvm_vm.h"
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -18,7 +18,7 @@
 
 #include <fmt/format.h>
 
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "hostlib/kvm/kvm_uapi.h"
 
 namespace kvmbench::host {

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "hostlib/qemu/qemu_process.h"
+#include "hostlib/os/child_process.h"
 
 namespace kvmbench::host {
 

@@ -19,12 +19,12 @@
 #include "analysis/model/json_input.h"
 #include "analysis/parse/kernel_console_trouble.h"
 #include "analysis/model/last_lines.h"
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "hostlib/lab/lab_stall_watch.h"
 #include "hostlib/qemu/qemu_paths.h"
-#include "hostlib/qemu/qemu_process.h"
+#include "hostlib/os/child_process.h"
 #include "hostlib/qemu/qemu_qmp.h"
-#include "hostlib/files/scoped_temp_dir.h"
+#include "hostlib/os/scoped_temp_dir.h"
 
 namespace kvmbench::host {
 
@@ -112,17 +112,6 @@ std::string lab_command_script(const LabSpec& spec) {
   s += "exec";
   for (const auto& a : spec.command) s += " " + shell_quote(a);
   return s + "\n";
-}
-
-nlohmann::json lab_identity_from_env() {
-  const char* v = std::getenv(kLabEnv);
-  if (!v || !*v) return nullptr;
-  try {
-    auto j = parse_json_input(v);
-    if (j.is_object()) return j;
-  } catch (const std::exception&) {
-  }
-  return {{"unparsed", v}};
 }
 
 LabConsole parse_lab_console(std::string_view text) {

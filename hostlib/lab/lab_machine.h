@@ -130,12 +130,6 @@ struct LabStreams {
   std::function<void(std::string_view)> out, err, note;
 };
 
-// The environment variable through which a command in the lab learns that
-// it runs there (a JSON object: id, host, kernel, cpu, ...; `kvmbench run`
-// stores it in meta.json as "lab").
-inline constexpr const char* kLabEnv = "KVMBENCH_LAB";
-// That object, or null outside the lab.
-nlohmann::json lab_identity_from_env();
 
 // Boots the lab, runs spec.command, powers off. Never throws for host
 // trouble (status cannot_run / failed with the reason); throws

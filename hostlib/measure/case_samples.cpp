@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 
 namespace kvmbench::host {
 

@@ -9,13 +9,6 @@
 
 namespace kvmbench::host {
 
-// "0-3,8,10-11" -> {0,1,2,3,8,10,11} (sorted, unique). Also accepts
-// "0-7:2" (stride, as in the kernel's cpulist). Empty text -> empty set.
-// Throws std::invalid_argument with the offending part on bad input.
-std::vector<int> parse_cpu_list(std::string_view text);
-// {0,1,2,3,8} -> "0-3,8".
-std::string format_cpu_list(const std::vector<int>& cpus);
-
 // The CPUs the calling thread may run on.
 std::vector<int> thread_affinity();
 

@@ -3,7 +3,7 @@
 #include <cctype>
 
 #include "hostlib/qemu/qemu_paths.h"
-#include "hostlib/qemu/qemu_process.h"
+#include "hostlib/os/child_process.h"
 
 namespace kvmbench::host {
 

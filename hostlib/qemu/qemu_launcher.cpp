@@ -14,13 +14,13 @@
 
 #include "analysis/model/last_lines.h"
 #include "hostlib/facts/cpuid.h"
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "hostlib/kvm/kvm_probe.h"
 #include "hostlib/qemu/qemu_net_peer.h"
 #include "hostlib/qemu/qemu_paths.h"
-#include "hostlib/qemu/qemu_process.h"
+#include "hostlib/os/child_process.h"
 #include "hostlib/qemu/qemu_qmp.h"
-#include "hostlib/files/scoped_temp_dir.h"
+#include "hostlib/os/scoped_temp_dir.h"
 
 namespace fs = std::filesystem;
 

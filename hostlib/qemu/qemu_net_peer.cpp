@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "guests/workloads/net_protocol.h"
+#include "guests/protocol/net_protocol.h"
 
 namespace kvmbench::host {
 

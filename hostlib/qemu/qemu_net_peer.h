@@ -1,6 +1,6 @@
 // The host side of tcp_rr / tcp_stream: a thread that connects to the
 // guest's forwarded port on 127.0.0.1 and echoes (rr) or sinks (stream) what
-// the guest workload sends (protocol: guests/workloads/net_protocol.h).
+// the guest workload sends (protocol: guests/protocol/net_protocol.h).
 #pragma once
 
 #include <atomic>

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "hostlib/files/install_layout.h"
+#include "hostlib/os/install_layout.h"
 
 namespace fs = std::filesystem;
 

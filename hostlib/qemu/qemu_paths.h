@@ -16,7 +16,7 @@ struct FoundPath {
 };
 
 // $KVMBENCH_GUEST_KERNEL if set, else the newest vmlinuz-* in the guest
-// kernel cache (hostlib/files/install_layout.h).
+// kernel cache (hostlib/os/install_layout.h).
 FoundPath default_guest_kernel();
 // $KVMBENCH_GUEST_INITRAMFS if set, else <data dir>/guest/kvmbench-initramfs.cpio.
 FoundPath default_guest_initramfs();

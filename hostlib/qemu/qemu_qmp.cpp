@@ -13,8 +13,8 @@
 #include <thread>
 
 #include "analysis/model/json_input.h"
-#include "hostlib/facts/kernel_files.h"
-#include "hostlib/measure/pinning.h"
+#include "hostlib/os/kernel_files.h"
+#include "hostlib/os/cpu_list.h"
 
 namespace kvmbench::host {
 

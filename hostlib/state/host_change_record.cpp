@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "analysis/store/run_store.h"
-#include "hostlib/lab/lab_machine.h"
+#include "hostlib/os/lab_env.h"
 
 namespace kvmbench::host {
 

@@ -13,8 +13,8 @@
 #include <fmt/format.h>
 
 #include "analysis/model/text_lines.h"
-#include "hostlib/facts/kernel_files.h"
-#include "hostlib/qemu/qemu_process.h"
+#include "hostlib/os/kernel_files.h"
+#include "hostlib/os/child_process.h"
 
 namespace kvmbench::host {
 

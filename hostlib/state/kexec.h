@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "analysis/verdicts/ab_experiment.h"
+#include "analysis/model/kernel_choice.h"
 
 namespace kvmbench::host {
 

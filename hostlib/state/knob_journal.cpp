@@ -1,7 +1,7 @@
 #include "hostlib/state/knob_journal.h"
 
 #include "analysis/model/json_input.h"
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>

@@ -1,5 +1,5 @@
 #include "hostlib/state/knobs.h"
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 
 #include "hostlib/state/host_change_record.h"
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "hostlib/state/knob_journal.h"
 #include "hostlib/state/module_reload.h"
 #include <algorithm>

@@ -1,5 +1,5 @@
 #include "hostlib/state/module_reload.h"
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 
 #include <unistd.h>
 
@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "hostlib/qemu/qemu_process.h"
+#include "hostlib/os/child_process.h"
 
 namespace kvmbench::host {
 

@@ -22,7 +22,7 @@
 //   host:     the same workloads natively on the host, the baseline.
 //   smoke:    all four natively and in a tiny TCG guest (variant "tcg";
 //             functional only: its ratio is not a performance figure).
-// Replay captures (tests/data/replay/asid/README.md): per NPT setting S,
+// Replay captures (as tests/data/replay/asid/ holds them): per NPT setting S,
 // consoles <workload>.npt-S[.it<N>].console.log and the state read back
 // npt-S[.it<N>].txt (optional); native output <workload>[.it<N>].native.log
 // (optional); flushbyasid[.it<N>].txt (optional, Y/N); npt=as-loaded reads
@@ -35,13 +35,14 @@
 #include <optional>
 #include <sstream>
 
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 #include "hostlib/state/knobs.h"
 #include "hostlib/qemu/qemu_paths.h"
 #include "suites/asid/flushbyasid.h"
 #include "suites/asid/report.h"
-#include "suites/collect/collector.h"
+#include "suites/framework/collector.h"
 #include "suites/collect/guest_glue.h"
+#include "suites/framework/param_text.h"
 #include "suites/framework/plan.h"
 #include "suites/framework/requirements.h"
 #include "suites/framework/errors.h"

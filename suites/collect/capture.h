@@ -1,5 +1,5 @@
 // The text formats a live run keeps in raw/ and a replay reads back
-// (suites/collect/collector.h): meminfo series as CSV, and the kernel log's
+// (suites/framework/collector.h): meminfo series as CSV, and the kernel log's
 // records as samples.
 #pragma once
 

@@ -6,19 +6,6 @@
 
 namespace kvmbench::suites {
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t comma = text.find(',', pos);
-    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    if (!item.empty()) out.push_back(item);
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  return out;
-}
-
 host::SevSnpOptions parse_snp_options(const ParamText& params) {
   host::SevSnpOptions o;
   o.firmware = params.text("firmware");

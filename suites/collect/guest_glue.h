@@ -12,7 +12,7 @@
 namespace kvmbench::suites {
 
 // A guest's run as the collector gave it (ctx.collector().guest(), suites/
-// common/collector.h): records a cannot_run as a skip, throws on a failed
+// framework/collector.h): records a cannot_run as a skip, throws on a failed
 // guest (reason and console tail), emits the samples otherwise.
 void emit_guest_result(RunContext& ctx, const host::GuestRunResult& r, const std::string& label,
                        const std::string& variant);
@@ -25,8 +25,5 @@ host::SevSnpOptions parse_snp_options(const ParamText& params);
 
 // The two parameters snp_options() reads, for a preset's parameter list.
 std::vector<Param> snp_params(const std::string& firmware_help);
-
-// Splits "a,b,c" into its non-empty items.
-std::vector<std::string> split_list(const std::string& text);
 
 }  // namespace kvmbench::suites

@@ -7,13 +7,13 @@
 
 #include "analysis/stats/adaptive.h"
 #include "analysis/parse/guest_output.h"
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "hostlib/facts/kmsg_reader.h"
-#include "hostlib/lab/lab_machine.h"
+#include "hostlib/os/lab_env.h"
 #include "hostlib/measure/meminfo_sampler.h"
 #include "hostlib/qemu/qemu_paths.h"
-#include "hostlib/qemu/qemu_process.h"
-#include "suites/collect/collector.h"
+#include "hostlib/os/child_process.h"
+#include "suites/framework/collector.h"
 #include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 

@@ -10,7 +10,7 @@
 #include "analysis/parse/guest_output.h"
 #include "analysis/store/run_store.h"
 #include "suites/collect/capture.h"
-#include "suites/collect/collector.h"
+#include "suites/framework/collector.h"
 #include "suites/framework/errors.h"
 #include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"

@@ -11,7 +11,7 @@
 #include "hostlib/measure/bench_threads.h"
 #include "hostlib/measure/fresh_memory.h"
 #include "hostlib/measure/huge_page_share.h"
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 #include "hostlib/state/knobs.h"
 #include "hostlib/kvm/kvm_uapi.h"
 #include "hostlib/kvm/kvm_vm.h"

@@ -21,14 +21,14 @@
 #include "analysis/model/json_input.h"
 #include "analysis/store/run_store.h"
 #include "hostlib/state/kexec.h"
-#include "hostlib/qemu/qemu_process.h"
+#include "hostlib/os/child_process.h"
 #include "hostlib/state/run_lock.h"
 #include "hostlib/state/state_dir.h"
 #include "suites/framework/errors.h"
 #include "suites/framework/suite.h"
 #include "suites/engine/render_tables.h"
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 namespace fs = std::filesystem;
 using ab::Experiment;
@@ -548,4 +548,4 @@ int run_ab(const AbRequest& req) {
   return go_on(e, dir);
 }
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 struct AbRequest {
   std::string base = "running", cand;
@@ -38,4 +38,4 @@ struct AbRequest {
 // (before the first kexec, nothing changed); 0 when it leaves for a boot.
 int run_ab(const AbRequest& req);
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine

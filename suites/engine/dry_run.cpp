@@ -11,6 +11,7 @@
 #include "hostlib/facts/confidential_host.h"
 #include "hostlib/facts/rmpopt_boot_state.h"
 #include "suites/collect/kernel_boot.h"
+#include "suites/framework/chosen_suites.h"
 #include "suites/framework/plan.h"
 #include "suites/framework/errors.h"
 #include "suites/engine/render_tables.h"
@@ -18,7 +19,7 @@
 #include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 namespace {
 
@@ -109,7 +110,7 @@ int plan_suites(const RunRequest& req) {
   if (!req.replay_dir.empty()) usage_error("--dry-run plans a live run; it does not take --replay");
   const std::string preset_name = req.preset.empty() ? std::string("document") : req.preset;
   std::vector<std::pair<const Suite*, const Preset*>> targets;
-  for (const Suite* s : chosen_suites(req.target, preset_name, req.overrides))
+  for (const Suite* s : suites::chosen_suites(req.target, preset_name, req.overrides))
     if (const Preset* p = s->find_preset(preset_name)) targets.emplace_back(s, p);
 
   std::string described;
@@ -150,4 +151,4 @@ int plan_suites(const RunRequest& req) {
   return any ? kExitOk : kExitCannotRun;
 }
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine

@@ -5,9 +5,9 @@
 // run directory, no run lock.
 #pragma once
 
-#include "suites/engine/run_driver.h"
+#include "suites/engine/run_request.h"
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 // Prints the plans on stdout. Returns 0 when a planned preset would run on
 // that host, 77 when none would; throws ExitError(2) for bad input (an
@@ -15,4 +15,4 @@ namespace kvmbench::cli {
 // malformed --host file).
 int plan_suites(const RunRequest& req);
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace kvmbench::suites {
+namespace kvmbench::engine {
 
 namespace {
 
@@ -59,4 +59,4 @@ std::string host_changes_line(const nlohmann::json& meta) {
   return line;
 }
 
-}  // namespace kvmbench::suites
+}  // namespace kvmbench::engine

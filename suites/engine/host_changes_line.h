@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace kvmbench::suites {
+namespace kvmbench::engine {
 
 // "" when meta.json has no "host_changes" (a run from before it was kept).
 std::string host_changes_line(const nlohmann::json& meta);
 
-}  // namespace kvmbench::suites
+}  // namespace kvmbench::engine

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace kvmbench::suites {
+namespace kvmbench::engine {
 
 std::string incomplete_note(const Run& run) {
   const nlohmann::json& m = run.meta;
@@ -72,4 +72,4 @@ void mark_incomplete(std::vector<Table>& tables, const std::string& note) {
   }
 }
 
-}  // namespace kvmbench::suites
+}  // namespace kvmbench::engine

@@ -11,7 +11,7 @@
 #include "analysis/store/run_store.h"
 #include "analysis/report/table.h"
 
-namespace kvmbench::suites {
+namespace kvmbench::engine {
 
 // "" for a complete run with no skipped part; else e.g.
 // "INTERRUPTED: 1 of 5 repetitions measured",
@@ -36,4 +36,4 @@ std::vector<std::string> failure_notes(const Run& run);
 // and the failures noted under each table.
 void mark_run_notes(std::vector<Table>& tables, const Run& run);
 
-}  // namespace kvmbench::suites
+}  // namespace kvmbench::engine

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 Progress::Progress(std::size_t total_steps, std::FILE* out, Mode mode)
     : out_(out),
@@ -82,4 +82,4 @@ void Progress::message(std::string_view line) {
 
 void Progress::finish() { clear(); }
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine

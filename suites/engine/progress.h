@@ -3,7 +3,7 @@
 // Silent when stderr (where it draws) is not a terminal, so logs and pipes
 // stay clean.
 //
-//   cli::Progress p(total_steps);            // e.g. cases x repetitions
+//   Progress p(total_steps);            // e.g. cases x repetitions
 //   p.update("directmap anon-4k", 3, 10);    // label, iteration (1-based) of N
 //   p.step_done();                           // after each measured step
 //   p.message("skipped: no SNP");            // a line that stays (clears, prints, redraws)
@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 class Progress {
  public:
@@ -55,4 +55,4 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
 };
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine

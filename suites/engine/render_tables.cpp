@@ -5,7 +5,7 @@
 #include "analysis/report/render/renderer.h"
 #include "suites/framework/errors.h"
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 Format parse_table_format(const std::string& name) {
   Format f;
@@ -31,4 +31,4 @@ std::string render_tables(const std::vector<Table>& tables, Format f) {
   return render(d, f);
 }
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine

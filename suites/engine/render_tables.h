@@ -8,7 +8,7 @@
 
 #include "analysis/report/table.h"
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 // Throws ExitError(2) for an unknown format, and for html and junit, which
 // these commands' outputs of several parts have no page or test cases for.
@@ -17,4 +17,4 @@ Format parse_table_format(const std::string& name);
 std::string render_tables(const std::vector<Table>& tables, Format f);
 nlohmann::json tables_json(const std::vector<Table>& tables);
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine

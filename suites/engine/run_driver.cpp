@@ -12,13 +12,12 @@
 #include <optional>
 
 #include "analysis/stats/adaptive.h"
-#include "analysis/model/closest_names.h"
 #include "analysis/store/run_store.h"
 #include "hostlib/state/host_change_record.h"
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "kvmbench_version.h"
-#include "suites/collect/collector.h"
-#include "suites/engine/dry_run.h"
+#include "suites/framework/chosen_suites.h"
+#include "suites/framework/collector.h"
 #include "suites/framework/errors.h"
 #include "suites/engine/progress.h"
 #include "suites/engine/run_summary.h"
@@ -28,7 +27,7 @@
 #include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 namespace fs = std::filesystem;
 using suites::HostCaps;
@@ -339,7 +338,7 @@ void finish_run(const Target& t, const RunRequest& req, RunWriter& writer, const
                     writer.dir().string()));
 
   const Run run = load_run(writer.dir(), SampleProvenance::drop);
-  const std::string note = suites::incomplete_note(run);
+  const std::string note = incomplete_note(run);
   if (writer.samples_written() > 0)
     print_run_report(run, req.format, req.verbose);
   else if (r.outcome == Outcome::ok)
@@ -411,64 +410,13 @@ Outcome run_one(const Target& t, const RunSource& source, const HostCaps& caps, 
 
 }  // namespace
 
-std::vector<const Suite*> chosen_suites(const std::string& target, const std::string& preset,
-                                        const std::map<std::string, std::string>& overrides) {
-  std::vector<const Suite*> chosen;
-  if (target == "all") {
-    for (auto& s : suites::registry()) chosen.push_back(&s);
-  } else if (const Suite* s = suites::find_suite(target)) {
-    chosen.push_back(s);
-  } else {
-    usage_error(suites::unknown_suite_message(target, [](const Suite&) { return true; }, true));
-  }
-  // The presets and parameters a name could have meant, each once, in the
-  // order `kvmbench list` shows them.
-  auto add = [](std::vector<std::string>& names, const std::string& n) {
-    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
-  };
-  if (!preset.empty()) {
-    std::vector<std::string> presets;
-    for (auto* s : chosen)
-      for (auto& p : s->presets) add(presets, p.name);
-    if (std::find(presets.begin(), presets.end(), preset) == presets.end()) {
-      const std::string hint = did_you_mean(preset, presets);
-      usage_error(fmt::format("no chosen suite has a preset '{}'{}{} (presets: {})", preset, hint.empty() ? "" : "; ",
-                              hint, fmt::join(presets, ", ")));
-    }
-  }
-  std::vector<std::string> params;
-  for (auto* s : chosen)
-    for (auto& p : s->presets)
-      if (preset.empty() || p.name == preset)
-        for (auto& d : p.params) add(params, d.name);
-  for (auto& [k, v] : overrides)
-    if (std::find(params.begin(), params.end(), k) == params.end()) {
-      // Spelled right but for another preset (guest-mem of document, not
-      // host): that preset is the correction.
-      std::vector<std::string> elsewhere;
-      for (auto* s : chosen)
-        for (auto& p : s->presets)
-          if (std::any_of(p.params.begin(), p.params.end(), [&](const auto& d) { return d.name == k; }))
-            add(elsewhere, p.name);
-      std::string hint = did_you_mean(k, params);
-      if (!elsewhere.empty())
-        hint = fmt::format("it is a parameter of preset{} {}", elsewhere.size() > 1 ? "s" : "",
-                           fmt::join(elsewhere, ", "));
-      usage_error(fmt::format("'{}' is not a parameter of the chosen preset(s){}{} (`kvmbench list --params` shows "
-                              "them all)",
-                              k, hint.empty() ? "" : "; ", hint));
-    }
-  return chosen;
-}
-
 int run_suites(const RunRequest& req) {
-  if (req.dry_run) return plan_suites(req);  // before anything that touches the host
   const auto invoked = std::chrono::steady_clock::now();
   host::install_interrupt_handlers();
   const RunSource source(req);
   const std::string& preset_name = source.preset();
 
-  const std::vector<const Suite*> chosen = chosen_suites(req.target, preset_name, req.overrides);
+  const std::vector<const Suite*> chosen = suites::chosen_suites(req.target, preset_name, req.overrides);
 
   const auto probe_start = std::chrono::steady_clock::now();
   HostCaps caps = suites::probe_host_caps();
@@ -524,4 +472,4 @@ int run_suites(const RunRequest& req) {
   return failed ? kExitFailed : kExitOk;
 }
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine

@@ -17,18 +17,18 @@
 #include "analysis/report/numbers.h"
 #include "suites/framework/suite.h"
 
-namespace kvmbench::suites {
+namespace kvmbench::engine {
 
 std::vector<Table> suite_layout_tables(std::string_view suite, const std::vector<Sample>& samples,
                                        std::string_view source) {
-  const Suite* s = find_suite(suite);
+  const Suite* s = suites::find_suite(suite);
   if (!s || !s->tables) return {};
   return s->tables(samples, source);
 }
 
 std::string infer_suite(const std::vector<Sample>& samples) {
   for (const auto& sample : samples)
-    for (const auto& s : registry())
+    for (const auto& s : suites::registry())
       if (s.owns_metric && s.owns_metric(sample.metric)) return s.name;
   return "";
 }
@@ -47,7 +47,7 @@ std::vector<SuiteShare> shares_by_suite(const std::vector<Sample>& samples, cons
   for (const auto& sample : samples) {
     if (owner.count(sample.metric)) continue;
     std::string name;
-    for (const auto& s : registry())
+    for (const auto& s : suites::registry())
       if (s.owns_metric && s.owns_metric(sample.metric)) {
         name = s.name;
         break;
@@ -108,7 +108,7 @@ static std::vector<Table> gbench_aggregate_tables(const nlohmann::json& meta, st
 // The metrics the suite's layout shows in `layout` (none when it printed
 // nothing: the samples were not the ones it reads).
 static std::function<bool(std::string_view)> shown_by_layout(std::string_view suite, const std::vector<Table>& layout) {
-  const Suite* s = find_suite(suite);
+  const Suite* s = suites::find_suite(suite);
   if (!s || layout.empty()) return [](std::string_view) { return false; };
   if (s->layout_shows) return s->layout_shows;
   if (s->owns_metric) return s->owns_metric;
@@ -120,7 +120,7 @@ std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
   std::vector<Table> tables = suite_layout_tables(run.suite(), run.samples, source);
   const auto in_layout = shown_by_layout(run.suite(), tables);
   const bool everything = detail != ReportDetail::brief;
-  if (const Suite* s = find_suite(run.suite()); everything && s && s->detail_tables)
+  if (const Suite* s = suites::find_suite(run.suite()); everything && s && s->detail_tables)
     for (auto& t : s->detail_tables(run.samples, source)) tables.push_back(std::move(t));
   const MetricRoles roles = MetricRoles::from_json(run.meta.value("metric_roles", nlohmann::json::object()));
   // In brief, the primary metrics only (what a gate decides on): the
@@ -137,7 +137,7 @@ std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
   const std::vector<CaseSeries> cases = group_by_case(run.samples, kMaxCases);
   for (auto& t : case_tables(cases, kMaxCases, source, wanted)) {
     // "# rmpopt: emulated_sweep_wall (ms)": `run all` prints several suites'.
-    if (find_suite(run.suite())) t.title.insert(2, run.suite() + ": ");
+    if (suites::find_suite(run.suite())) t.title.insert(2, run.suite() + ": ");
     tables.push_back(std::move(t));
   }
   if (!left_out.empty() && !tables.empty()) {
@@ -156,4 +156,4 @@ std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
   return tables;
 }
 
-}  // namespace kvmbench::suites
+}  // namespace kvmbench::engine

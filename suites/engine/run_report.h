@@ -14,7 +14,7 @@
 #include "analysis/store/run_store.h"
 #include "analysis/report/table.h"
 
-namespace kvmbench::suites {
+namespace kvmbench::engine {
 
 // brief: what a reader of `run` or `report` wants on a terminal (a short
 // table per suite); full: everything, in tables that fit 80 columns
@@ -44,4 +44,4 @@ struct SuiteShare {
 };
 std::vector<SuiteShare> shares_by_suite(const std::vector<Sample>& samples, const std::string& suite = "");
 
-}  // namespace kvmbench::suites
+}  // namespace kvmbench::engine

@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 std::string fit_columns(const std::string& line, std::size_t width) {
   if (line.size() <= width) return line;
@@ -93,4 +93,4 @@ std::vector<std::string> RunSummary::render(double wall_s) const {
   return out;
 }
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 // `line` cut to `width` columns, ending in "..." where it was cut.
 std::string fit_columns(const std::string& line, std::size_t width = 80);
@@ -52,4 +52,4 @@ class RunSummary {
   std::vector<std::pair<std::string, std::vector<std::string>>> other_boots_;
 };
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine

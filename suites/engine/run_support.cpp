@@ -5,7 +5,7 @@
 #include <chrono>
 
 #include "analysis/report/table.h"
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "hostlib/state/knob_journal.h"
 #include "hostlib/state/run_lock.h"
 #include "suites/framework/errors.h"
@@ -13,13 +13,13 @@
 #include "suites/engine/incomplete_run.h"
 #include "suites/engine/run_report.h"
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 void print_run_report(const Run& run, const std::string& format, bool verbose) {
   const Format f = parse_table_format(format);
   std::vector<Table> tables =
-      suites::report_tables(run, verbose ? suites::ReportDetail::full : suites::ReportDetail::brief);
-  suites::mark_run_notes(tables, run);
+      report_tables(run, verbose ? ReportDetail::full : ReportDetail::brief);
+  mark_run_notes(tables, run);
   fmt::print("{}", render_tables(tables, f));
   // A blank line before whatever `run all` prints next.
   if (f == Format::text || f == Format::md) fmt::print("\n");
@@ -62,4 +62,4 @@ std::unique_ptr<RunLockHolder> acquire_run_lock(std::optional<std::chrono::secon
   }
 }
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine

@@ -10,7 +10,7 @@
 
 #include "analysis/store/run_store.h"
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 // The run's tables on stdout: the suite's layout and the compact generic
 // tables; `verbose` adds every metric and the per-case dumps.
@@ -28,4 +28,4 @@ struct RunLockHolder {
 };
 std::unique_ptr<RunLockHolder> acquire_run_lock(std::optional<std::chrono::seconds> wait, const std::string& what);
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine

@@ -10,8 +10,8 @@
 #include <stdexcept>
 
 #include "analysis/model/units.h"
-#include "hostlib/measure/pinning.h"
-#include "suites/collect/guest_glue.h"
+#include "hostlib/os/cpu_list.h"
+#include "suites/framework/param_text.h"
 #include "suites/framework/errors.h"
 
 namespace kvmbench::suites {

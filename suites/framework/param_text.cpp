@@ -7,10 +7,23 @@
 #include <stdexcept>
 
 #include "analysis/model/units.h"
-#include "suites/collect/guest_glue.h"
 #include "suites/framework/errors.h"
 
 namespace kvmbench::suites {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t comma = text.find(',', pos);
+    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
 
 const std::string& ParamText::text(const std::string& name) const {
   auto it = values_.find(name);

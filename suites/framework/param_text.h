@@ -10,6 +10,9 @@
 
 namespace kvmbench::suites {
 
+// Splits "a,b,c" into its non-empty items (a list parameter's value).
+std::vector<std::string> split_list(const std::string& text);
+
 class ParamText {
  public:
   explicit ParamText(std::map<std::string, std::string> values) : values_(std::move(values)) {}

@@ -7,7 +7,7 @@
 
 #include "analysis/parse/kernel_log.h"
 #include "analysis/store/run_store.h"
-#include "hostlib/files/install_layout.h"
+#include "hostlib/os/install_layout.h"
 #include "suites/framework/suite.h"
 
 namespace kvmbench::suites {

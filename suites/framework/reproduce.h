@@ -33,7 +33,7 @@ struct ReproduceOptions {
 // The source every reproduced table is marked with.
 inline constexpr std::string_view kReplaySource = "replay";
 
-// <data dir>/reference (hostlib/files/install_layout.h): results/reference of the
+// <data dir>/reference (hostlib/os/install_layout.h): results/reference of the
 // source, linked into the build tree and installed with the binary.
 std::filesystem::path default_reference_dir();
 

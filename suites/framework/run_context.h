@@ -64,7 +64,7 @@ class RunContext {
   bool interrupted() const;
 
   // Where measurements come from (the live host or a replay's captures),
-  // set by the runner for the run (suites/collect/collector.h).
+  // set by the runner for the run (suites/framework/collector.h).
   Collector& collector() const;
   void set_collector(Collector* c) { collector_ = c; }
 

@@ -10,8 +10,8 @@
 
 #include "analysis/model/closest_names.h"
 #include "analysis/model/units.h"
-#include "suites/collect/collector.h"
-#include "hostlib/state/interrupt.h"
+#include "suites/framework/collector.h"
+#include "hostlib/os/interrupt.h"
 #include "suites/framework/errors.h"
 
 namespace kvmbench::suites {

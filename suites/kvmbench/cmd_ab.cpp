@@ -14,7 +14,7 @@
 namespace kvmbench::cli {
 
 void add_ab_command(CLI::App& app) {
-  auto o = std::make_shared<AbRequest>();
+  auto o = std::make_shared<engine::AbRequest>();
   auto state = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand(
       "ab", "Run a command once per boot, alternately on a base and a candidate kernel (kexec between boots), and "
@@ -49,7 +49,7 @@ void add_ab_command(CLI::App& app) {
     o->state_dir = *state;
     if (o->db.empty())
       if (const char* d = std::getenv("KVMBENCH_DB"); d && *d) o->db = d;
-    const int code = run_ab(*o);
+    const int code = engine::run_ab(*o);
     if (code != kExitOk) throw ExitError(code, "");
   });
 }

@@ -26,11 +26,11 @@
 #include "analysis/report/render/renderer.h"
 #include "analysis/verdicts/compare_input.h"
 #include "analysis/verdicts/history_baseline.h"
-#include "hostlib/files/tarball.h"
+#include "hostlib/os/tarball.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/db_option.h"
 #include "suites/framework/errors.h"
-#include "hostlib/files/scoped_temp_dir.h"
+#include "hostlib/os/scoped_temp_dir.h"
 
 namespace kvmbench::cli {
 

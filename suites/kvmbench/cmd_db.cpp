@@ -16,11 +16,11 @@
 
 #include "analysis/store/db/db_dump.h"
 #include "analysis/store/run_record.h"
-#include "hostlib/files/tarball.h"
+#include "hostlib/os/tarball.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/db_option.h"
 #include "suites/framework/errors.h"
-#include "hostlib/files/scoped_temp_dir.h"
+#include "hostlib/os/scoped_temp_dir.h"
 
 namespace kvmbench::cli {
 

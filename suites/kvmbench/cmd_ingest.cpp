@@ -32,7 +32,7 @@
 #include "analysis/parse/kernel_log_split.h"
 #include "analysis/store/run_store.h"
 #include "analysis/model/sample_jsonl.h"
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "kvmbench_version.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/framework/errors.h"
@@ -130,7 +130,7 @@ void add_ingest_command(CLI::App& app) {
                   "seconds apart); each part's samples get variant boot=N or part=N");
   cmd->add_option("--format", o->format, "text, md, csv or json")->capture_default_str();
   cmd->callback([o] {
-    const Format f = parse_table_format(o->format);
+    const Format f = engine::parse_table_format(o->format);
     std::optional<parsers::SplitRule> split;
     if (!o->split_by.empty()) {
       split = parsers::parse_split_rule(o->split_by);
@@ -255,7 +255,7 @@ void add_ingest_command(CLI::App& app) {
     }
     // A run per suite whose metrics the files hold (one, unless they hold
     // two suites' output, e.g. make_shared's lines and an RMPOPT sweep).
-    const std::vector<suites::SuiteShare> shares = suites::shares_by_suite(all, o->suite);
+    const std::vector<engine::SuiteShare> shares = engine::shares_by_suite(all, o->suite);
     std::vector<std::size_t> firsts;  // where each input's samples start in `all`
     for (const auto& in : inputs) firsts.push_back(in.first_sample);
 
@@ -267,7 +267,7 @@ void add_ingest_command(CLI::App& app) {
       std::vector<Table> tables;
     };
     std::vector<Stored> done;
-    for (const suites::SuiteShare& share : shares) {
+    for (const engine::SuiteShare& share : shares) {
       const std::string suite = share.suite.empty() ? "ingest" : share.suite;
       nlohmann::json meta = {{"suite", suite},     {"source", "replay"},        {"preset", "ingest"},
                              {"tool_version", KVMBENCH_VERSION}, {"inputs", inputs_meta}};
@@ -308,7 +308,7 @@ void add_ingest_command(CLI::App& app) {
       // run (into `dir`, not run.dir): neither writes what the other reads.
       const bool data = f == Format::csv || f == Format::json;
       std::future<std::vector<Table>> tables_ahead = std::async(std::launch::async, [&run, data] {
-        return suites::report_tables(run, data ? suites::ReportDetail::data : suites::ReportDetail::brief);
+        return engine::report_tables(run, data ? engine::ReportDetail::data : engine::ReportDetail::brief);
       });
       bool stopped = false;
       std::size_t stored = 0;
@@ -348,7 +348,7 @@ void add_ingest_command(CLI::App& app) {
             tables = tables_ahead.get();
             if (!failures.empty()) {  // the tables say so, as `report` will
               run.meta["status"] = "failed";
-              suites::mark_run_notes(tables, run);
+              engine::mark_run_notes(tables, run);
             }
           } catch (const std::exception& e) {
             std::error_code ec;
@@ -384,7 +384,7 @@ void add_ingest_command(CLI::App& app) {
       for (const Stored& d : done) {
         nlohmann::json out = {{"run", d.dir.string()}, {"suite", d.suite}, {"source", "replay"},
                               {"status", failures.empty() ? "complete" : "failed"}, {"samples", d.samples},
-                              {"tables", tables_json(d.tables)}};
+                              {"tables", engine::tables_json(d.tables)}};
         if (!failures.empty()) out["failures"] = failures;
         runs.push_back(std::move(out));
       }
@@ -401,7 +401,7 @@ void add_ingest_command(CLI::App& app) {
       if (f == Format::text)
         fmt::print("{}run: {}\nsuite: {}  source: replay{}\n\n", r ? "\n" : "", d.dir.string(), d.suite,
                    failures.empty() ? "" : "  status: failed");
-      fmt::print("{}", render_tables(d.tables, f));
+      fmt::print("{}", engine::render_tables(d.tables, f));
     }
     end_failed();
   });

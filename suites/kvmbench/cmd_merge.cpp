@@ -12,7 +12,7 @@
 #include "analysis/report/render/renderer.h"
 #include "analysis/store/machine_fingerprint.h"
 #include "analysis/store/run_store.h"
-#include "hostlib/files/tarball.h"
+#include "hostlib/os/tarball.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/framework/errors.h"
 

@@ -1,7 +1,7 @@
 // `kvmbench probe [--json]`: what this host can run and why not. The same
-// metadata goes into every run's meta.json (hostlib/facts/host_metadata.h).
+// metadata goes into every run's meta.json (hostlib/describe/host_metadata.h).
 // `--labels` / `--require L...`: its capability labels for lab engines
-// (hostlib/facts/capability_labels.h); `--host FILE` reads another host's
+// (hostlib/describe/capability_labels.h); `--host FILE` reads another host's
 // `probe --json` instead of probing this one.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -12,9 +12,9 @@
 #include <string>
 
 #include "analysis/model/json_input.h"
-#include "hostlib/facts/capability_labels.h"
+#include "hostlib/describe/capability_labels.h"
 #include "hostlib/facts/confidential_host.h"
-#include "hostlib/facts/host_metadata.h"
+#include "hostlib/describe/host_metadata.h"
 #include "hostlib/qemu/qemu_launcher.h"
 #include "hostlib/qemu/qemu_paths.h"
 #include "hostlib/facts/rmpopt_boot_state.h"

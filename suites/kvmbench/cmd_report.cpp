@@ -3,7 +3,7 @@
 // several runs, its Suite::tables_of_runs: directmap's document table with
 // one row pair per kernel)
 // The tables of a run, recomputed from meta.json + samples.jsonl
-// (suites::report_tables, which an html renderer can reuse).
+// (engine::report_tables, which an html renderer can reuse).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -86,11 +86,11 @@ static void report_several(const std::vector<std::string>& dirs, const std::stri
     usage_error(e.what());
   }
   if (f == Format::json) {
-    fmt::print("{}\n", nlohmann::json{{"runs", dirs}, {"suite", suite->name}, {"tables", tables_json(tables)}}.dump(2));
+    fmt::print("{}\n", nlohmann::json{{"runs", dirs}, {"suite", suite->name}, {"tables", engine::tables_json(tables)}}.dump(2));
     return;
   }
   if (f == Format::text) fmt::print("runs:\n  {}\nsuite: {}\n\n", fmt::join(dirs, "\n  "), suite->name);
-  fmt::print("{}", render_tables(tables, f));
+  fmt::print("{}", engine::render_tables(tables, f));
 }
 
 // The parts the preset skipped, one line each, and with --verbose the
@@ -102,16 +102,16 @@ static void print_skips_and_warnings(const Run& run, bool verbose) {
   for (const auto& s : skips) {
     const std::string line = fmt::format("  {}: {}", s.value("part", std::string("?")), s.value("reason", std::string()));
     if (!verbose) {
-      fmt::print("{}\n", fit_columns(line));
+      fmt::print("{}\n", engine::fit_columns(line));
       continue;
     }
-    for (const auto& l : wrap_columns(line, "  ")) fmt::print("{}\n", l);
+    for (const auto& l : engine::wrap_columns(line, "  ")) fmt::print("{}\n", l);
   }
   if (!verbose) return;
   const nlohmann::json warnings = run.meta.value("stability_warnings", nlohmann::json::array());
   if (!warnings.empty()) fmt::print("stability warnings ({}):\n", warnings.size());
   for (const auto& w : warnings)
-    for (const auto& l : wrap_columns(w.get<std::string>(), "    ")) fmt::print("{}\n", l);
+    for (const auto& l : engine::wrap_columns(w.get<std::string>(), "    ")) fmt::print("{}\n", l);
 }
 
 void add_report_command(CLI::App& app) {
@@ -132,7 +132,7 @@ void add_report_command(CLI::App& app) {
                 "for every metric and each case's statistics in full (as CSV and JSON always have)");
   cmd->callback([o] {
     const bool html = o->format == "html";
-    const Format f = html ? Format::text : parse_table_format(o->format);
+    const Format f = html ? Format::text : engine::parse_table_format(o->format);
     if (o->dirs.size() > 1) return report_several(o->dirs, o->format, f);
     o->dir = o->dirs.front();
     Run run;
@@ -144,26 +144,26 @@ void add_report_command(CLI::App& app) {
     warn_about_stored_files(run);
     std::vector<Table> tables;
     try {
-      const auto detail = f == Format::csv || f == Format::json ? suites::ReportDetail::data
-                          : o->verbose                          ? suites::ReportDetail::full
-                                                                : suites::ReportDetail::brief;
-      tables = suites::report_tables(run, detail);
+      const auto detail = f == Format::csv || f == Format::json ? engine::ReportDetail::data
+                          : o->verbose                          ? engine::ReportDetail::full
+                                                                : engine::ReportDetail::brief;
+      tables = engine::report_tables(run, detail);
     } catch (const std::exception& e) {
       usage_error(fmt::format("{}: {}", o->dir, e.what()));
     }
-    const std::string note = suites::incomplete_note(run);
+    const std::string note = engine::incomplete_note(run);
     if (html) {
       // One self-contained page: the same tables and their charts; what
       // the run lacks is a banner at its top rather than in every title.
       fmt::print("{}", render_run_html(run, tables, "", note));
       return;
     }
-    suites::mark_run_notes(tables, run);
+    engine::mark_run_notes(tables, run);
     const std::string source(to_string(run.source()));
     if (f == Format::json) {
       nlohmann::json j = {{"run", o->dir},       {"suite", run.suite()},
                           {"status", run.status()}, {"source", source},
-                          {"samples", run.samples.size()}, {"tables", tables_json(tables)}};
+                          {"samples", run.samples.size()}, {"tables", engine::tables_json(tables)}};
       if (!note.empty()) j["incomplete"] = note;
       if (run.meta.contains("skipped_parts")) j["skipped_parts"] = run.meta["skipped_parts"];
       fmt::print("{}\n", j.dump(2));
@@ -176,15 +176,15 @@ void add_report_command(CLI::App& app) {
       // A run whose parts were all (or some) skipped finished "complete":
       // the next line says what it lacks.
       else if (!note.empty()) fmt::print("note: {}\n", note);
-      if (const std::string changes = suites::host_changes_line(run.meta); !changes.empty())
-        fmt::print("{}\n", o->verbose ? changes : fit_columns(changes));
+      if (const std::string changes = engine::host_changes_line(run.meta); !changes.empty())
+        fmt::print("{}\n", o->verbose ? changes : engine::fit_columns(changes));
       print_skips_and_warnings(run, o->verbose);
       fmt::print("\n");
     } else if (f == Format::md) {
       fmt::print("## run {} ({}, source: {})\n\n", o->dir, run.suite(), source);
     }
     if (run.samples.empty()) fmt::print("(no samples)\n");
-    fmt::print("{}", render_tables(tables, f));
+    fmt::print("{}", engine::render_tables(tables, f));
   });
 }
 

@@ -32,7 +32,7 @@ void add_reproduce_command(CLI::App& app) {
   cmd->add_option("--tsc-ghz", o->tsc_ghz,
                   "TSC rate in GHz of the machine that printed the RMPOPT cycles: adds their wall time in ns");
   cmd->callback([o] {
-    const Format f = parse_table_format(o->format);
+    const Format f = engine::parse_table_format(o->format);
     const std::filesystem::path dir = o->reference.empty() ? suites::default_reference_dir() : std::filesystem::path(o->reference);
     std::vector<std::string> which;
     if (o->what == "all") which = suites::reproducible_suites();
@@ -50,7 +50,7 @@ void add_reproduce_command(CLI::App& app) {
       nlohmann::json out = nlohmann::json::array();
       for (auto& r : done)
         out.push_back({{"suite", r.suite}, {"document", r.document}, {"source", "replay"}, {"files", r.files},
-                       {"tables", tables_json(r.tables)}, {"notes", r.notes}});
+                       {"tables", engine::tables_json(r.tables)}, {"notes", r.notes}});
       fmt::print("{}\n", out.dump(2));
       return;
     }
@@ -60,7 +60,7 @@ void add_reproduce_command(CLI::App& app) {
       if (f == Format::md) fmt::print("## {}: {} (source: replay)\n\n", r.suite, r.document);
       else if (f == Format::csv) fmt::print("# {}: {} (source: replay)\n", r.suite, r.document);
       else fmt::print("== {}: {} (source: replay) ==\n\n", r.suite, r.document);
-      fmt::print("{}", render_tables(r.tables, f));
+      fmt::print("{}", engine::render_tables(r.tables, f));
       if (!r.notes.empty()) {
         if (!r.tables.empty()) fmt::print("\n");
         for (auto& n : r.notes) fmt::print("{}", f == Format::csv ? "# " + n + "\n" : wrap_text(n));

@@ -10,10 +10,11 @@
 #include <optional>
 
 #include "analysis/store/run_store.h"
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "kvmbench_version.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/framework/errors.h"
+#include "suites/engine/dry_run.h"
 #include "suites/engine/run_driver.h"
 #include "suites/framework/suite.h"
 
@@ -104,7 +105,7 @@ void add_run_command(CLI::App& app) {
       "the run lock (named on stderr; try again, or --wait-lock); 77 nothing can run on this host (why on "
       "stderr); 130 interrupted.");
   cmd->callback([] {
-    RunRequest req;
+    engine::RunRequest req;
     req.target = o.target;
     req.preset = o.preset;
     req.out_root = o.out;
@@ -146,7 +147,8 @@ void add_run_command(CLI::App& app) {
     if (!o.bytes.empty()) req.overrides["bytes"] = o.bytes;
     if (!o.backing.empty()) req.overrides["backing"] = o.backing;
     if (!o.pin.empty()) req.overrides["pin"] = o.pin;
-    int code = run_suites(req);
+    // A dry run plans before anything that touches the host.
+    int code = req.dry_run ? engine::plan_suites(req) : engine::run_suites(req);
     if (code != kExitOk) throw ExitError(code, "");
   });
 }

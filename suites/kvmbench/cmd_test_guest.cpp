@@ -12,7 +12,7 @@
 
 #include <filesystem>
 
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "hostlib/qemu/qemu_launcher.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/framework/errors.h"

@@ -10,7 +10,7 @@
 #include <chrono>
 #include <thread>
 
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "hostlib/state/knobs.h"
 #include "suites/kvmbench/commands.h"
 

@@ -1,6 +1,6 @@
 // Each kvmbench subcommand lives in its own cmd_<name>.cpp and registers
 // itself on the CLI11 app here. A callback ends normally for exit 0 and
-// throws ExitError (exit.h) for anything else.
+// throws ExitError (suites/framework/errors.h) for anything else.
 #pragma once
 
 #include <CLI/CLI.hpp>

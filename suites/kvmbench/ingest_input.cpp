@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "analysis/parse/input_reader.h"
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "suites/framework/errors.h"
 
 namespace kvmbench::cli {

@@ -17,7 +17,7 @@
 
 #include "hostlib/kvm/gmem_conversion.h"
 #include "analysis/parse/meminfo.h"
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 #include "hostlib/kvm/kvm_uapi.h"
 #include "hostlib/kvm/kvm_vm.h"
 

@@ -29,7 +29,7 @@
 #include "suites/make_shared/measure.h"
 #include "hostlib/kvm/private_vm.h"
 #include "suites/collect/capture.h"
-#include "suites/collect/collector.h"
+#include "suites/framework/collector.h"
 #include "suites/framework/plan.h"
 #include "suites/collect/guest_glue.h"
 #include "suites/collect/kernel_boot.h"

@@ -17,12 +17,12 @@ void run(std::string_view data) {
       (std::filesystem::temp_directory_path() / ("kvmbench-fuzz-host-" + std::to_string(::getpid()) + ".json"))
           .string();
   std::ofstream(path, std::ios::binary | std::ios::trunc).write(data.data(), static_cast<std::streamsize>(data.size()));
-  cli::RunRequest req;
+  engine::RunRequest req;
   req.target = "all";
   req.dry_run = true;
   req.host_file = path;
   try {
-    cli::plan_suites(req);
+    engine::plan_suites(req);
   } catch (...) {
     std::filesystem::remove(path);
     throw;

@@ -32,7 +32,7 @@ void run(std::string_view data) {
   }
   const Run run = run_from_text(dir, meta, samples, SampleProvenance::drop);
   check_sample_count(run);
-  suites::report_tables(run, suites::ReportDetail::data);
+  engine::report_tables(run, engine::ReportDetail::data);
   const ComparisonSide side = side_from_run(run, "base");
   compare(side, side);
   const ExportedRun exported = export_run(run, dir.filename().string());

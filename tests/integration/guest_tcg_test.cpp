@@ -16,7 +16,7 @@
 #include <fstream>
 #include <thread>
 
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 #include "hostlib/qemu/qemu_launcher.h"
 #include "hostlib/qemu/qemu_paths.h"
 #include "tests/support/run_command.h"

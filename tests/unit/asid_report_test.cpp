@@ -13,6 +13,7 @@
 
 using namespace kvmbench;
 using namespace kvmbench::suites;
+using kvmbench::engine::suite_layout_tables;
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Capability labels (hostlib/facts/capability_labels.h) from the made-up SNP, TDX
+// Capability labels (hostlib/describe/capability_labels.h) from the made-up SNP, TDX
 // and plain host descriptions in tests/data/hosts/, and from probes edited
 // to lose what a label needs: a label follows what was verified (VM types
 // KVM accepts, module parameters, /proc/cpuinfo), not the CPUID bits alone.
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "hostlib/facts/capability_labels.h"
+#include "hostlib/describe/capability_labels.h"
 
 using kvmbench::host::capability_labels;
 using kvmbench::host::CapabilityLabel;

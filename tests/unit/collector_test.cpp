@@ -5,9 +5,9 @@
 
 #include <fstream>
 
-#include "suites/collect/collector.h"
+#include "suites/framework/collector.h"
 #include "suites/framework/errors.h"
-#include "hostlib/files/scoped_temp_dir.h"
+#include "hostlib/os/scoped_temp_dir.h"
 #include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
 

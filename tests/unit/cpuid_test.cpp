@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "hostlib/facts/host_metadata.h"
+#include "hostlib/describe/host_metadata.h"
 #include "hostlib/qemu/qemu_info.h"
 
 using namespace kvmbench::host;

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-using kvmbench::suites::host_changes_line;
+using kvmbench::engine::host_changes_line;
 
 TEST(HostChangesLine, ReloadsPerRepetitionAreOneEntryWithTheirTimesAndTheRestore) {
   const nlohmann::json meta = {

@@ -6,8 +6,8 @@
 
 using StoredRun = kvmbench::Run;
 using kvmbench::Table;
-using kvmbench::suites::incomplete_note;
-using kvmbench::suites::mark_incomplete;
+using kvmbench::engine::incomplete_note;
+using kvmbench::engine::mark_incomplete;
 
 namespace {
 
@@ -61,7 +61,7 @@ TEST(IncompleteRun, APartTheCpuNeverOffersIsANoteNotAPartial) {
   EXPECT_EQ(incomplete_note(r), "");
   std::vector<Table> tables(1);
   tables[0].title = "# cpuid_rate";
-  kvmbench::suites::mark_run_notes(tables, r);
+  kvmbench::engine::mark_run_notes(tables, r);
   EXPECT_EQ(tables[0].title, "# cpuid_rate");
   ASSERT_EQ(tables[0].notes.size(), 1u);
   EXPECT_EQ(tables[0].notes[0], "flushbyasid=on: not offered by this CPU");

@@ -1,5 +1,5 @@
-// The one reader of procfs/sysfs text (hostlib/facts/kernel_files.h).
-#include "hostlib/facts/kernel_files.h"
+// The one reader of procfs/sysfs text (hostlib/os/kernel_files.h).
+#include "hostlib/os/kernel_files.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,5 @@
 #include "hostlib/measure/pinning.h"
+#include "hostlib/os/cpu_list.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-using kvmbench::cli::Progress;
+using kvmbench::engine::Progress;
 
 static std::string contents(std::FILE* f) {
   std::fflush(f);

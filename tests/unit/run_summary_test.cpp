@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-using kvmbench::cli::fit_columns;
-using kvmbench::cli::RunSummary;
-using kvmbench::cli::wrap_columns;
+using kvmbench::engine::fit_columns;
+using kvmbench::engine::RunSummary;
+using kvmbench::engine::wrap_columns;
 
 namespace {
 

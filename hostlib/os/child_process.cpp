@@ -1,4 +1,4 @@
-#include "hostlib/qemu/qemu_process.h"
+#include "hostlib/os/child_process.h"
 
 #include <errno.h>
 #include <fcntl.h>

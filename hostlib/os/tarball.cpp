@@ -1,4 +1,4 @@
-#include "hostlib/files/tarball.h"
+#include "hostlib/os/tarball.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>

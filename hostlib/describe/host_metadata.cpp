@@ -1,5 +1,5 @@
-#include "hostlib/facts/host_metadata.h"
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/describe/host_metadata.h"
+#include "hostlib/os/kernel_files.h"
 #include "hostlib/facts/physical_ram.h"
 
 #include <sys/utsname.h>
@@ -23,6 +23,7 @@
 #include "hostlib/facts/firmware_identity.h"
 #include "hostlib/kvm/kvm_probe.h"
 #include "hostlib/measure/pinning.h"
+#include "hostlib/os/cpu_list.h"
 #include "hostlib/kvm/private_vm.h"
 #include "hostlib/qemu/qemu_info.h"
 #include "hostlib/facts/topology.h"

@@ -1,4 +1,4 @@
-#include "hostlib/state/interrupt.h"
+#include "hostlib/os/interrupt.h"
 
 #include <signal.h>
 #include <unistd.h>

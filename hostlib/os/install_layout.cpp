@@ -1,4 +1,4 @@
-#include "hostlib/files/install_layout.h"
+#include "hostlib/os/install_layout.h"
 
 #include <cstdlib>
 #include <system_error>

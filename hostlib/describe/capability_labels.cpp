@@ -1,11 +1,11 @@
-#include "hostlib/facts/capability_labels.h"
+#include "hostlib/describe/capability_labels.h"
 
 #include <algorithm>
 #include <cctype>
 
 #include <fmt/format.h>
 
-#include "hostlib/facts/host_metadata.h"
+#include "hostlib/describe/host_metadata.h"
 
 namespace kvmbench::host {
 

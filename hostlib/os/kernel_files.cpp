@@ -1,4 +1,4 @@
-#include "hostlib/facts/kernel_files.h"
+#include "hostlib/os/kernel_files.h"
 
 #include <fcntl.h>
 #include <unistd.h>
