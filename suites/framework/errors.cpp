@@ -47,4 +47,17 @@ ExitVerdict exit_verdict(const std::exception_ptr& error, int usage_code) {
   }
 }
 
+bool is_bad_input(const std::exception_ptr& error) { return exit_verdict(error, kExitUsage).code == kExitUsage; }
+
+void rethrow_naming_bad_input(const std::exception_ptr& error, const std::string& about) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const ExitError&) {
+    throw;  // its code and message are already what they should be
+  } catch (const std::exception& e) {
+    if (!is_bad_input(error)) throw;
+    throw ExitError(kExitUsage, about + e.what());
+  }
+}
+
 }  // namespace kvmbench

@@ -41,6 +41,35 @@ struct ExitVerdict {
 };
 ExitVerdict exit_verdict(const std::exception_ptr& error, int usage_code);
 
+// Whether `error` is the user's doing: bad input, which exit_verdict ends
+// with the usage code (an ExitError of kExitUsage included), rather than a
+// bug in kvmbench or an ExitError of another code. For a command that
+// records bad input and goes on (a gate that says why it cannot judge, an
+// import that counts what it could not read) instead of ending.
+bool is_bad_input(const std::exception_ptr& error);
+
+// Ends the command for bad input that `error` is (is_bad_input, not an
+// ExitError): exit 2, its message after `about`. Anything else is thrown
+// again as it is, so that exit_verdict alone tells a bug (70) from bad
+// input (2).
+[[noreturn]] void rethrow_naming_bad_input(const std::exception_ptr& error, const std::string& about);
+
+// Calls `read` (what reads a file, a run directory or a value the user
+// named) and returns what it returns. What it throws because of the input
+// ends the command with exit 2, its message after `about`: "FILE: " where
+// the reader's message does not name the file, "" where it does. A bug
+// inside (a std::logic_error, a bad_optional_access, ...) and an ExitError
+// pass on unchanged: a catch of every std::exception that turned it into
+// a usage error would tell a lab engine that its command line was wrong.
+template <typename Read>
+decltype(auto) naming_bad_input(const std::string& about, Read&& read) {
+  try {
+    return read();
+  } catch (...) {
+    rethrow_naming_bad_input(std::current_exception(), about);
+  }
+}
+
 [[noreturn]] inline void usage_error(const std::string& msg) { throw ExitError(kExitUsage, msg); }
 [[noreturn]] inline void cannot_run(const std::string& msg) { throw ExitError(kExitCannotRun, msg); }
 

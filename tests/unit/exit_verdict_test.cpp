@@ -60,5 +60,51 @@ TEST(ExitVerdict, BrokenInvariantsAreBugsAndSaySo) {
   EXPECT_EQ(verdict_of([] { throw 42; }).code, kExitInternalError);
 }
 
+// A catch site that names the file: what the input causes ends with exit 2
+// and the file's name; a bug inside passes on, so exit_verdict still says 70.
+TEST(NamingBadInput, BadInputIsNamedAndEndsWithTheUsageCode) {
+  try {
+    naming_bad_input("runs/a: ", [] { throw std::runtime_error("meta.json: malformed JSON"); });
+    FAIL() << "did not throw";
+  } catch (const ExitError& e) {
+    EXPECT_EQ(e.code, kExitUsage);
+    EXPECT_STREQ(e.what(), "runs/a: meta.json: malformed JSON");
+  }
+  EXPECT_EQ(naming_bad_input("x: ", [] { return 7; }), 7);
+}
+
+TEST(NamingBadInput, ABugInsideStaysABug) {
+  const ExitVerdict v = verdict_of([] { naming_bad_input("runs/a: ", [] { throw std::logic_error("broken"); }); });
+  EXPECT_EQ(v.code, kExitInternalError);
+  EXPECT_NE(v.message.find("broken"), std::string::npos) << v.message;
+  EXPECT_EQ(v.message.find("runs/a"), std::string::npos) << v.message;
+  EXPECT_EQ(verdict_of([] { naming_bad_input("", [] { return std::optional<int>().value(); }); }).code,
+            kExitInternalError);
+}
+
+TEST(NamingBadInput, AnExitErrorKeepsItsCodeAndMessage) {
+  const ExitVerdict v =
+      verdict_of([] { naming_bad_input("runs/a: ", [] { throw ExitError(kExitInterrupted, "interrupted"); }); });
+  EXPECT_EQ(v.code, kExitInterrupted);
+  EXPECT_EQ(v.message, "interrupted");
+  EXPECT_EQ(verdict_of([] { naming_bad_input("runs/a: ", [] { usage_error("runs/a: no such file"); }); }).message,
+            "runs/a: no such file");
+}
+
+TEST(IsBadInput, AsExitVerdictSays) {
+  auto error_of = [](auto&& throwing) {
+    try {
+      throwing();
+    } catch (...) {
+      return std::current_exception();
+    }
+    return std::exception_ptr();
+  };
+  EXPECT_TRUE(is_bad_input(error_of([] { throw std::runtime_error("cannot open x"); })));
+  EXPECT_TRUE(is_bad_input(error_of([] { usage_error("--alpha 2"); })));
+  EXPECT_FALSE(is_bad_input(error_of([] { throw std::logic_error("broken"); })));
+  EXPECT_FALSE(is_bad_input(error_of([] { cannot_run("no SVM"); })));
+}
+
 }  // namespace
 }  // namespace kvmbench
