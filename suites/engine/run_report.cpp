@@ -19,6 +19,8 @@
 
 namespace kvmbench::engine {
 
+using suites::Suite;
+
 std::vector<Table> suite_layout_tables(std::string_view suite, const std::vector<Sample>& samples,
                                        std::string_view source) {
   const Suite* s = suites::find_suite(suite);

@@ -1,4 +1,4 @@
-#include "suites/kvmbench/ingest_input.h"
+#include "suites/engine/ingest_input.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -14,7 +14,7 @@
 #include "hostlib/os/interrupt.h"
 #include "suites/framework/errors.h"
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 namespace fs = std::filesystem;
 
@@ -97,10 +97,10 @@ void read_ingest_input(const fs::path& path, IngestInput& in) {
   } catch (const parsers::ParseError& e) {
     usage_error(e.line ? fmt::format("{}:{}: {}", path.string(), e.line, e.what())
                        : fmt::format("{}: {}", path.string(), e.what()));
-  } catch (const ExitError&) {
-    throw;
-  } catch (const std::exception& e) {
-    usage_error(fmt::format("{}: {}", path.string(), e.what()));
+  } catch (...) {
+    // What else the file's text can cause (a malformed document), named
+    // after the file; a bug in the reader is one, and says so.
+    rethrow_naming_bad_input(std::current_exception(), path.string() + ": ");
   }
 }
 
@@ -121,4 +121,4 @@ void IngestInput::store_raw(const RunWriter& w) const {
   w.copy_raw(raw_name, fd.get(), bytes, /*durable=*/false);
 }
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine

@@ -16,7 +16,7 @@
 #include "analysis/store/run_store.h"
 #include "hostlib/kvm/kvm_vm.h"
 
-namespace kvmbench::cli {
+namespace kvmbench::engine {
 
 struct IngestInput {
   std::filesystem::path path;
@@ -42,4 +42,4 @@ struct IngestInput {
 // Ctrl-C while it is read with exit 130, nothing stored.
 void read_ingest_input(const std::filesystem::path& path, IngestInput& in);
 
-}  // namespace kvmbench::cli
+}  // namespace kvmbench::engine
