@@ -1,11 +1,13 @@
 // What `kvmbench run` was asked: the run itself (run_driver.h) and its dry
-// run (dry_run.h) both take it.
+// run (dry_run.h) both take it. The command line binds its options into a
+// RunCommandLine, and checked_run_request turns that into the request.
 #pragma once
 
 #include <chrono>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kvmbench::engine {
 
@@ -34,5 +36,28 @@ struct RunRequest {
   // limit.
   std::optional<std::chrono::seconds> wait_lock = std::chrono::seconds(0);
 };
+
+// `kvmbench run`'s options as the command line gives them: those that are
+// the request's values already bind into `request`, the others are the
+// words typed, which checked_run_request reads.
+struct RunCommandLine {
+  RunRequest request;
+  std::string repetitions;  // -r: a positive number, "auto", or "" (the preset's)
+  int warmup = -1;          // --warmup; -1: none given (0, or 1 with -r auto)
+  std::vector<std::string> sets;           // --set NAME=VALUE, in order
+  std::string vcpus, bytes, backing, pin;  // -v, -b, -s, -c: --set vcpus=, bytes=, backing=, pin=
+  // --wait-lock, a flag (a bare `--wait-lock` never takes the suite name
+  // after it as its value): "" not given, "true" bare (no limit), else
+  // the SECONDS of `--wait-lock=SECONDS`.
+  std::string wait_lock;
+};
+
+// The request the command line makes, every option checked, before
+// anything runs: -r is a positive number or "auto", --wait-lock=SECONDS
+// whole seconds, each --set NAME=VALUE (the shorthands win over a --set of
+// their name), and --host and --kmsg come with --dry-run. Throws
+// ExitError(2) naming the option. (Parameter values are checked against
+// their presets later: suites/framework/param_check.h.)
+RunRequest checked_run_request(const RunCommandLine& line);
 
 }  // namespace kvmbench::engine

@@ -15,6 +15,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <set>
 
@@ -314,35 +315,35 @@ int run_lab_command(const LabOptions& o) {
 }  // namespace
 
 void add_lab_command(CLI::App& app) {
-  static LabOptions o;
+  auto o = std::make_shared<LabOptions>();
   auto* cmd = app.add_subcommand("lab", "Boot the emulated lab machine (QEMU TCG with SVM and nested paging, a real "
                                         "kvm_amd) and run a kvmbench command inside; its results are emulated");
-  cmd->add_option("--lab-vcpus", o.vcpus,
+  cmd->add_option("--lab-vcpus", o->vcpus,
                   "vCPUs of the lab machine (default 1: with more, QEMU 7.2's SVM emulation makes KVM guests inside "
                   "fail to boot now and then)");
-  cmd->add_option("--lab-memory", o.memory, "memory of the lab machine (default 4G)");
-  cmd->add_option("--lab-kernel", o.kernel,
+  cmd->add_option("--lab-memory", o->memory, "memory of the lab machine (default 4G)");
+  cmd->add_option("--lab-kernel", o->kernel,
                   "the kernel it boots: a Debian kernel package (.deb) or a vmlinuz-<release> (default: the package "
                   "scripts/fetch-guest-kernel.sh fetched)");
-  cmd->add_option("--lab-modules", o.modules, "with a vmlinuz: its modules directory (default /lib/modules/<release>)");
-  cmd->add_option("--lab-append", o.append,
+  cmd->add_option("--lab-modules", o->modules, "with a vmlinuz: its modules directory (default /lib/modules/<release>)");
+  cmd->add_option("--lab-append", o->append,
                   "added to the lab kernel's command line (e.g. clocksource=hpet, or a debugging option)");
-  cmd->add_option("--lab-timeout", o.timeout_s,
+  cmd->add_option("--lab-timeout", o->timeout_s,
                   "seconds before the lab machine is killed (default 1800; 7200 for `ab`, whose boots add up)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--lab-silence", o.silence_s,
+  cmd->add_option("--lab-silence", o->silence_s,
                   "seconds without a sign of life from the lab machine (its heartbeat, the command's output) after "
                   "which it is killed as stalled (default 300)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--lab-tick", o.tick_s,
+  cmd->add_option("--lab-tick", o->tick_s,
                   "seconds between the host's keepalive lines on the lab's control port, whose interrupt wakes a "
                   "lab machine that QEMU left asleep past its timer (default 1; 0: none)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--lab-out", o.out,
+  cmd->add_option("--lab-out", o->out,
                   "where run directories land, unless the command has its own --out (and the lab console, when no "
                   "run holds it)");
-  cmd->add_option("--lab-console", o.console, "also keep the lab machine's console in this file");
-  cmd->add_option("--lab-sh", o.shell,
+  cmd->add_option("--lab-console", o->console, "also keep the lab machine's console in this file");
+  cmd->add_option("--lab-sh", o->shell,
                   "run this sh script in the lab instead of a kvmbench command (`kvmbench` is on its PATH, "
                   "$KVMBENCH_LAB_OUT is writable)");
   // Everything from the first word that is not a --lab- option on is the
@@ -351,9 +352,9 @@ void add_lab_command(CLI::App& app) {
   cmd->footer("COMMAND [ARGS...]: a kvmbench command (probe, list, run, ...) run inside the lab.\n"
               "Exit status: the command's; 1 when the lab machine failed under it (stalled, its kernel faulted, "
               "it could not be set up), 77 when this host cannot boot the lab, 130 interrupted.");
-  cmd->callback([cmd] {
-    o.command = cmd->remaining();
-    int code = run_lab_command(o);
+  cmd->callback([cmd, o] {
+    o->command = cmd->remaining();
+    int code = run_lab_command(*o);
     if (code != kExitOk) throw ExitError(code, "");
   });
 }

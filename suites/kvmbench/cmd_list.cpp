@@ -2,6 +2,7 @@
 // can run on this host (and why not). Fits 80 columns.
 #include <fmt/format.h>
 
+#include <memory>
 #include <sstream>
 
 #include "analysis/model/text_wrap.h"
@@ -25,9 +26,9 @@ std::string indented(const std::string& text, std::size_t indent) {
 
 void add_list_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List suites, presets and whether each can run here");
-  static bool verbose = false;
-  cmd->add_flag("--params", verbose, "Also list each preset's parameters and defaults");
-  cmd->callback([] {
+  auto params = std::make_shared<bool>(false);
+  cmd->add_flag("--params", *params, "Also list each preset's parameters and defaults");
+  cmd->callback([params] {
     const suites::HostCaps caps = suites::probe_host_caps();
     for (const auto& suite : suites::registry()) {
       fmt::print("{}: {}\n", suite.name, suite.description);
@@ -35,7 +36,7 @@ void add_list_command(CLI::App& app) {
         const std::string reason = suites::why_not_here(preset, caps, {});
         fmt::print("  {:<9} [{}]\n{}", preset.name, preset.for_emulated_lab ? "emulated" : to_string(preset.source), indented(preset.description, 4));
         fmt::print("{}", indented(reason.empty() ? "can run here" : "cannot run here: " + reason, 4));
-        if (verbose)
+        if (*params)
           for (const auto& p : preset.params)
             fmt::print("{}", indented(fmt::format("--set {}={}  ({})", p.name, p.default_value, p.help), 6));
       }
