@@ -1,7 +1,7 @@
 // The on-disk journal that makes host knob changes survive a crash or
 // SIGKILL: every change is written here (path and old value, fsync'ed)
 // BEFORE it is made, and marked done after it was put back. Whatever a dead
-// process left undone is put back by the next kvmbench start or by
+// process left undone is put back by the next live `kvmbench run` or by
 // `kvmbench restore`.
 //
 // Format: JSON lines in <state dir>/knobs.journal (hostlib/state/state_dir.h),

@@ -12,9 +12,9 @@
 //    with async-signal-safe calls only. A module reload cannot be undone
 //    there (fork+exec of modprobe is not safe in a signal handler): after a
 //    second signal or an exit() it stays until the journal restore of the
-//    next kvmbench start or `kvmbench restore`;
+//    next live `kvmbench run` or `kvmbench restore`;
 //  - after a crash or SIGKILL: each change is journaled on disk before it is
-//    made (knob_journal.h); the next kvmbench start and `kvmbench restore`
+//    made (knob_journal.h); the next live `kvmbench run` and `kvmbench restore`
 //    put back what the dead process left.
 //
 // All paths are relative to a root, "/" normally; $KVMBENCH_SYSFS_ROOT (or

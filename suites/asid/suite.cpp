@@ -8,7 +8,7 @@
 //             it is). kvm_amd's npt is fixed at load time: a setting other
 //             than the loaded one reloads kvm_amd through a journaled host
 //             knob (hostlib/state/knobs.h reload_module), put back at the end of
-//             each repetition, on Ctrl-C, or by the next kvmbench start /
+//             each repetition, on Ctrl-C, or by the next live kvmbench run /
 //             `kvmbench restore` after a crash. A reload that is refused
 //             (VMs running, module not loaded or built in, modprobe failing)
 //             skips that variant with the reason. FLUSHBYASID is as this boot
@@ -333,7 +333,7 @@ void plan_document(RunContext& ctx, Plan& plan, const AsidParams& p) {
     else
       plan.knob(fmt::format(
           "npt={}: reload kvm_amd with npt={} (the loaded module has npt={}; refused while VMs run), journaled "
-          "and put back at the end of each repetition, on Ctrl-C, or by the next kvmbench start / `kvmbench "
+          "and put back at the end of each repetition, on Ctrl-C, or by the next live kvmbench run / `kvmbench "
           "restore`; the value is read back from /sys/module/kvm_amd/parameters/npt before the guests run",
           setting, setting == "on" ? 1 : 0, loaded));
     for (auto& w : p.in_guest)

@@ -19,6 +19,7 @@
 #include "suites/framework/chosen_suites.h"
 #include "suites/framework/collector.h"
 #include "suites/framework/errors.h"
+#include "suites/engine/dead_run_knobs.h"
 #include "suites/engine/progress.h"
 #include "suites/engine/run_summary.h"
 #include "suites/engine/run_support.h"
@@ -73,9 +74,9 @@ class RunSource {
   }
 
   // Knobs a killed run left changed are put back before anything is
-  // measured; true when that changed the host. A replay touches nothing on
-  // the host.
-  bool restore_host() const { return live() && prepare_host_for_run(); }
+  // measured (dead_run_knobs.h); true when that changed the host. A replay
+  // touches nothing on the host.
+  bool restore_host() const { return live() && !restore_knobs_left_by_dead_runs(false).restored.empty(); }
 
   // The host-wide lock a live run holds; a replay measures nothing on this
   // host, so it needs none.

@@ -6,7 +6,6 @@
 
 #include "analysis/report/table.h"
 #include "hostlib/os/interrupt.h"
-#include "hostlib/state/knob_journal.h"
 #include "hostlib/state/run_lock.h"
 #include "suites/framework/errors.h"
 #include "suites/engine/render_tables.h"
@@ -23,15 +22,6 @@ void print_run_report(const Run& run, const std::string& format, bool verbose) {
   fmt::print("{}", render_tables(tables, f));
   // A blank line before whatever `run all` prints next.
   if (f == Format::text || f == Format::md) fmt::print("\n");
-}
-
-bool prepare_host_for_run() {
-  auto report = host::restore_dead_knob_changes();
-  for (const auto& r : report.restored)
-    fmt::print(stderr, "kvmbench: restored {} (left changed by pid {}){}\n", r.path, r.pid,
-               r.ok ? "" : ": FAILED: " + r.error);
-  if (!report.error.empty()) fmt::print(stderr, "kvmbench: warning: knob journal: {}\n", report.error);
-  return !report.restored.empty();
 }
 
 namespace {

@@ -1,6 +1,5 @@
 // What `kvmbench run` needs around the suites: the report printed after a
-// run, host preparation (knobs a crashed run left changed are put back),
-// and the host-wide lock that keeps two runs from measuring at once.
+// run, and the host-wide lock that keeps two runs from measuring at once.
 #pragma once
 
 #include <chrono>
@@ -15,10 +14,6 @@ namespace kvmbench::engine {
 // The run's tables on stdout: the suite's layout and the compact generic
 // tables; `verbose` adds every metric and the per-case dumps.
 void print_run_report(const Run& run, const std::string& format, bool verbose);
-
-// Restores host knobs that a killed kvmbench left changed (journal on disk);
-// true when it restored any (what the host looks like changed).
-bool prepare_host_for_run();
 
 // Held for the whole run; a second kvmbench waits up to `wait` (none:
 // without limit) for it, then exits 75 (busy: try again) naming the

@@ -24,9 +24,6 @@ void add_probe_command(CLI::App& app);
 void add_restore_command(CLI::App& app);
 void add_test_hold_knob_command(CLI::App& app);  // hidden, for the integration tests
 void add_test_guest_command(CLI::App& app);      // hidden, for the lab tests
-// Puts back host knobs a dead kvmbench left changed (cmd_restore.cpp); run
-// at every start.
-void restore_knobs_left_by_dead_runs(int argc, char** argv);
 void add_summarize_command(CLI::App& app);
 void add_reproduce_command(CLI::App& app);
 void add_ingest_command(CLI::App& app);

@@ -34,8 +34,6 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "kvmbench " KVMBENCH_VERSION, "Print the kvmbench version and exit");
   const char* parse_only_env = std::getenv("KVMBENCH_PARSE_ONLY");
   const bool parse_only = parse_only_env && std::string_view(parse_only_env) == "1";
-  // Knobs a killed run left changed go back before anything is measured.
-  if (!parse_only) kvmbench::cli::restore_knobs_left_by_dead_runs(argc, argv);
 
   kvmbench::cli::add_help_command(app);
   kvmbench::cli::add_version_command(app);

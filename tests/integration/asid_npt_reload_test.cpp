@@ -2,7 +2,8 @@
 // real kvmbench process (the hidden `test-hold-knob --module`), against a
 // fake sysfs tree and a fake modprobe (tests/support/fake_modprobe.h):
 // Ctrl-C unwinds to the KnobSet destructor, which reloads the module with
-// its old npt; after a SIGKILL `kvmbench restore` (or the next start) does.
+// its old npt; after a SIGKILL `kvmbench restore` (or the next live run)
+// does.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -71,12 +72,12 @@ TEST_F(NptReload, SigkilledHolderIsReloadedByRestore) {
       << r.err;
 }
 
-TEST_F(NptReload, NextStartReloadsItToo) {
+TEST_F(NptReload, TheNextLiveRunReloadsItToo) {
   pid_t pid = start_holder();
   ASSERT_GT(pid, 0);
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
-  auto r = run_kvmbench({"version"}, 30, "", env);
+  auto r = run_kvmbench(short_live_run(dir.path / "out"), 120, "", env);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_text(npt), "Y\n");
 }

@@ -58,15 +58,49 @@ TEST_F(KnobRestore, SigkilledHolderIsRestoredByRestoreCommand) {
   EXPECT_NE(again.out.find("0 setting(s) restored"), std::string::npos) << again.out;
 }
 
-TEST_F(KnobRestore, NextStartRestoresToo) {
+// A command that only reads files (or says what it is) leaves the journal
+// and the knobs as they are: only a live run and `restore` put knobs back
+// (suites/engine/dead_run_knobs.h).
+TEST_F(KnobRestore, ReadOnlyCommandsLeaveTheJournalAlone) {
+  pid_t pid = start_holder(root, state, "/sys/kernel/mm/transparent_hugepage/enabled", "always");
+  ASSERT_GT(pid, 0);
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  const fs::path journal = state / "knobs.journal";
+  const std::string before = read_text(journal);
+  ASSERT_NE(before.find("\"op\":\"set\""), std::string::npos) << before;
+  const auto written = fs::last_write_time(journal);
+  const std::vector<std::string> env = {"KVMBENCH_STATE_DIR=" + state.string()};
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"version"}, {"compare", (dir.path / "a").string(), (dir.path / "b").string()},
+        {"report", (dir.path / "a").string()}, {"help"},
+        {"run", "rmpopt", "--dry-run", "--out", (dir.path / "out").string()}}) {
+    auto r = run_kvmbench(args, 60, "", env);
+    EXPECT_NE(r.exit_code, -1) << args[0];
+    EXPECT_EQ(read_text(thp), "always") << args[0] << " put the knob back";
+    EXPECT_EQ(r.err.find("restored"), std::string::npos) << args[0] << ": " << r.err;
+  }
+  EXPECT_EQ(read_text(journal), before);
+  EXPECT_EQ(fs::last_write_time(journal), written);
+  // The change is still pending: `restore` finds it.
+  auto r = run_kvmbench({"restore"}, 30, "", env);
+  EXPECT_NE(r.out.find("1 setting(s) restored"), std::string::npos) << r.out << r.err;
+}
+
+TEST_F(KnobRestore, TheNextLiveRunRestoresBeforeItMeasures) {
   pid_t pid = start_holder(root, state, "/sys/kernel/mm/transparent_hugepage/enabled", "always");
   ASSERT_GT(pid, 0);
   EXPECT_EQ(read_text(thp), "always");
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
-  auto r = run_kvmbench({"version"}, 30, "", {"KVMBENCH_STATE_DIR=" + state.string()});
+  auto r = run_kvmbench(short_live_run(dir.path / "out"), 120, "", {"KVMBENCH_STATE_DIR=" + state.string()});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_text(thp), "madvise");
+  // Said once, by the one printer, before the run's first line.
+  const std::string said = "kvmbench: restored " + thp.string() + " = 'madvise' (left by dead pid ";
+  ASSERT_NE(r.err.find(said), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(said, r.err.find(said) + 1), std::string::npos) << r.err;
+  EXPECT_LT(r.err.find(said), r.err.find("kvmbench: rmpopt / host")) << r.err;
 }
 
 TEST_F(KnobRestore, SigtermRestoresAtScopeExit) {

@@ -23,6 +23,7 @@ using kvmbench::host::RunLock;
 using kvmbench::test_support::exec_or_exit;
 using kvmbench::test_support::read_text;
 using kvmbench::test_support::run_kvmbench;
+using kvmbench::test_support::short_live_run;
 using kvmbench::test_support::TempDir;
 namespace fs = std::filesystem;
 
@@ -30,15 +31,6 @@ namespace {
 
 constexpr const char* kHolder = "the test's holder";
 constexpr const char* kWaiting = "waiting for another run";
-
-// A short live run that this host can do (no guest, no hardware feature).
-std::vector<std::string> short_run(const fs::path& out, const std::string& wait_lock) {
-  std::vector<std::string> args = {"run"};
-  if (!wait_lock.empty()) args.push_back(wait_lock);  // before the suite: a bare flag takes no value
-  args.insert(args.end(), {"rmpopt", "--preset", "host", "-r", "1", "--set", "ram=1G", "--set", "layouts=none",
-                           "--set", "strategies=one-cpu", "--out", out.string()});
-  return args;
-}
 
 struct Waited {
   int exit_code = -1;
@@ -96,7 +88,7 @@ TEST(RunLockCli, HeldLockExits75NamingTheHolder) {
   RunLock held(std::chrono::milliseconds(0), kHolder, tmp.path / "state" / "run.lock");
   const std::string holder = "pid " + std::to_string(::getpid()) + ": " + kHolder;
 
-  auto r = run_kvmbench(short_run(tmp.path / "out", ""), 120, "", {env});
+  auto r = run_kvmbench(short_live_run(tmp.path / "out", ""), 120, "", {env});
   EXPECT_EQ(r.exit_code, 75) << r.err;
   EXPECT_NE(r.err.find("another kvmbench run (" + holder + ") holds " + (tmp.path / "state/run.lock").string()),
             std::string::npos)
@@ -109,7 +101,7 @@ TEST(RunLockCli, HeldLockExits75NamingTheHolder) {
   // --wait-lock=1: the same after waiting (at least) that second. No upper
   // bound: a loaded machine may take long to start kvmbench.
   const auto start = std::chrono::steady_clock::now();
-  r = run_kvmbench(short_run(tmp.path / "out", "--wait-lock=1"), 120, "", {env});
+  r = run_kvmbench(short_live_run(tmp.path / "out", "--wait-lock=1"), 120, "", {env});
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.exit_code, 75) << r.err;
   EXPECT_GE(took, 1.0);
@@ -123,7 +115,7 @@ TEST(RunLockCli, WaitLockTakesWholeSecondsOnly) {
   TempDir tmp;
   const std::string env = "KVMBENCH_STATE_DIR=" + (tmp.path / "state").string();
   for (const char* bad : {"--wait-lock=soon", "--wait-lock=-1", "--wait-lock=1.5"}) {
-    auto r = run_kvmbench(short_run(tmp.path / "out", bad), 60, "", {env});
+    auto r = run_kvmbench(short_live_run(tmp.path / "out", bad), 60, "", {env});
     EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
     EXPECT_NE(r.err.find("SECONDS is a whole number of seconds"), std::string::npos) << r.err;
   }
@@ -137,7 +129,7 @@ TEST(RunLockCli, WaitLockRunsOnceTheHolderLetsGo) {
   const std::string env = "KVMBENCH_STATE_DIR=" + (tmp.path / "state").string();
   auto held = std::make_unique<RunLock>(std::chrono::milliseconds(0), kHolder, tmp.path / "state" / "run.lock");
   const Waited w =
-      run_acting_on(short_run(tmp.path / "out", "--wait-lock"), env, tmp.path, kWaiting, [&](pid_t) { held.reset(); });
+      run_acting_on(short_live_run(tmp.path / "out", "--wait-lock"), env, tmp.path, kWaiting, [&](pid_t) { held.reset(); });
   EXPECT_TRUE(w.said) << w.err;
   EXPECT_FALSE(w.timed_out) << w.err;
   EXPECT_EQ(w.exit_code, 0) << w.err;
@@ -151,7 +143,7 @@ TEST(RunLockCli, CtrlCEndsTheWaitWith130) {
   TempDir tmp;
   const std::string env = "KVMBENCH_STATE_DIR=" + (tmp.path / "state").string();
   RunLock held(std::chrono::milliseconds(0), kHolder, tmp.path / "state" / "run.lock");
-  const Waited w = run_acting_on(short_run(tmp.path / "out", "--wait-lock"), env, tmp.path, kWaiting,
+  const Waited w = run_acting_on(short_live_run(tmp.path / "out", "--wait-lock"), env, tmp.path, kWaiting,
                                  [](pid_t pid) { ::kill(pid, SIGINT); });
   EXPECT_TRUE(w.said) << w.err;
   EXPECT_FALSE(w.timed_out) << w.err;

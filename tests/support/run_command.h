@@ -209,6 +209,18 @@ inline CommandResult run_kvmbench(std::vector<std::string> args, double timeout_
 }
 #endif
 
+// `run ...` of a short live run that any host can do (no guest, no hardware
+// feature: rmpopt's host preset over 1 GiB, one layout, one strategy, one
+// repetition), its runs under `out`; `wait_lock` ("" none) goes before the
+// suite, where a bare flag takes no value.
+inline std::vector<std::string> short_live_run(const std::filesystem::path& out, const std::string& wait_lock = "") {
+  std::vector<std::string> args = {"run"};
+  if (!wait_lock.empty()) args.push_back(wait_lock);
+  args.insert(args.end(), {"rmpopt", "--preset", "host", "-r", "1", "--set", "ram=1G", "--set", "layouts=none",
+                           "--set", "strategies=one-cpu", "--out", out.string()});
+  return args;
+}
+
 // A fresh empty temporary directory, removed by the destructor.
 struct TempDir {
   std::filesystem::path path;
