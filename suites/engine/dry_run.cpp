@@ -33,12 +33,7 @@ HostCaps caps_for(const RunRequest& req, std::string& described) {
     if (!req.kmsg_file.empty()) described += fmt::format(", with its kernel log from {}", req.kmsg_file);
     return suites::probe_host_caps_without_ioctls();
   }
-  std::string text;
-  try {
-    text = read_file(req.host_file);
-  } catch (const std::exception& e) {
-    usage_error(fmt::format("--host {}", e.what()));
-  }
+  const std::string text = naming_bad_input("--host ", [&] { return read_file(req.host_file); });
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     usage_error(fmt::format("--host {}: empty (expected `kvmbench probe --json` output)", req.host_file));
   nlohmann::json j;

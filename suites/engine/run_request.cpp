@@ -18,7 +18,8 @@ std::optional<long long> whole_number(const std::string& text, long long least) 
     std::size_t used = 0;
     const long long n = std::stoll(text, &used);
     if (used == text.size() && n >= least) return n;
-  } catch (const std::logic_error&) {  // std::stoll's invalid_argument, out_of_range
+  } catch (const std::invalid_argument&) {  // std::stoll's: not a number
+  } catch (const std::out_of_range&) {      // ... or not one a long long holds
   }
   return std::nullopt;
 }

@@ -52,7 +52,9 @@ ParamCheck positive_number() {
     double d = 0;
     try {
       d = std::stod(v, &used);
-    } catch (const std::exception&) {
+    } catch (const std::invalid_argument&) {
+      used = 0;
+    } catch (const std::out_of_range&) {
       used = 0;
     }
     if (v.empty() || used != v.size() || !std::isfinite(d))

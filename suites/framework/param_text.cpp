@@ -46,7 +46,8 @@ double ParamText::number(const std::string& name) const {
     std::size_t used = 0;
     double d = std::stod(v, &used);
     if (used == v.size() && std::isfinite(d)) return d;
-  } catch (const std::exception&) {
+  } catch (const std::invalid_argument&) {  // std::stod's: not a number
+  } catch (const std::out_of_range&) {      // ... or not one a double holds
   }
   usage_error(fmt::format("parameter {}: '{}' is not a number", name, v));
 }

@@ -72,6 +72,9 @@ ComparisonSide reference(const std::string& spec, const char* which, const Compa
     }
     return load_comparison_sides(spec);
   } catch (const std::exception& e) {
+    // Unreadable references stop the bisection; a bug goes on to main,
+    // which stops it too, saying it is a bug.
+    if (!is_bad_input(std::current_exception())) throw;
     abort_bisect(fmt::format("--{} {}: {}", which, spec, e.what()));
   }
 }
@@ -102,6 +105,7 @@ void add_bisect_run_command(CLI::App& app) {
     try {
       tmp.emplace("kvmbench-bisect");
     } catch (const std::exception& e) {
+      if (!is_bad_input(std::current_exception())) throw;
       abort_bisect(e.what());
     }
     const fs::path& out = tmp->path();
@@ -132,6 +136,7 @@ void add_bisect_run_command(CLI::App& app) {
     try {
       cand = load_comparison_sides(joined);
     } catch (const std::exception& e) {
+      if (!is_bad_input(std::current_exception())) throw;  // a bug is no skip
       fmt::print(stderr, "bisect-run: skip: the measurement cannot be read: {}\n", e.what());
       throw ExitError(125, "");
     }
@@ -141,6 +146,7 @@ void add_bisect_run_command(CLI::App& app) {
     try {
       d = decide_bisect(good, bad, cand, o->alpha);
     } catch (const std::exception& e) {
+      if (!is_bad_input(std::current_exception())) throw;
       abort_bisect(e.what());
     }
     fmt::print("{}", render(bisect_document(d), Format::text));

@@ -56,33 +56,32 @@ void add_compare_command(CLI::App& app) {
     }
     if (f == Format::junit) usage_error("--format junit is the gate's (kvmbench gate --format junit): compare has no pass or fail");
     if (!(o->alpha > 0 && o->alpha < 1)) usage_error(fmt::format("--alpha must be between 0 and 1, not {}", o->alpha));
-    Comparison c;
-    nlohmann::json base_meta, cand_meta;
-    try {
-      CompareOptions co;
-      co.alpha = o->alpha;
-      co.include = o->include;
-      co.exclude = o->exclude;
-      // The suite's primary metrics are tested, unless the user chose.
-      co.primary_only = o->include.empty();
-      co.linear = o->linear;
-      const ComparisonSide base = load_comparison_sides(o->base), cand = load_comparison_sides(o->cand);
-      if (const std::string why = different_experiments(base.meta, cand.meta); !why.empty()) usage_error(why);
-      if (const std::string same = same_input_warning(o->base, o->cand); !same.empty())
-        fmt::print(stderr, "kvmbench: warning: {}\n", same);
-      // A difference between two machines is not one a patch made: said,
-      // not refused (gate refuses it).
-      if (const MachineCheck mc = check_same_machine(base.meta, cand.meta); mc.outcome == MachineCheck::Outcome::different)
-        fmt::print(stderr, "kvmbench: note: {}\n", mc.message);
-      c = compare(base, cand, co);
-      if (!c.metrics.empty() && std::none_of(c.metrics.begin(), c.metrics.end(),
-                                             [](const MetricComparison& m) { return m.in_base && m.in_cand; }))
-        usage_error(fmt::format("no metric is in both BASE ({}) and CAND ({}): nothing to compare", o->base, o->cand));
-      base_meta = base.meta;
-      cand_meta = cand.meta;
-    } catch (const std::exception& e) {
-      usage_error(e.what());
-    }
+    CompareOptions co;
+    co.alpha = o->alpha;
+    co.include = o->include;
+    co.exclude = o->exclude;
+    // The suite's primary metrics are tested, unless the user chose.
+    co.primary_only = o->include.empty();
+    co.linear = o->linear;
+    // What BASE and CAND hold is the user's input: a file that cannot be
+    // read or parsed, or values that cannot be compared (one metric in two
+    // units), ends with exit 2 and a message that names the file. A bug
+    // inside is no bad input: it reaches exit_verdict, which says 70.
+    const ComparisonSide base = naming_bad_input("", [&] { return load_comparison_sides(o->base); });
+    const ComparisonSide cand = naming_bad_input("", [&] { return load_comparison_sides(o->cand); });
+    if (const std::string why = different_experiments(base.meta, cand.meta); !why.empty()) usage_error(why);
+    if (const std::string same = same_input_warning(o->base, o->cand); !same.empty())
+      fmt::print(stderr, "kvmbench: warning: {}\n", same);
+    // A difference between two machines is not one a patch made: said,
+    // not refused (gate refuses it).
+    if (const MachineCheck mc = check_same_machine(base.meta, cand.meta); mc.outcome == MachineCheck::Outcome::different)
+      fmt::print(stderr, "kvmbench: note: {}\n", mc.message);
+    const Comparison c = naming_bad_input("", [&] { return compare(base, cand, co); });
+    if (!c.metrics.empty() && std::none_of(c.metrics.begin(), c.metrics.end(),
+                                           [](const MetricComparison& m) { return m.in_base && m.in_cand; }))
+      usage_error(fmt::format("no metric is in both BASE ({}) and CAND ({}): nothing to compare", o->base, o->cand));
+    const nlohmann::json& base_meta = base.meta;
+    const nlohmann::json& cand_meta = cand.meta;
     if (f == Format::html) {
       // A page of its own: verdict cells styled, a chart per metric.
       fmt::print("{}", render_comparison_html(c));

@@ -45,6 +45,7 @@ void import_runs_below(db::ResultsDb& rdb, const fs::path& root, const std::stri
     try {
       r = db::read_run_record(dir);
     } catch (const std::exception& e) {
+      if (!is_bad_input(std::current_exception())) throw;  // a bug ends the import
       fmt::print(stderr, "kvmbench: not imported: {}\n", e.what());
       ++t.unreadable;
       continue;
@@ -98,6 +99,7 @@ void add_import(CLI::App* db_cmd) {
       try {
         extract_tarball(in, tmp.path());
       } catch (const std::exception& e) {
+        if (!is_bad_input(std::current_exception())) throw;
         fmt::print(stderr, "kvmbench: not imported: {}\n", e.what());
         ++t.unreadable;
         continue;
@@ -138,10 +140,8 @@ void add_dump(CLI::App* db_cmd) {
       }
       fs::rename(tmp, o->file);
       fmt::print(stderr, "{} runs written to {}\n", n, o->file);
-    } catch (const ExitError&) {
-      throw;
-    } catch (const std::exception& e) {
-      usage_error(e.what());
+    } catch (...) {
+      rethrow_naming_bad_input(std::current_exception(), "");
     }
   });
 }
@@ -179,17 +179,13 @@ void add_load(CLI::App* db_cmd) {
     try {
       db::check_dump(file, where);
     } catch (const std::exception& e) {
+      if (!is_bad_input(std::current_exception())) throw;
       usage_error(fmt::format("{}; nothing loaded", e.what()));
     }
     file.clear();
     file.seekg(0);
     db::ResultsDb rdb = open_results_db(o->db, db::Access::create);
-    db::LoadSummary sum;
-    try {
-      sum = db::load_dump(file, rdb, where);
-    } catch (const std::exception& e) {
-      usage_error(e.what());
-    }
+    const db::LoadSummary sum = naming_bad_input("", [&] { return db::load_dump(file, rdb, where); });
     for (const auto& c : sum.conflicts) fmt::print(stderr, "kvmbench: {}\n", c);
     fmt::print("{} runs loaded, {} already there, {} refused: {}\n", sum.added, sum.already_present,
                sum.conflicts.size(), rdb.name());

@@ -39,15 +39,14 @@ void add_export_command(CLI::App& app) {
     for (const auto& dir : o->runs) {
       std::filesystem::path p = std::filesystem::path(dir).lexically_normal();
       if (p.filename().empty()) p = p.parent_path();
-      try {
+      // load_run and check_sample_count name the file.
+      runs.push_back(naming_bad_input("", [&] {
         const Run run = load_run(p, SampleProvenance::drop);
         // An emptied or cut samples.jsonl would pass as a run that measured
         // less: an engine would store it as a result.
         if (const auto short_file = check_sample_count(run)) throw std::runtime_error(*short_file);
-        runs.push_back(export_run(run, p.filename().string()));
-      } catch (const std::exception& e) {
-        usage_error(e.what());  // load_run names the path
-      }
+        return export_run(run, p.filename().string());
+      }));
     }
     std::string text;
     if (o->to == "junit") text = render(export_document(runs, Format::junit), Format::junit);

@@ -109,6 +109,9 @@ void add_gate_command(CLI::App& app) {
       try {
         g = gate_against_baseline(o->base, o->cand, o->db, o->cross_machine, go, !o->baseline.empty());
       } catch (const std::exception& e) {
+        // Inputs it cannot judge make a gate result that says why (a CI job
+        // shows it); a bug is no such result: exit_verdict says 70.
+        if (!is_bad_input(std::current_exception())) throw;
         g = unusable_gate(o->base, o->cand, go, e.what());
       }
     }
@@ -122,6 +125,7 @@ void add_gate_command(CLI::App& app) {
       std::error_code ec;
       for (auto* f : {&o->junit, &o->markdown})
         if (!f->empty()) std::filesystem::remove(*f, ec);
+      if (!is_bad_input(std::current_exception())) throw;
       usage_error(fmt::format("cannot write the gate's report (any earlier one is removed): {}", e.what()));
     }
     std::string text = render(gate_document(g, format), format);

@@ -37,7 +37,8 @@ void add_merge_command(CLI::App& app) {
       const auto dirs = find_run_directories(input);
       if (dirs.empty()) usage_error(fmt::format("{}: no run directories (no meta.json) in it", input));
       for (const auto& dir : dirs) {
-        try {
+        // load_run and check_sample_count name the file.
+        runs.push_back(naming_bad_input("", [&] {
           Run run = load_run(dir, SampleProvenance::drop);
           // An emptied or cut samples.jsonl would read as a run with fewer
           // samples, or none: a table without a word.
@@ -46,10 +47,8 @@ void add_merge_command(CLI::App& app) {
           const MachineIdentity id = machine_identity(run.meta);
           f.run = export_run(run, dir.filename().string());
           f.machine = id.known() ? id.fingerprint : "unknown:" + f.run.hostname;
-          runs.push_back(std::move(f));
-        } catch (const std::exception& e) {
-          usage_error(e.what());  // load_run names the file
-        }
+          return f;
+        }));
       }
     }
     const Format format = parse_format(o->format);  // one of the names checked above

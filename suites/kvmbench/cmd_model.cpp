@@ -125,6 +125,7 @@ void run_rmpopt_model(const RmpoptModelOptions& o) {
     } catch (const std::invalid_argument& e) {
       usage_error(e.what());
     } catch (const std::exception& e) {
+      if (!is_bad_input(std::current_exception())) throw;  // a bug, not this host
       cannot_run(std::string("the emulated sweep cannot run here: ") + e.what());
     }
     Table t = report::host_check_table(check);

@@ -56,12 +56,7 @@ static void report_several(const std::vector<std::string>& dirs, const std::stri
   const suites::Suite* suite = nullptr;
   std::vector<suites::NamedRun> runs;
   for (const auto& d : dirs) {
-    Run run;
-    try {
-      run = load_run(d, SampleProvenance::drop);
-    } catch (const std::exception& e) {
-      usage_error(e.what());
-    }
+    Run run = naming_bad_input("", [&] { return load_run(d, SampleProvenance::drop); });  // names the file
     warn_about_stored_files(run);
     const suites::Suite* s = suites::find_suite(run.suite());
     if (!s || !s->tables_of_runs || (suite && s != suite))
@@ -79,12 +74,7 @@ static void report_several(const std::vector<std::string>& dirs, const std::stri
     for (std::size_t j = 0; j < runs.size(); ++j)
       if (std::error_code ec; i != j && runs[i].name == run_name(dirs[j]) && !std::filesystem::equivalent(dirs[i], dirs[j], ec))
         runs[i].name = dirs[i];
-  std::vector<Table> tables;
-  try {
-    tables = suite->tables_of_runs(runs);
-  } catch (const std::exception& e) {
-    usage_error(e.what());
-  }
+  const std::vector<Table> tables = naming_bad_input("", [&] { return suite->tables_of_runs(runs); });
   if (f == Format::json) {
     fmt::print("{}\n", nlohmann::json{{"runs", dirs}, {"suite", suite->name}, {"tables", engine::tables_json(tables)}}.dump(2));
     return;
@@ -135,22 +125,13 @@ void add_report_command(CLI::App& app) {
     const Format f = html ? Format::text : engine::parse_table_format(o->format);
     if (o->dirs.size() > 1) return report_several(o->dirs, o->format, f);
     o->dir = o->dirs.front();
-    Run run;
-    try {
-      run = load_run(o->dir, SampleProvenance::drop);
-    } catch (const std::exception& e) {
-      usage_error(e.what());
-    }
+    Run run = naming_bad_input("", [&] { return load_run(o->dir, SampleProvenance::drop); });  // names the file
     warn_about_stored_files(run);
-    std::vector<Table> tables;
-    try {
-      const auto detail = f == Format::csv || f == Format::json ? engine::ReportDetail::data
-                          : o->verbose                          ? engine::ReportDetail::full
-                                                                : engine::ReportDetail::brief;
-      tables = engine::report_tables(run, detail);
-    } catch (const std::exception& e) {
-      usage_error(fmt::format("{}: {}", o->dir, e.what()));
-    }
+    const auto detail = f == Format::csv || f == Format::json ? engine::ReportDetail::data
+                        : o->verbose                          ? engine::ReportDetail::full
+                                                              : engine::ReportDetail::brief;
+    // Samples the tables refuse (one metric in two units) are the run's.
+    std::vector<Table> tables = naming_bad_input(o->dir + ": ", [&] { return engine::report_tables(run, detail); });
     const std::string note = engine::incomplete_note(run);
     if (html) {
       // One self-contained page: the same tables and their charts; what

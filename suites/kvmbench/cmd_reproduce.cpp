@@ -40,11 +40,8 @@ void add_reproduce_command(CLI::App& app) {
 
     std::vector<suites::Reproduction> done;
     for (auto& s : which) {
-      try {
-        done.push_back(suites::reproduce(s, dir, {o->tsc_ghz}));
-      } catch (const std::exception& e) {
-        usage_error(e.what());  // unknown suite, missing or malformed reference data
-      }
+      // An unknown suite, missing or malformed reference data (named).
+      done.push_back(naming_bad_input("", [&] { return suites::reproduce(s, dir, {o->tsc_ghz}); }));
     }
     if (f == Format::json) {
       nlohmann::json out = nlohmann::json::array();

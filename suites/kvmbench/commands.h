@@ -24,6 +24,7 @@ void add_probe_command(CLI::App& app);
 void add_restore_command(CLI::App& app);
 void add_test_hold_knob_command(CLI::App& app);  // hidden, for the integration tests
 void add_test_guest_command(CLI::App& app);      // hidden, for the lab tests
+void add_test_error_command(CLI::App& app);      // hidden, for the exit status tests
 void add_summarize_command(CLI::App& app);
 void add_reproduce_command(CLI::App& app);
 void add_ingest_command(CLI::App& app);

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   kvmbench::cli::add_restore_command(app);
   kvmbench::cli::add_test_hold_knob_command(app);
   kvmbench::cli::add_test_guest_command(app);
+  kvmbench::cli::add_test_error_command(app);
   kvmbench::cli::add_summarize_command(app);
   kvmbench::cli::add_reproduce_command(app);
   kvmbench::cli::add_ingest_command(app);

@@ -12,6 +12,7 @@
 #include "analysis/store/run_store.h"
 #include "suites/engine/ingest_labels.h"
 #include "suites/framework/errors.h"
+#include "tests/support/exit_error_of.h"
 #include "tests/support/run_command.h"
 
 namespace kvmbench::engine {
@@ -102,12 +103,7 @@ void write(const fs::path& p, const std::string& text) {
 
 // The ExitError a request ends with (code -1: none).
 ExitError outcome_of(const IngestRequest& req) {
-  try {
-    ingest(req);
-  } catch (const ExitError& e) {
-    return e;
-  }
-  return ExitError(-1, "");
+  return test_support::exit_error_of([&] { ingest(req); });
 }
 
 TEST(Ingest, TwoFilesBecomeOneStoredRun) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "suites/framework/errors.h"
+#include "tests/support/exit_error_of.h"
 
 namespace kvmbench::engine {
 namespace {
@@ -20,13 +21,7 @@ RunCommandLine line_for(const std::string& target = "directmap") {
 
 // The message of the usage error `line` is refused with ("" when it is not).
 std::string refusal(const RunCommandLine& line) {
-  try {
-    checked_run_request(line);
-  } catch (const ExitError& e) {
-    EXPECT_EQ(e.code, kExitUsage) << e.what();
-    return e.what();
-  }
-  return "";
+  return test_support::usage_error_of([&] { checked_run_request(line); });
 }
 
 TEST(RunRequest, TheBoundOptionsPassAsTheyAre) {
