@@ -1,5 +1,9 @@
 #include "analysis/model/text_wrap.h"
 
+#include <algorithm>
+
+#include "analysis/model/text_lines.h"
+
 namespace kvmbench {
 
 std::size_t display_width(std::string_view s) {
@@ -31,6 +35,27 @@ std::string wrap_text(std::string_view text, std::size_t width, const std::strin
   }
   if (line.size() > indent && line != more) out += line + "\n";
   return out;
+}
+
+std::vector<std::string> wrap_lines(std::string_view text, const std::string& indent, std::size_t width,
+                                    const std::string& more) {
+  const std::size_t room = width > display_width(indent) ? width - display_width(indent) : 1;
+  std::vector<std::string> out;
+  for_each_line(wrap_text(text, room, more), [&](std::size_t, std::string_view line) {
+    out.push_back(indent + std::string(line));
+  });
+  return out;
+}
+
+std::string cut_to_width(const std::string& line, std::size_t width) {
+  if (display_width(line) <= width) return line;
+  // Whole code points up to width - 3 columns, then "...".
+  std::size_t columns = 0, end = 0;
+  for (; end < line.size(); ++end) {
+    const bool starts_a_column = (static_cast<unsigned char>(line[end]) & 0xC0) != 0x80;
+    if (starts_a_column && columns++ == width - 3) break;
+  }
+  return line.substr(0, end) + "...";
 }
 
 }  // namespace kvmbench

@@ -1,11 +1,12 @@
 // Text laid out for a terminal or a mail: display widths of UTF-8 text, and
 // paragraphs broken into lines of at most 80 columns. One implementation
-// for table notes, help text, plans and messages.
+// for table notes, help text, plans, the run summary and messages.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kvmbench {
 
@@ -18,5 +19,17 @@ std::size_t display_width(std::string_view s);
 // paragraph that starts indented keeps its indent, and its continuations go
 // two columns further in.
 std::string wrap_text(std::string_view text, std::size_t width = 80, const std::string& more = "  ");
+
+// The lines of wrap_text(text, ...) that stand in a column of their own:
+// each begins with `indent`, which counts in the `width`, and those after
+// the first with `more` besides; without their '\n'. For the entries of a
+// list or a summary ("    reason ..." under its "  name:").
+std::vector<std::string> wrap_lines(std::string_view text, const std::string& indent, std::size_t width = 80,
+                                    const std::string& more = "");
+
+// `line` cut to `width` columns, ending in "..." where it was cut: for a
+// line that stands for more, said in full elsewhere (`report`'s one line a
+// skipped part; --verbose has the reason whole).
+std::string cut_to_width(const std::string& line, std::size_t width = 80);
 
 }  // namespace kvmbench

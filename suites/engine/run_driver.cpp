@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include "analysis/model/text_wrap.h"
 #include "analysis/stats/adaptive.h"
 #include "analysis/store/run_store.h"
 #include "hostlib/state/host_change_record.h"
@@ -293,11 +294,9 @@ void print_skips(const Target& t, const nlohmann::json& skips) {
   }
   for (const auto& [reason, parts] : by_reason) {
     // The names wrapped under their line, the reason under them.
-    auto named = wrap_columns(
-        fmt::format("kvmbench: {} / {}: skipped {}:", t.suite->name, t.preset->name, fmt::join(parts, ", ")), "  ");
-    named.front().erase(0, 2);
-    for (const auto& l : named) fmt::print(stderr, "{}\n", l);
-    for (const auto& l : wrap_columns(reason, "    ")) fmt::print(stderr, "{}\n", l);
+    fmt::print(stderr, "{}", wrap_text(fmt::format("kvmbench: {} / {}: skipped {}:", t.suite->name, t.preset->name,
+                                                   fmt::join(parts, ", "))));
+    for (const auto& l : wrap_lines(reason, "    ")) fmt::print(stderr, "{}\n", l);
   }
 }
 
@@ -327,9 +326,7 @@ void finish_run(const Target& t, const RunRequest& req, RunWriter& writer, const
   if (!r.stop_reason.empty()) fmt::print(stderr, "kvmbench: -r auto: {}\n", r.stop_reason);
   for (const auto& w : r.stability_warnings)
     if (w.kind == "cold first run" || w.runs >= kRunsForVariationWarning) summary.warn(w.kind, w.text);
-  auto say = [](const std::string& text) {
-    for (const auto& l : wrap_columns(text, "")) fmt::print(stderr, "{}\n", l);
-  };
+  auto say = [](const std::string& text) { fmt::print(stderr, "{}", wrap_text(text, 80, "")); };
   if (r.outcome == Outcome::failed) {
     say(fmt::format("kvmbench: {} / {} failed: {}", t.suite->name, preset.name, r.error));
     say(fmt::format("kvmbench: what was measured is kept in {} (status: failed)", writer.dir().string()));
@@ -365,10 +362,10 @@ Outcome run_one(const Target& t, const RunSource& source, const HostCaps& caps, 
   RunWriter writer = RunWriter::create_in(req.out_root, meta);
   // What this run changes on the host (knobs, module reloads) and puts back.
   const std::size_t changes_from = host::host_change_count();
-  for (const auto& l : wrap_columns(fmt::format("kvmbench: {} / {} [source: {}] -> {}", t.suite->name, preset.name,
-                                               meta["source"].get<std::string>(), writer.dir().string()),
-                                   ""))
-    fmt::print(stderr, "{}\n", l);
+  fmt::print(stderr, "{}",
+             wrap_text(fmt::format("kvmbench: {} / {} [source: {}] -> {}", t.suite->name, preset.name,
+                                   meta["source"].get<std::string>(), writer.dir().string()),
+                       80, ""));
   if (meta.contains("source_note")) fmt::print(stderr, "kvmbench: {}\n", caps.emulated_reason);
   // A host setting's warning is the same for every run: counted in the
   // summary under its setting (the text before its first ": ").

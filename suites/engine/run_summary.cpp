@@ -5,29 +5,10 @@
 
 #include <algorithm>
 #include <set>
-#include <sstream>
+
+#include "analysis/model/text_wrap.h"
 
 namespace kvmbench::engine {
-
-std::string fit_columns(const std::string& line, std::size_t width) {
-  if (line.size() <= width) return line;
-  return line.substr(0, width - 3) + "...";
-}
-
-std::vector<std::string> wrap_columns(const std::string& text, const std::string& indent, std::size_t width) {
-  std::vector<std::string> out;
-  std::istringstream words(text);
-  std::string word, line;
-  while (words >> word) {
-    if (!line.empty() && line.size() + 1 + word.size() > width) {
-      out.push_back(fit_columns(line, width));
-      line.clear();
-    }
-    line += line.empty() ? indent + word : " " + word;
-  }
-  if (!line.empty()) out.push_back(fit_columns(line, width));
-  return out;
-}
 
 void RunSummary::ran(const std::string& suite, const std::string& preset, const std::string& outcome,
                      const std::filesystem::path& dir, double seconds) {
@@ -59,35 +40,33 @@ std::vector<std::string> RunSummary::render(double wall_s) const {
     const std::string line = "  " + l.text;
     const std::string dir = l.dir.empty() ? "" : " -> " + (one_parent ? l.dir.filename() : l.dir).string();
     // The directory on the preset's line where both fit, else under it.
-    if (line.size() + dir.size() <= 80) {
+    if (display_width(line) + display_width(dir) <= 80) {
       out.push_back(line + dir);
     } else {
       // Wrapped, not cut: a reason often ends in the one useful hint ("run
-      // it in the emulated lab: ...").
-      const auto wrapped = wrap_columns(l.text, "    ");
-      for (std::size_t i = 0; i < wrapped.size(); ++i) out.push_back(i == 0 ? "  " + wrapped[i].substr(4) : wrapped[i]);
-      if (!dir.empty()) out.push_back(fit_columns("   " + dir));
+      // it in the emulated lab: ..."), and a cut path names nothing.
+      for (auto& w : wrap_lines(l.text, "  ", 80, "  ")) out.push_back(std::move(w));
+      if (!dir.empty()) out.push_back("   " + dir);
     }
   }
-  if (one_parent) out.push_back(fit_columns("  runs in " + parents.begin()->string()));
+  if (one_parent) out.push_back("  runs in " + parents.begin()->string());
   for (const auto& [setting, what] : other_boots_)
-    for (auto& l : wrap_columns(fmt::format("on another boot, with {} on the kernel command line: {}", setting,
-                                            fmt::join(what, ", ")),
-                                "  "))
-      out.push_back(l);
+    for (auto& l : wrap_lines(fmt::format("on another boot, with {} on the kernel command line: {}", setting,
+                                          fmt::join(what, ", ")),
+                              "  "))
+      out.push_back(std::move(l));
   if (!warnings_.empty()) {
     out.push_back("kvmbench: warnings, each kind once (all: `kvmbench report --verbose DIR`):");
     for (const auto& w : warnings_) {
       if (w.first_text.rfind(w.kind + ": ", 0) == 0) {
         // A host setting's warning names its kind first and says the same
         // for every run: once, counted.
-        auto wrapped = wrap_columns(fmt::format("{} ({}x)", w.first_text, w.count), "    ");
-        wrapped.front().erase(0, 2);
-        out.insert(out.end(), wrapped.begin(), wrapped.end());
+        for (auto& l : wrap_lines(fmt::format("{} ({}x)", w.first_text, w.count), "  ", 80, "  "))
+          out.push_back(std::move(l));
         continue;
       }
-      out.push_back(fit_columns(fmt::format("  {} ({}x), e.g.:", w.kind, w.count)));
-      for (auto& l : wrap_columns(w.first_text, "    ")) out.push_back(l);
+      for (auto& l : wrap_lines(fmt::format("{} ({}x), e.g.:", w.kind, w.count), "  ")) out.push_back(std::move(l));
+      for (auto& l : wrap_lines(w.first_text, "    ")) out.push_back(std::move(l));
     }
   }
   return out;

@@ -13,12 +13,6 @@
 
 namespace kvmbench::engine {
 
-// `line` cut to `width` columns, ending in "..." where it was cut.
-std::string fit_columns(const std::string& line, std::size_t width = 80);
-// `text` broken at spaces into lines of at most `width` columns, each
-// after `indent` (a word longer than the width is cut by fit_columns).
-std::vector<std::string> wrap_columns(const std::string& text, const std::string& indent, std::size_t width = 80);
-
 class RunSummary {
  public:
   // A suite, or a preset of one, left out before anything ran.
@@ -35,7 +29,8 @@ class RunSummary {
   // shown once per kind, with the first text and how many there were.
   void warn(const std::string& kind, const std::string& text);
 
-  // The block, every line within 80 columns; `wall_s`: the whole command.
+  // The block, every line within 80 columns (but for a word longer than a
+  // line, a path say, which stays whole); `wall_s`: the whole command.
   std::vector<std::string> render(double wall_s) const;
 
  private:

@@ -16,7 +16,7 @@
 #include "suites/kvmbench/commands.h"
 #include "suites/framework/errors.h"
 #include "suites/engine/render_tables.h"
-#include "suites/engine/run_summary.h"
+#include "analysis/model/text_wrap.h"
 #include "suites/engine/host_changes_line.h"
 #include "suites/engine/incomplete_run.h"
 #include "suites/engine/run_report.h"
@@ -92,16 +92,16 @@ static void print_skips_and_warnings(const Run& run, bool verbose) {
   for (const auto& s : skips) {
     const std::string line = fmt::format("  {}: {}", s.value("part", std::string("?")), s.value("reason", std::string()));
     if (!verbose) {
-      fmt::print("{}\n", engine::fit_columns(line));
+      fmt::print("{}\n", cut_to_width(line));
       continue;
     }
-    for (const auto& l : engine::wrap_columns(line, "  ")) fmt::print("{}\n", l);
+    fmt::print("{}", wrap_text(line));
   }
   if (!verbose) return;
   const nlohmann::json warnings = run.meta.value("stability_warnings", nlohmann::json::array());
   if (!warnings.empty()) fmt::print("stability warnings ({}):\n", warnings.size());
   for (const auto& w : warnings)
-    for (const auto& l : engine::wrap_columns(w.get<std::string>(), "    ")) fmt::print("{}\n", l);
+    for (const auto& l : wrap_lines(w.get<std::string>(), "    ")) fmt::print("{}\n", l);
 }
 
 void add_report_command(CLI::App& app) {
@@ -158,7 +158,7 @@ void add_report_command(CLI::App& app) {
       // the next line says what it lacks.
       else if (!note.empty()) fmt::print("note: {}\n", note);
       if (const std::string changes = engine::host_changes_line(run.meta); !changes.empty())
-        fmt::print("{}\n", o->verbose ? changes : engine::fit_columns(changes));
+        fmt::print("{}\n", o->verbose ? changes : cut_to_width(changes));
       print_skips_and_warnings(run, o->verbose);
       fmt::print("\n");
     } else if (f == Format::md) {
