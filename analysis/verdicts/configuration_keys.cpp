@@ -10,7 +10,7 @@ namespace kvmbench {
 
 namespace {
 
-// host_metadata.cpp, cmd_lab.cpp and the run driver write these keys.
+// host_metadata.cpp, engine/lab_run.cpp and the run driver write these keys.
 constexpr std::array kConfiguration = {
     // The run itself.
     ConfigurationKey{"suite"}, ConfigurationKey{"preset"}, ConfigurationKey{"source"},
