@@ -357,10 +357,11 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
           word, failed.empty() ? "" : ": " + failed, nb, nc, g.comparison.tested_count(),
           g.comparison.tested_count() == 1 ? "" : "s", e.max_regression_pct,
           emulated ? " [EMULATED: a functional check of the pipeline, not a performance verdict]" : "");
-      // The one-line verdict first, then `compare`'s document in its mail layout.
-      Document verdict = comparison_document(g.comparison);
-      verdict.lead.insert(verdict.lead.begin(), {e.verdict_line, ""});
-      write_file_atomic(state_dir / "verdict.txt", render(verdict, Format::mail));
+      // The one-line verdict first (one line, whatever its length: it is
+      // what a log is searched for), then `compare`'s document in its mail
+      // layout.
+      write_file_atomic(state_dir / "verdict.txt",
+                        e.verdict_line + "\n\n" + render(comparison_document(g.comparison), Format::mail));
     } catch (const std::exception& ex) {
       g = unusable_gate("base", "cand", go, ex.what());
     }
