@@ -53,13 +53,6 @@ std::string_view to_string(Direction d) {
   return "";
 }
 
-std::string Sample::series_key() const {
-  std::string k = case_name;
-  if (!variant.empty()) k += "/" + variant;
-  k += "/" + metric;
-  return k;
-}
-
 nlohmann::json to_json(const Sample& s) {
   nlohmann::json j = {{"case", s.case_name}, {"variant", s.variant}, {"metric", s.metric},
                       {"unit", s.unit},      {"value", s.value},     {"iteration", s.iteration}};

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/model/series_key.h"
+
 namespace kvmbench {
 
 // Where a number came from. Printed in every table header; gating refuses
@@ -40,8 +42,10 @@ struct Sample {
   // Anything else worth keeping: null (none) or an object.
   nlohmann::json extra;
 
-  // The key that groups samples into one series.
-  std::string series_key() const;
+  // What the sample is a value of, and that key's name, which groups
+  // samples into one series.
+  SeriesKey key() const { return {case_name, variant, metric, unit}; }
+  std::string series_key() const { return key().name(); }
 };
 
 // A sample's keys: the values its case or variant name shows for display

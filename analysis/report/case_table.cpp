@@ -16,18 +16,6 @@ namespace kvmbench {
 
 namespace {
 
-constexpr std::size_t kWidth = 80;
-
-std::size_t widest_line(std::string_view text) {
-  std::size_t widest = 0;
-  for (std::size_t pos = 0; pos < text.size();) {
-    const std::size_t nl = std::min(text.find('\n', pos), text.size());
-    widest = std::max(widest, nl - pos);
-    pos = nl + 1;
-  }
-  return widest;
-}
-
 int magnitude(double x) { return static_cast<int>(std::floor(std::log10(std::fabs(x)))); }
 
 // `x` with exactly `decimals` digits after the point (format_reading counts
@@ -67,15 +55,15 @@ std::vector<Table> case_tables(const std::vector<CaseSeries>& cases, std::size_t
   std::map<std::string, std::size_t, std::less<>> metric_index;
   for (const CaseSeries& c : cases) {
     for (const Series& sv : c.series) {
-      if (include && !include(sv.metric)) continue;
+      if (include && !include(sv.key.metric)) continue;
       // One table per metric and unit: Google Benchmark files give one
       // benchmark's real_time in ns and another's in us.
-      auto [it, fresh] = metric_index.try_emplace(sv.metric + '\0' + sv.unit, metrics.size());
-      if (fresh) metrics.push_back({sv.metric, sv.unit, {}});
+      auto [it, fresh] = metric_index.try_emplace(sv.key.metric + '\0' + sv.key.unit, metrics.size());
+      if (fresh) metrics.push_back({sv.key.metric, sv.key.unit, {}});
       MetricRows& m = metrics[it->second];
       Row r;
       r.label = c.case_name.empty() ? "(no case)" : c.case_name;
-      if (!sv.variant.empty()) r.label += "/" + sv.variant;
+      if (!sv.key.variant.empty()) r.label += "/" + sv.key.variant;
       r.pooled = c.pooled;
       r.sub_unit_kind = sub_unit_kind(sv);
       const std::vector<double> values = unit_values(sv, c.pooled, r.summarised);
@@ -87,7 +75,7 @@ std::vector<Table> case_tables(const std::vector<CaseSeries>& cases, std::size_t
         const stats::Summary s = stats::summarize(values);
         r.mean = s.mean;
         r.sd = s.stddev;
-        r.ci = mean_ci95(values, positive_unit(sv.unit));
+        r.ci = mean_ci95(values, positive_unit(sv.key.unit));
       }
       m.rows.push_back(std::move(r));
     }
@@ -181,7 +169,7 @@ std::vector<Table> case_tables(const std::vector<CaseSeries>& cases, std::size_t
     // Long case names (layout=random:4/ram=16G/leader-primary) and a CI
     // with its mark can take a row past 80 columns by a few: one space
     // between columns then.
-    if (widest_line(render_text(t)) > kWidth) t.column_gap = " ";
+    t.narrow_gap_when_wide = true;
     tables.push_back(std::move(t));
   }
   return tables;

@@ -18,7 +18,7 @@ namespace {
 // A series' statistics as cells holding their numbers (in the series' unit;
 // n a count, CV in %).
 std::vector<Cell> statistic_cells(const std::vector<double>& values, const Series& sv) {
-  const Cell unit = sv.unit.empty() ? "-" : sv.unit;
+  const Cell unit = sv.key.unit.empty() ? "-" : sv.key.unit;
   auto count = [](std::size_t n) { return Cell::number(static_cast<double>(n), "", std::to_string(n)); };
   const bool finite = std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
   if (!finite) {
@@ -28,7 +28,7 @@ std::vector<Cell> statistic_cells(const std::vector<double>& values, const Serie
     return {unit, count(values.size()), shown, "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a"};
   }
   const stats::Summary m = stats::summarize(values);
-  auto number = [&](double x) { return std::isnan(x) ? Cell("n/a") : Cell::number(x, sv.unit, format_sig(x)); };
+  auto number = [&](double x) { return std::isnan(x) ? Cell("n/a") : Cell::number(x, sv.key.unit, format_sig(x)); };
   const Cell cv = std::isnan(m.cv) || m.n < 2 ? Cell("n/a") : Cell::number(100 * m.cv, "%", format_sig(100 * m.cv, 3) + "%");
   return {unit,        count(m.n),          number(m.mean), number(m.stddev), cv, number(m.ci95_low),
           number(m.ci95_high), number(m.min), number(m.median), number(m.max)};
@@ -57,7 +57,7 @@ std::vector<Table> series_summary_tables(const std::vector<CaseSeries>& cases, s
     std::vector<std::vector<Cell>> columns;
     std::vector<std::string> summarised_notes;  // per column, "" when none
     for (const auto& sv : c.series) {
-      headers.push_back(sv.variant.empty() ? sv.metric : sv.variant + "/" + sv.metric);
+      headers.push_back(sv.key.variant.empty() ? sv.key.metric : sv.key.variant + "/" + sv.key.metric);
       std::size_t summarised = 1;
       columns.push_back(statistic_cells(unit_values(sv, pooled, summarised), sv));
       summarised_notes.push_back(summarised < 2 ? std::string()

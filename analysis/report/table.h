@@ -1,9 +1,9 @@
-// A table of strings with a title, a source line and notes, rendered as
-// plain text for mail (spaces, <= 80 columns where the data allows),
-// Markdown, CSV or JSON. Renderers never compute anything.
+// A table: a title, the source of its numbers, columns, rows of cells
+// (text as printed, and the number it stands for), notes, and how its text
+// layout reads. report/render/ writes it in each format; renderers never
+// compute anything.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <concepts>
 #include <optional>
 #include <ostream>
@@ -15,10 +15,24 @@ namespace kvmbench {
 
 enum class Align { left, right };
 
+// Who a column is for. People read text, mail, Markdown and HTML: a column
+// that joins two figures into one text ("5/3") is theirs. Programs read CSV
+// and JSON tables: a figure the people's layout leaves out for its width
+// (each side's n, the p-values behind p(Holm)) is theirs.
+enum class Readers { all, people, programs };
+
 struct Column {
   std::string header;
   Align align = Align::right;
+  Readers readers = Readers::all;
+  // The header CSV and JSON use where the people's one would be ambiguous
+  // there (LKP's "%stddev" twice); empty: `header`.
+  std::string data_header = "";
 };
+
+// What a cell's figure says for the reader, where it says something: HTML
+// colours it (a regression red), text has the words.
+enum class Tone { plain, better, worse };
 
 // One cell: the text as printed and, for a number, the value it stands for
 // in its own unit (e.g. 1234567 "ns" printed as "1.23 ms"), which is what
@@ -29,6 +43,7 @@ struct Cell {
   // An interval (a 95% CI): its ends, in `unit`; `value` is then empty.
   std::optional<double> low, high;
   std::string unit;
+  Tone tone = Tone::plain;
 
   Cell() = default;
   Cell(std::string t) : text(std::move(t)) {}
@@ -65,6 +80,13 @@ struct Table {
   // make_shared document) unless false.
   bool rule_under_header = true;
   std::string column_gap = "  ";
+  // Text fits 80 columns: where a line of the table would pass them, one
+  // space between columns instead of column_gap (narrow_gap_when_wide),
+  // then the cell of column `stacked_label` (a long series name) on a line
+  // of its own above the rest of its row. The other formats keep it a
+  // column.
+  bool narrow_gap_when_wide = false;
+  std::optional<std::size_t> stacked_label;
   // Text and Markdown print at most this many rows (0: all): the first ones,
   // a line saying how many were left out, and the last few, so that a
   // listing of a months-long log still reads as a table. CSV and JSON
@@ -83,6 +105,12 @@ struct Table {
   }
 };
 
+// The indices of the columns that `readers` read (Readers::all columns
+// and their own), in order.
+std::vector<std::size_t> columns_for(const Table& t, Readers readers);
+// The header CSV and JSON print for column `c`.
+std::string_view data_header(const Table& t, std::size_t c);
+
 // The rows as printed (what a test or a caller that wants text compares).
 std::vector<std::vector<std::string>> text_rows(const Table& t);
 
@@ -95,19 +123,5 @@ std::string_view plain_title(const Table& t);
 std::string source_line(std::string_view source);
 // The title of CSV and JSON: data_title, else plain_title.
 std::string_view data_title(const Table& t);
-
-// The output formats (report/render/renderer.h has one renderer each).
-enum class Format { text, md, csv, json, html, mail, junit };
-// Throws std::invalid_argument for an unknown name.
-Format parse_format(std::string_view name);
-std::string_view to_string(Format f);
-
-std::string render_text(const Table& t);
-std::string render_markdown(const Table& t);
-std::string render_csv(const Table& t);
-nlohmann::json render_json(const Table& t);
-// One table: text (and mail), md, csv or json; html and junit are
-// documents' formats (report/render/renderer.h).
-std::string render(const Table& t, Format f);
 
 }  // namespace kvmbench

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/model/experimental_unit.h"
+#include "analysis/model/series_key.h"
 #include "analysis/stats/statistics.h"
 
 namespace kvmbench {
@@ -17,8 +18,7 @@ namespace kvmbench {
 // The non-warm-up values of one series, in the order they were measured,
 // each with the invocation, repetition and sub-unit it came from.
 struct Series {
-  std::string key;  // Sample::series_key(): case/variant/metric
-  std::string case_name, variant, metric, unit;
+  SeriesKey key;  // its name(): Sample::series_key()
   std::vector<Observation> observations;
   std::size_t warmups_dropped = 0;
   // Aggregates-only Google Benchmark input: the mean, stddev and count the

@@ -74,14 +74,11 @@ std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::s
     const auto [found, fresh] = series_index.try_emplace({t, s.variant, s.metric}, c.series.size());
     if (fresh) {
       Series& added = c.series.emplace_back();
-      added.key = s.series_key();
-      added.variant = s.variant;
-      added.metric = s.metric;
-      added.unit = s.unit;
+      added.key = s.key();
     }
     Series& sv = c.series[found->second];
-    if (sv.unit != s.unit)
-      throw std::runtime_error(fmt::format("series {} mixes units '{}' and '{}'", s.series_key(), sv.unit, s.unit));
+    if (sv.key.unit != s.unit)
+      throw std::runtime_error(fmt::format("series {} mixes units '{}' and '{}'", s.series_key(), sv.key.unit, s.unit));
     Observation& o = sv.observations.emplace_back();
     o.value = s.value;
     o.repetition = s.iteration;
@@ -92,7 +89,7 @@ std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::s
     }
   }
   for (CaseSeries& c : out)
-    for (Series& sv : c.series) sv.case_name = c.case_name;
+    for (Series& sv : c.series) sv.key.case_name = c.case_name;
   return out;
 }
 

@@ -32,7 +32,7 @@ std::map<std::string, std::pair<double, double>> against(const ComparisonSide& r
   retest_against_history(c);
   std::map<std::string, std::pair<double, double>> out;
   for (const auto& m : c.metrics)
-    if (m.tested) out[m.key] = {m.change.pct, m.p_holm};
+    if (m.tested) out[m.key.name()] = {m.change.pct, m.p_holm};
   return out;
 }
 
@@ -53,8 +53,8 @@ BisectDecision decide_bisect(const ComparisonSide& good, const ComparisonSide& b
   std::vector<std::string> keys;
   for (const auto& m : gb.metrics)
     if (m.tested && m.p_holm < alpha) {
-      keys.push_back(m.key);
-      d.metrics.push_back({m.key, m.change.pct});
+      keys.push_back(m.key.name());
+      d.metrics.push_back({m.key.name(), m.change.pct});
     }
   if (keys.empty()) {
     d.reason = fmt::format("good and bad do not differ significantly in any primary metric (Holm, alpha {}): "

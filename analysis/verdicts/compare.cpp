@@ -1,8 +1,7 @@
 #include "analysis/verdicts/compare.h"
 
-#include "analysis/verdicts/family_verdicts.h"
-
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -26,16 +25,16 @@ std::vector<Series> group_series(const std::vector<Sample>& samples, int invocat
     auto it = index.find(key);
     if (it == index.end()) {
       it = index.emplace(key, out.size()).first;
-      out.push_back(Series{key, s.case_name, s.variant, s.metric, s.unit, {}, 0, std::nullopt, {}});
+      out.push_back(Series{s.key(), {}, 0, std::nullopt, {}});
     }
     Series& ser = out[it->second];
     if (ser.failed.empty() && s.extra.is_object())
       if (auto f = s.extra.find("failed"); f != s.extra.end() && f->is_string()) ser.failed = f->get<std::string>();
     double value = s.value;
-    if (ser.unit != s.unit) {
-      const auto to = seconds_per_time_unit(ser.unit), from = seconds_per_time_unit(s.unit);
+    if (ser.key.unit != s.unit) {
+      const auto to = seconds_per_time_unit(ser.key.unit), from = seconds_per_time_unit(s.unit);
       if (!to || !from)
-        throw std::runtime_error(fmt::format("series '{}' mixes units '{}' and '{}'", key, ser.unit, s.unit));
+        throw std::runtime_error(fmt::format("series '{}' mixes units '{}' and '{}'", key, ser.key.unit, s.unit));
       value *= *from / *to;
     }
     if (s.warmup) {
@@ -134,9 +133,9 @@ ComparisonSide merge_invocations(std::vector<ComparisonSide> sides) {
       if (ser.given)
         throw std::runtime_error(fmt::format("{}: '{}' has only aggregates (mean, stddev): one such file per side, "
                                              "or files with their repetitions",
-                                             s.label, ser.key));
+                                             s.label, ser.key.name()));
       for (Observation& o : ser.observations) o.invocation += first_invocation;
-      auto [it, fresh] = index.try_emplace(ser.key, out.series.size());
+      auto [it, fresh] = index.try_emplace(ser.key.name(), out.series.size());
       if (fresh) {
         out.series.push_back(std::move(ser));
         continue;
@@ -144,11 +143,11 @@ ComparisonSide merge_invocations(std::vector<ComparisonSide> sides) {
       Series& into = out.series[it->second];
       if (into.failed.empty()) into.failed = ser.failed;
       double factor = 1;
-      if (into.unit != ser.unit) {
-        const auto to = seconds_per_time_unit(into.unit), from = seconds_per_time_unit(ser.unit);
+      if (into.key.unit != ser.key.unit) {
+        const auto to = seconds_per_time_unit(into.key.unit), from = seconds_per_time_unit(ser.key.unit);
         if (!to || !from)
-          throw std::runtime_error(fmt::format("'{}' is in '{}' in {} but in '{}' in {}", ser.key, into.unit,
-                                               sides.front().label, ser.unit, s.label));
+          throw std::runtime_error(fmt::format("'{}' is in '{}' in {} but in '{}' in {}", ser.key.name(),
+                                               into.key.unit, sides.front().label, ser.key.unit, s.label));
         factor = *from / *to;
       }
       for (Observation& o : ser.observations) {
@@ -221,8 +220,53 @@ std::vector<MetaDifference> meta_differences(const nlohmann::json& base, const n
 // ---- the comparison -------------------------------------------------------
 
 std::string Comparison::source_label() const {
-  if (base_source == cand_source) return std::string(to_string(base_source));
-  return fmt::format("base {}, cand {}", to_string(base_source), to_string(cand_source));
+  if (base.source == cand.source) return std::string(to_string(base.source));
+  return fmt::format("base {}, cand {}", to_string(base.source), to_string(cand.source));
+}
+
+namespace {
+
+// A string at a path of meta.json ("host", "kernel", "release"); a number
+// as JSON writes it; "" when absent.
+std::string meta_text(const nlohmann::json& meta, std::initializer_list<const char*> path) {
+  const nlohmann::json* j = &meta;
+  for (const char* key : path) {
+    if (!j->is_object()) return "";
+    const auto it = j->find(key);
+    if (it == j->end()) return "";
+    j = &*it;
+  }
+  return j->is_string() ? j->get<std::string>() : j->is_null() || j->is_structured() ? "" : j->dump();
+}
+
+// "lab7, AMD EPYC 9654, 192 CPUs": what a reader recognises a machine by.
+std::string machine_line(const nlohmann::json& meta) {
+  std::vector<std::string> parts;
+  for (const std::string& p : {meta_text(meta, {"hostname"}), meta_text(meta, {"host", "cpu", "model_name"})})
+    if (!p.empty()) parts.push_back(p);
+  if (const std::string threads = meta_text(meta, {"host", "topology", "threads"}); !threads.empty())
+    parts.push_back(threads + " CPUs");
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+}  // namespace
+
+ComparedSide compared_side(const ComparisonSide& side) {
+  ComparedSide c;
+  c.label = side.label;
+  c.source = side.source;
+  c.status = side.status;
+  c.machine = machine_identity(side.meta);
+  c.machine_line = machine_line(side.meta);
+  c.kernel = meta_text(side.meta, {"host", "kernel", "release"});
+  c.suite = meta_text(side.meta, {"suite"});
+  c.preset = meta_text(side.meta, {"preset"});
+  c.invocations = side.invocations;
+  c.not_measured = side.not_measured;
+  c.failed_tests = side.failed_tests;
+  c.input_notes = side.input_notes;
+  c.costs = side.costs;
+  return c;
 }
 
 std::size_t Comparison::tested_count() const {
@@ -235,7 +279,8 @@ namespace {
 
 bool matches_any(const std::vector<std::string>& patterns, const Series& s) {
   for (auto& p : patterns)
-    if (::fnmatch(p.c_str(), s.key.c_str(), 0) == 0 || ::fnmatch(p.c_str(), s.metric.c_str(), 0) == 0) return true;
+    if (::fnmatch(p.c_str(), s.key.name().c_str(), 0) == 0 || ::fnmatch(p.c_str(), s.key.metric.c_str(), 0) == 0)
+      return true;
   return false;
 }
 
@@ -278,8 +323,8 @@ void fill_side(MetricComparison& m, const Series& s, bool base) {
 // Converts cand's observations into base's time unit; false when the two
 // units do not convert.
 bool align_units(const Series& base, Series& cand) {
-  if (base.unit == cand.unit) return true;
-  const auto to = seconds_per_time_unit(base.unit), from = seconds_per_time_unit(cand.unit);
+  if (base.key.unit == cand.key.unit) return true;
+  const auto to = seconds_per_time_unit(base.key.unit), from = seconds_per_time_unit(cand.key.unit);
   if (!to || !from) return false;
   const double f = *from / *to;
   for (auto& o : cand.observations) o.value *= f;
@@ -287,7 +332,7 @@ bool align_units(const Series& base, Series& cand) {
     stats::Summary& g = *cand.given;
     for (double* x : {&g.mean, &g.stddev, &g.min, &g.median, &g.max, &g.ci95_low, &g.ci95_high}) *x *= f;
   }
-  cand.unit = base.unit;
+  cand.key.unit = base.key.unit;
   return true;
 }
 
@@ -337,47 +382,29 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
   for (auto& p : opt.exclude)
     if (p.empty()) throw std::invalid_argument("an empty --exclude pattern");
   Comparison c;
-  c.base_label = base.label;
-  c.cand_label = cand_in.label;
-  c.base_source = base.source;
-  c.cand_source = cand_in.source;
-  c.base_status = base.status;
-  c.cand_status = cand_in.status;
+  c.base = compared_side(base);
+  c.cand = compared_side(cand_in);
   c.alpha = opt.alpha;
   c.meta_differences = meta_differences(base.meta, cand_in.meta);
-  c.base_invocations = base.invocations;
-  c.cand_invocations = cand_in.invocations;
-  c.base_not_measured = base.not_measured;
-  c.cand_not_measured = cand_in.not_measured;
-  c.base_failed_tests = base.failed_tests;
-  c.cand_failed_tests = cand_in.failed_tests;
-  c.base_input_notes = base.input_notes;
-  c.cand_input_notes = cand_in.input_notes;
-  c.base_costs = base.costs;
-  c.cand_costs = cand_in.costs;
   const MetricRoles roles = merge_roles(base.roles, cand_in.roles);
   c.repetition = roles.repetition;
 
   std::vector<Series> cand_series = cand_in.series;
   std::map<std::string, Series*> cand_by_key;
-  for (auto& s : cand_series) cand_by_key[s.key] = &s;
+  for (auto& s : cand_series) cand_by_key[s.key.name()] = &s;
   std::set<std::string> base_keys;
   std::set<std::size_t> mismatched;  // rows whose two units do not convert
 
   auto start_row = [&](const Series& s) {
     MetricComparison m;
     m.key = s.key;
-    m.case_name = s.case_name;
-    m.variant = s.variant;
-    m.metric = s.metric;
-    m.unit = s.unit;
-    m.direction = direction_for_unit(s.unit);
-    m.derived_from = roles.derived_from(s.metric);
-    m.primary = roles.is_primary(s.metric);
+    m.direction = direction_for_unit(s.key.unit);
+    m.derived_from = roles.derived_from(s.key.metric);
+    m.primary = roles.is_primary(s.key.metric);
     return m;
   };
   for (auto& bs : base.series) {
-    base_keys.insert(bs.key);
+    base_keys.insert(bs.key.name());
     if (!selected(opt, bs)) {
       ++c.left_out;
       continue;
@@ -385,11 +412,12 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
     MetricComparison m = start_row(bs);
     fill_side(m, bs, true);
     m.base_failed = bs.failed;
-    auto it = cand_by_key.find(bs.key);
+    auto it = cand_by_key.find(bs.key.name());
     if (it != cand_by_key.end()) {
       m.cand_failed = it->second->failed;
       if (!align_units(bs, *it->second)) {
-        add_note(m, fmt::format("in '{}' in base but in '{}' in cand: not compared", bs.unit, it->second->unit));
+        add_note(m, fmt::format("in '{}' in base but in '{}' in cand: not compared", bs.key.unit,
+                                it->second->key.unit));
         mismatched.insert(c.metrics.size());
         c.metrics.push_back(std::move(m));
         continue;
@@ -399,7 +427,7 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
     c.metrics.push_back(std::move(m));
   }
   for (auto& cs : cand_series) {
-    if (base_keys.count(cs.key)) continue;
+    if (base_keys.count(cs.key.name())) continue;
     if (!selected(opt, cs)) {
       ++c.left_out;
       continue;
@@ -416,8 +444,8 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
     auto& m = c.metrics[i];
     if (mismatched.count(i)) continue;  // stays not_comparable
     // A side whose test failed before it printed this figure.
-    if (!m.in_base) m.base_failed = failed_test_reason(c.base_failed_tests, m.case_name);
-    if (!m.in_cand) m.cand_failed = failed_test_reason(c.cand_failed_tests, m.case_name);
+    if (!m.in_base) m.base_failed = failed_test_reason(c.base.failed_tests, m.key.case_name);
+    if (!m.in_cand) m.cand_failed = failed_test_reason(c.cand.failed_tests, m.key.case_name);
     auto failed_notes = [&] {
       for (auto [side, reason] : {std::pair{"base", &m.base_failed}, std::pair{"cand", &m.cand_failed}})
         if (!reason->empty())
@@ -428,8 +456,8 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
     if (!m.in_base || !m.in_cand) {
       m.status = MetricStatus::one_side;
       add_note(m, m.in_base ? "only in base" : "only in cand");
-      const std::string why = m.in_base ? errored_note(c.cand_not_measured, m.case_name, "cand")
-                                        : errored_note(c.base_not_measured, m.case_name, "base");
+      const std::string why = m.in_base ? errored_note(c.cand.not_measured, m.key.case_name, "cand")
+                                        : errored_note(c.base.not_measured, m.key.case_name, "base");
       if (!why.empty()) add_note(m, why);
       failed_notes();
       continue;
@@ -455,7 +483,7 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
       add_note(m, fmt::format("derived from {}: shown, not tested again", m.derived_from));
       continue;
     }
-    if (opt.primary_only && !roles.is_primary(m.metric)) {
+    if (opt.primary_only && !roles.is_primary(m.key.metric)) {
       m.status = MetricStatus::secondary;
       add_note(m, "not a primary metric of its suite: shown, not tested (--metrics gates it)");
       continue;
@@ -482,7 +510,7 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
   judge_tested_metrics(c, opt.linear ? TestScale::linear : TestScale::log_where_positive);
   for (std::size_t i : tested_idx) {
     auto& m = c.metrics[i];
-    if (m.direction == Direction::unknown) add_note(m, "direction unknown (unit '" + m.unit + "')");
+    if (m.direction == Direction::unknown) add_note(m, "direction unknown (unit '" + m.key.unit + "')");
   }
   return c;
 }

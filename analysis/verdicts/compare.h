@@ -17,7 +17,9 @@
 #include "analysis/model/experimental_unit.h"
 #include "analysis/model/metric_roles.h"
 #include "analysis/model/result_model.h"
+#include "analysis/model/series_key.h"
 #include "analysis/series/series.h"
+#include "analysis/store/machine_fingerprint.h"
 #include "analysis/store/run_store.h"
 #include "analysis/stats/statistics.h"
 
@@ -107,7 +109,7 @@ enum class MetricStatus {
 };
 
 struct MetricComparison {
-  std::string key, case_name, variant, metric, unit;
+  SeriesKey key;                         // base's where it has the series (cand's unit converted to it)
   Direction direction = Direction::unknown;
   MetricStatus status = MetricStatus::not_comparable;
   bool in_base = false, in_cand = false;
@@ -147,24 +149,42 @@ struct CompareOptions {
   bool linear = false;
 };
 
+// One side of a comparison as the comparison tells it: what the user
+// named, what the figures are, the machine and kernel they came from, and
+// what its input lacked. Read from the side's metadata once, so that
+// whoever shows a Comparison needs nothing beside it.
+struct ComparedSide {
+  std::string label;                 // what the user named (paths, joined by ',')
+  Source source = Source::replay;
+  std::string status;                // run status ("complete", ...); may be empty
+  MachineIdentity machine;           // fingerprint "" when the metadata does not say
+  std::string machine_line;          // "lab7, AMD EPYC 9654, 192 CPUs"; "" when not recorded
+  std::string kernel;                // release; "" when not recorded
+  std::string suite, preset;         // "" for another tool's file
+  std::size_t invocations = 1;
+  std::vector<NotMeasured> not_measured;
+  std::vector<FailedTest> failed_tests;
+  std::vector<std::string> input_notes;  // what the input holds that is left out or read specially
+  LevelCosts costs;
+};
+
+// The side record of `side` (its first invocation's metadata).
+ComparedSide compared_side(const ComparisonSide& side);
+
 struct Comparison {
-  std::string base_label, cand_label;
-  Source base_source = Source::replay, cand_source = Source::replay;
-  std::string base_status, cand_status;
+  ComparedSide base, cand;
   double alpha = 0.05;
   std::vector<MetaDifference> meta_differences;
   std::vector<MetricComparison> metrics;  // base order, then cand-only series
   std::size_t left_out = 0;               // series --metrics / --exclude left out
-  std::size_t base_invocations = 1, cand_invocations = 1;
   std::string repetition;                 // what a repetition is, where the runs say
-  std::vector<NotMeasured> base_not_measured, cand_not_measured;
-  std::vector<FailedTest> base_failed_tests, cand_failed_tests;
-  std::vector<std::string> base_input_notes, cand_input_notes;
-  LevelCosts base_costs, cand_costs;
 
   // "hardware", or "base hardware, cand replay" when they differ.
   std::string source_label() const;
   std::size_t tested_count() const;
+  // Whether both sides ran on one machine as far as their metadata say
+  // (equal fingerprints, or neither says).
+  bool one_machine() const { return base.machine.fingerprint == cand.machine.fingerprint; }
 };
 
 // Compares cand against base, unit values against unit values

@@ -54,20 +54,14 @@ std::vector<Series> series_from_aggregates(const std::vector<parsers::GbenchAggr
         a.aggregate_name == "stddev" || !std::isfinite(a.value))
       continue;
     Series s;
-    s.case_name = a.case_name;
-    s.metric = a.metric + "_" + a.aggregate_name;
-    s.unit = a.unit;
-    s.key = s.case_name + "/" + s.metric;
+    s.key = {a.case_name, "", a.metric + "_" + a.aggregate_name, a.unit};
     s.given = stats::summary_from_moments(a.value, NAN, 1);
     out.push_back(std::move(s));
   }
   for (const Moments& m : order) {
     if (!m.has_mean || m.count == 0) continue;
     Series s;
-    s.case_name = m.case_name;
-    s.metric = m.metric;
-    s.unit = m.unit;
-    s.key = m.case_name + "/" + m.metric;
+    s.key = {m.case_name, "", m.metric, m.unit};
     if (std::isfinite(m.mean) && (m.count < 2 || (std::isfinite(m.stddev) && m.stddev >= 0))) {
       s.given = stats::summary_from_moments(m.mean, m.stddev, m.count);
     } else {

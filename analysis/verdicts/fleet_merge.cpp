@@ -76,9 +76,9 @@ std::vector<FleetGroup> merge_fleet(const std::vector<FleetRun>& runs) {
       for (const FleetRun* r : mruns)
         if (r->run.status == "complete")
           for (const ExportedMetric& m : r->run.metrics)
-            if (m.units > 0 && std::find(g.metric_keys.begin(), g.metric_keys.end(), m.key) == g.metric_keys.end()) {
-              g.metric_keys.push_back(m.key);
-              g.units.push_back(m.unit);
+            if (m.units > 0 && std::find(g.metric_keys.begin(), g.metric_keys.end(), m.key.name()) == g.metric_keys.end()) {
+              g.metric_keys.push_back(m.key.name());
+              g.units.push_back(m.key.unit);
             }
     for (const auto& [machine, mruns] : machines) {
       FleetRow row;
@@ -94,7 +94,7 @@ std::vector<FleetGroup> merge_fleet(const std::vector<FleetRun>& runs) {
         ++row.complete_runs;
         if (std::find(kernels.begin(), kernels.end(), r->run.kernel) == kernels.end()) kernels.push_back(r->run.kernel);
         for (const ExportedMetric& m : r->run.metrics) {
-          auto it = std::find(g.metric_keys.begin(), g.metric_keys.end(), m.key);
+          auto it = std::find(g.metric_keys.begin(), g.metric_keys.end(), m.key.name());
           if (m.units > 0 && it != g.metric_keys.end()) measured[it - g.metric_keys.begin()].push_back(&m);
         }
       }

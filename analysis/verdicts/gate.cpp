@@ -46,8 +46,8 @@ GateResult unusable_gate(const std::string& base_label, const std::string& cand_
   GateResult r;
   r.status = GateStatus::unusable;
   r.options = opt;
-  r.comparison.base_label = base_label;
-  r.comparison.cand_label = cand_label;
+  r.comparison.base.label = base_label;
+  r.comparison.cand.label = cand_label;
   r.comparison.alpha = opt.alpha;
   r.problems.push_back(std::move(problem));
   return r;
@@ -116,7 +116,7 @@ static GateMetric decide(const MetricComparison& m, const GateOptions& opt) {
     case MetricStatus::tested: break;
   }
   if (m.direction == Direction::unknown)
-    return skip(fmt::format("unit '{}' does not say whether higher or lower is better", m.unit));
+    return skip(fmt::format("unit '{}' does not say whether higher or lower is better", m.key.unit));
   return judge(m, opt);
 }
 

@@ -14,9 +14,8 @@
 namespace kvmbench {
 
 std::string HistorySeries::label() const {
-  std::string s = case_name;
-  if (!variant.empty()) s += "/" + variant;
-  return (s.empty() ? "" : s + " ") + metric;
+  const std::string where = key.where();
+  return (where.empty() ? "" : where + " ") + key.metric;
 }
 
 std::size_t History::change_points() const {
@@ -111,10 +110,7 @@ History build_history(db::ResultsDb& rdb, const HistoryOptions& opt) {
       hs.hostname = hostname_of[r.machine];
       hs.preset = r.preset;
       hs.parameters = r.parameters;
-      hs.case_name = s.case_name;
-      hs.variant = s.variant;
-      hs.metric = s.metric;
-      hs.unit = s.unit;
+      hs.key = {s.case_name, s.variant, s.metric, s.unit};
       h.series.push_back(std::move(hs));
       sums.emplace_back();
     }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/model/series_key.h"
 #include "analysis/stats/change_points.h"
 #include "analysis/store/db/results_db.h"
 
@@ -41,7 +42,7 @@ struct HistoryPoint {
 
 struct HistorySeries {
   std::string machine, hostname, preset, parameters;
-  std::string case_name, variant, metric, unit;
+  SeriesKey key;
   std::vector<HistoryPoint> points;
   changepoint::SeriesResult result;
   std::string label() const;  // "thp/1-thread faultin_rate"

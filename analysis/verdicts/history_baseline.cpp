@@ -124,7 +124,7 @@ void retest_against_history(Comparison& c) {
     m.note = logs ? fmt::format("against the between-run noise of {} history runs (sd {:.3g}% on the logs)",
                                 m.base_values.size(), 100 * s)
                   : fmt::format("against the between-run noise of {} history runs (sd {} {})", m.base_values.size(),
-                                format_number(s), m.unit);
+                                format_number(s), m.key.unit);
     members.push_back(std::move(f));
   }
   judge_family(c, members);

@@ -58,12 +58,8 @@ ExportedRun export_run(const Run& run, std::string name) {
   // The series and roles as compare and gate read them: the same units.
   const ComparisonSide side = side_from_run(run, e.name);
   for (const auto& s : side.series) {
-    if (!side.roles.is_primary(s.metric)) continue;
+    if (!side.roles.is_primary(s.key.metric)) continue;
     ExportedMetric m;
-    m.case_name = s.case_name;
-    m.variant = s.variant;
-    m.metric = s.metric;
-    m.unit = s.unit;
     m.key = s.key;
     const ExperimentalUnits u = experimental_units(s.observations);
     m.unit_level = std::string(to_string(u.level));
@@ -74,7 +70,7 @@ ExportedRun export_run(const Run& run, std::string name) {
     if (!finite.empty()) m.summary = stats::summarize(finite);
     // A time or a rate has no CI below zero: where the t interval would
     // reach there, the geometric one (positive_ci.h).
-    if (finite.size() >= 2 && positive_unit(m.unit)) {
+    if (finite.size() >= 2 && positive_unit(m.key.unit)) {
       const MeanCi ci = mean_ci95(finite, true);
       m.summary.ci95_low = ci.low;
       m.summary.ci95_high = ci.high;

@@ -3,7 +3,7 @@
 // units, plus the parts the run skipped and the run's own status. There is
 // no baseline here (that is `gate`): a metric passes when it was measured
 // with enough units to give a CI, and a run fails when it failed. Pure; the
-// renderers for each engine's format are in export_render.h.
+// renderers for each engine's format are in analysis/views/export_view.h.
 #pragma once
 
 #include <string>
@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/model/series_key.h"
 #include "analysis/store/run_store.h"
 #include "analysis/stats/statistics.h"
 
@@ -20,8 +21,7 @@ enum class ExportResult { pass, fail, skip };
 std::string_view to_string(ExportResult r);  // "pass", "fail", "skip"
 
 struct ExportedMetric {
-  std::string case_name, variant, metric, unit;
-  std::string key;                  // case/variant/metric
+  SeriesKey key;
   ExportResult result = ExportResult::pass;
   std::string message;              // why skipped; "" for a pass
   std::size_t units = 0;            // finite experimental units

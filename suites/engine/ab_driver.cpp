@@ -15,9 +15,9 @@
 #include "analysis/model/text_wrap.h"
 #include "analysis/verdicts/ab_experiment.h"
 #include "analysis/report/render/renderer.h"
-#include "analysis/report/render/compare_mail.h"
 #include "analysis/verdicts/gate.h"
-#include "analysis/report/render/gate_report.h"
+#include "analysis/views/compare_view.h"
+#include "analysis/views/gate_view.h"
 #include "analysis/model/json_input.h"
 #include "analysis/store/run_store.h"
 #include "hostlib/state/kexec.h"
@@ -329,7 +329,7 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
       std::string undecided;
       if (g.status == GateStatus::pass)
         for (std::size_t i : worse_but_passed(g))
-          undecided += (undecided.empty() ? "" : ", ") + g.comparison.metrics[g.metrics[i].index].key;
+          undecided += (undecided.empty() ? "" : ", ") + g.comparison.metrics[g.metrics[i].index].key.name();
       if (!undecided.empty()) {
         g.status = GateStatus::unusable;
         g.problems.push_back(fmt::format(
@@ -339,17 +339,15 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
       }
       // Each regressed series as a person names it: its workload first
       // where the suite's case names leave it out (asid's mmap_churn).
-      const suites::Suite* suite = base.meta.contains("suite") && base.meta["suite"].is_string()
-                               ? suites::find_suite(base.meta["suite"].get<std::string>())
-                               : nullptr;
+      const suites::Suite* suite = suites::find_suite(g.comparison.base.suite);
       std::string failed;
       for (const auto& m : g.metrics) {
         if (!m.regressed()) continue;
         const MetricComparison& mc = g.comparison.metrics[m.index];
         const std::string_view workload =
-            suite && suite->workload_of ? suite->workload_of(mc.metric) : std::string_view{};
+            suite && suite->workload_of ? suite->workload_of(mc.key.metric) : std::string_view{};
         failed += fmt::format("{}{}{}", failed.empty() ? "" : ", ", workload.empty() ? "" : fmt::format("{} ", workload),
-                              mc.key);
+                              mc.key.name());
       }
       const char* word = g.status == GateStatus::fail ? "REGRESSION" : g.status == GateStatus::pass ? "PASS" : "INCONCLUSIVE";
       if (!undecided.empty()) failed = g.problems.back();
@@ -359,10 +357,11 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
           word, failed.empty() ? "" : ": " + failed, nb, nc, g.comparison.tested_count(),
           g.comparison.tested_count() == 1 ? "" : "s", e.max_regression_pct,
           emulated ? " [EMULATED: a functional check of the pipeline, not a performance verdict]" : "");
-      // The one-line verdict first, then the mail layout of `compare`.
-      Document verdict = comparison_mail_document(g.comparison, base.meta, cand.meta);
-      verdict.lead.insert(verdict.lead.begin(), {e.verdict_line, ""});
-      write_file_atomic(state_dir / "verdict.txt", render(verdict, Format::mail));
+      // The one-line verdict first (one line, whatever its length: it is
+      // what a log is searched for), then `compare`'s document in its mail
+      // layout.
+      write_file_atomic(state_dir / "verdict.txt",
+                        e.verdict_line + "\n\n" + render(comparison_document(g.comparison), Format::mail));
     } catch (const std::exception& ex) {
       g = unusable_gate("base", "cand", go, ex.what());
     }
@@ -370,8 +369,8 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
   if (g.status == GateStatus::unusable && e.verdict_line.empty())
     e.verdict_line = fmt::format("kvmbench ab: INCONCLUSIVE: {}", g.problems.empty() ? "" : g.problems.front());
   try {
-    if (!e.junit.empty()) write_file_atomic(e.junit, render(gate_document(g, Format::junit), Format::junit));
-    if (!e.markdown.empty()) write_file_atomic(e.markdown, render(gate_document(g, Format::md), Format::md));
+    if (!e.junit.empty()) write_file_atomic(e.junit, render(gate_document(g), Format::junit));
+    if (!e.markdown.empty()) write_file_atomic(e.markdown, render(gate_document(g), Format::md));
   } catch (const std::exception& ex) {
     say(fmt::format("cannot write the result files: {}", ex.what()));
   }

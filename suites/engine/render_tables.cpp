@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/report/render/json_table.h"
 #include "analysis/report/render/renderer.h"
 #include "suites/framework/errors.h"
 

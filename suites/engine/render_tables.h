@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/report/render/format.h"
 #include "analysis/report/table.h"
 
 namespace kvmbench::engine {

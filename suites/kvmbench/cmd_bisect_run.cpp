@@ -22,7 +22,7 @@
 #include <memory>
 
 #include "analysis/verdicts/bisect_decision.h"
-#include "analysis/report/render/bisect_render.h"
+#include "analysis/views/bisect_view.h"
 #include "analysis/report/render/renderer.h"
 #include "analysis/verdicts/compare_input.h"
 #include "analysis/verdicts/history_baseline.h"

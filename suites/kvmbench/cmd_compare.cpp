@@ -9,9 +9,7 @@
 
 #include "analysis/verdicts/compare_input.h"
 #include "analysis/report/render/renderer.h"
-#include "analysis/report/render/compare_mail.h"
-#include "analysis/report/render/html_report.h"
-#include "analysis/report/render/compare_render.h"
+#include "analysis/views/compare_view.h"
 #include "analysis/verdicts/machine_check.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/framework/errors.h"
@@ -35,17 +33,18 @@ void add_compare_command(CLI::App& app) {
       ->required();
   cmd->add_option("CAND", o->cand, "candidate, as BASE")->required();
   cmd->add_option("--format", o->format,
-                  "text, md, csv, json, html, or mail (LKP-style rows for a mailing-list reply, 80 columns)")
+                  "text, mail (the same, for a mailing-list reply: 80 columns), md, csv, json or html")
       ->capture_default_str();
   cmd->add_option("--alpha", o->alpha, "significance level for the verdicts")->capture_default_str();
   cmd->add_option("--metrics", o->include, "compare only series whose key or metric matches this glob (repeatable)");
   cmd->add_option("--exclude", o->exclude, "leave out series whose key or metric matches this glob (repeatable)");
-  cmd->add_flag("--all", o->all, "text and mail: also the derived and secondary metrics (shown, never tested)");
+  cmd->add_flag("--all", o->all,
+                "also the derived and secondary metrics (shown, never tested); json always has them");
   cmd->add_flag("--linear", o->linear,
                 "Welch on the values and Fieller's CI (arithmetic means) for every metric; by default a metric "
                 "whose values are all positive (a time, a rate) is tested on the logs (geometric means)");
   cmd->add_flag("--per-unit", o->per_unit,
-                "text: also every repetition's value and its threads', CPUs' or vCPUs' (for looking; verdicts are on "
+                "also every repetition's value and its threads', CPUs' or vCPUs' (for looking; verdicts are on "
                 "the units)");
   cmd->callback([o] {
     Format f = Format::text;
@@ -80,19 +79,7 @@ void add_compare_command(CLI::App& app) {
     if (!c.metrics.empty() && std::none_of(c.metrics.begin(), c.metrics.end(),
                                            [](const MetricComparison& m) { return m.in_base && m.in_cand; }))
       usage_error(fmt::format("no metric is in both BASE ({}) and CAND ({}): nothing to compare", o->base, o->cand));
-    const nlohmann::json& base_meta = base.meta;
-    const nlohmann::json& cand_meta = cand.meta;
-    if (f == Format::html) {
-      // A page of its own: verdict cells styled, a chart per metric.
-      fmt::print("{}", render_comparison_html(c));
-      return;
-    }
-    Document d = comparison_document(c, f, o->all, base_meta, cand_meta);
-    if (o->per_unit && f == Format::text) {
-      d.closing.push_back("");
-      for (auto& l : text_lines(render_per_unit_text(c))) d.closing.push_back(l);
-    }
-    fmt::print("{}", render(d, f));
+    fmt::print("{}", render(comparison_document(c, {.all = o->all, .per_unit = o->per_unit}), f));
   });
 }
 

@@ -1,5 +1,5 @@
 // kvmbench export RUN... --to junit|lava|kcidb|markdown [--out FILE]
-// Stored runs in the formats lab engines read (analysis/report/render/export_render.h).
+// Stored runs in the formats lab engines read (analysis/views/export_view.h).
 // Exit status as the gate's: 0 ok, 1 a run failed, 2 bad input (nothing
 // written), and 3 inconclusive (a run incomplete, a primary metric without a
 // CI) for an engine to route, e.g. to a rerun.
@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "analysis/report/render/export_render.h"
+#include "analysis/views/export_view.h"
 #include "analysis/report/render/renderer.h"
 #include "analysis/store/run_store.h"
 #include "suites/kvmbench/commands.h"
@@ -49,10 +49,10 @@ void add_export_command(CLI::App& app) {
       }));
     }
     std::string text;
-    if (o->to == "junit") text = render(export_document(runs, Format::junit), Format::junit);
+    if (o->to == "junit") text = render(export_document(runs), Format::junit);
     else if (o->to == "lava") text = render_export_lava(runs);
     else if (o->to == "kcidb") text = render_export_kcidb(runs, o->origin);
-    else text = render(export_document(runs, Format::md), Format::md);
+    else text = render(export_document(runs), Format::md);
     if (o->out.empty())
       fmt::print("{}", text);
     else

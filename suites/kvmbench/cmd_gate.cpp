@@ -14,7 +14,7 @@
 
 #include "analysis/verdicts/gate.h"
 #include "analysis/report/render/renderer.h"
-#include "analysis/report/render/gate_report.h"
+#include "analysis/views/gate_view.h"
 #include "analysis/store/run_store.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/db_option.h"
@@ -118,8 +118,8 @@ void add_gate_command(CLI::App& app) {
     // Complete files in every case, each written atomically: a CI job shows
     // why, and never an earlier gate's result.
     try {
-      if (!o->junit.empty()) write_file_atomic(o->junit, render(gate_document(g, Format::junit), Format::junit));
-      if (!o->markdown.empty()) write_file_atomic(o->markdown, render(gate_document(g, Format::md), Format::md));
+      if (!o->junit.empty()) write_file_atomic(o->junit, render(gate_document(g), Format::junit));
+      if (!o->markdown.empty()) write_file_atomic(o->markdown, render(gate_document(g), Format::md));
     } catch (const std::exception& e) {
       // What cannot be written must not be read as this gate's result.
       std::error_code ec;
@@ -128,7 +128,7 @@ void add_gate_command(CLI::App& app) {
       if (!is_bad_input(std::current_exception())) throw;
       usage_error(fmt::format("cannot write the gate's report (any earlier one is removed): {}", e.what()));
     }
-    std::string text = render(gate_document(g, format), format);
+    std::string text = render(gate_document(g), format);
     if (g.status == GateStatus::unusable) {
       fmt::print(stderr, "{}", text);
       throw ExitError(kExitUsage, "");

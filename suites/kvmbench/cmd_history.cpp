@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "analysis/report/render/history_render.h"
+#include "analysis/views/history_view.h"
 #include "analysis/report/render/renderer.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/db_option.h"
@@ -92,8 +92,7 @@ void add_history_command(CLI::App& app) {
     } catch (const db::DbError& e) {
       usage_error(e.what());
     }
-    if (format == Format::html) fmt::print("{}", render_history_html(h));
-    else fmt::print("{}", render(history_document(h, format), format));
+    fmt::print("{}", render(history_document(h), format));
   });
 }
 

@@ -12,6 +12,8 @@
 
 #include "suites/rmpopt/model_calibration.h"
 #include "suites/rmpopt/model.h"
+#include "analysis/report/render/json_table.h"
+#include "analysis/report/render/renderer.h"
 #include "analysis/report/table.h"
 #include "analysis/model/units.h"
 #include "suites/kvmbench/commands.h"

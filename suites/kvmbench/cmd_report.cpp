@@ -3,7 +3,8 @@
 // several runs, its Suite::tables_of_runs: directmap's document table with
 // one row pair per kernel)
 // The tables of a run, recomputed from meta.json + samples.jsonl
-// (engine::report_tables, which an html renderer can reuse).
+// (engine::report_tables), as one Document (analysis/views/run_view.h) in
+// every format.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -11,8 +12,9 @@
 
 #include <fmt/ranges.h>
 
-#include "analysis/report/render/html_report.h"
+#include "analysis/report/render/renderer.h"
 #include "analysis/store/run_store.h"
+#include "analysis/views/run_view.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/framework/errors.h"
 #include "suites/engine/render_tables.h"
@@ -83,25 +85,29 @@ static void report_several(const std::vector<std::string>& dirs, const std::stri
   fmt::print("{}", engine::render_tables(tables, f));
 }
 
-// The parts the preset skipped, one line each, and with --verbose the
-// reasons in full and the stability warnings that `run` counted but did not
-// print (meta.json keeps them all).
-static void print_skips_and_warnings(const Run& run, bool verbose) {
+// What the run changed on the host, the parts the preset skipped, one line
+// each, and with --verbose the reasons in full and the stability warnings
+// that `run` counted but did not print (meta.json keeps them all).
+static std::vector<std::string> about_the_run(const Run& run, bool verbose) {
+  std::vector<std::string> out;
+  if (const std::string changes = engine::host_changes_line(run.meta); !changes.empty())
+    out.push_back(verbose ? changes : cut_to_width(changes));
   const nlohmann::json skips = run.meta.value("skipped_parts", nlohmann::json::array());
-  if (!skips.empty()) fmt::print("skipped parts ({}):\n", skips.size());
+  if (!skips.empty()) out.push_back(fmt::format("skipped parts ({}):", skips.size()));
   for (const auto& s : skips) {
     const std::string line = fmt::format("  {}: {}", s.value("part", std::string("?")), s.value("reason", std::string()));
     if (!verbose) {
-      fmt::print("{}\n", cut_to_width(line));
+      out.push_back(cut_to_width(line));
       continue;
     }
-    fmt::print("{}", wrap_text(line));
+    for (const auto& l : wrap_lines(line, "  ")) out.push_back(l);
   }
-  if (!verbose) return;
+  if (!verbose) return out;
   const nlohmann::json warnings = run.meta.value("stability_warnings", nlohmann::json::array());
-  if (!warnings.empty()) fmt::print("stability warnings ({}):\n", warnings.size());
+  if (!warnings.empty()) out.push_back(fmt::format("stability warnings ({}):", warnings.size()));
   for (const auto& w : warnings)
-    for (const auto& l : wrap_lines(w.get<std::string>(), "    ")) fmt::print("{}\n", l);
+    for (const auto& l : wrap_lines(w.get<std::string>(), "    ")) out.push_back(l);
+  return out;
 }
 
 void add_report_command(CLI::App& app) {
@@ -121,8 +127,8 @@ void add_report_command(CLI::App& app) {
                 "Text: each skipped part's reason in full, every stability warning the run recorded, a table "
                 "for every metric and each case's statistics in full (as CSV and JSON always have)");
   cmd->callback([o] {
-    const bool html = o->format == "html";
-    const Format f = html ? Format::text : engine::parse_table_format(o->format);
+    // html: a page of the run, which the commands of several parts lack.
+    const Format f = o->format == "html" ? Format::html : engine::parse_table_format(o->format);
     if (o->dirs.size() > 1) return report_several(o->dirs, o->format, f);
     o->dir = o->dirs.front();
     Run run = naming_bad_input("", [&] { return load_run(o->dir, SampleProvenance::drop); });  // names the file
@@ -132,40 +138,12 @@ void add_report_command(CLI::App& app) {
                                                               : engine::ReportDetail::brief;
     // Samples the tables refuse (one metric in two units) are the run's.
     std::vector<Table> tables = naming_bad_input(o->dir + ": ", [&] { return engine::report_tables(run, detail); });
-    const std::string note = engine::incomplete_note(run);
-    if (html) {
-      // One self-contained page: the same tables and their charts; what
-      // the run lacks is a banner at its top rather than in every title.
-      fmt::print("{}", render_run_html(run, tables, "", note));
-      return;
-    }
     engine::mark_run_notes(tables, run);
-    const std::string source(to_string(run.source()));
-    if (f == Format::json) {
-      nlohmann::json j = {{"run", o->dir},       {"suite", run.suite()},
-                          {"status", run.status()}, {"source", source},
-                          {"samples", run.samples.size()}, {"tables", engine::tables_json(tables)}};
-      if (!note.empty()) j["incomplete"] = note;
-      if (run.meta.contains("skipped_parts")) j["skipped_parts"] = run.meta["skipped_parts"];
-      fmt::print("{}\n", j.dump(2));
-      return;
-    }
-    if (f == Format::text) {
-      fmt::print("run: {}\nsuite: {}  status: {}  source: {}  samples: {}\n", o->dir, run.suite(), run.status(),
-                 source, run.samples.size());
-      if (run.status() != "complete") fmt::print("note: the run is not complete ({})\n", run.status());
-      // A run whose parts were all (or some) skipped finished "complete":
-      // the next line says what it lacks.
-      else if (!note.empty()) fmt::print("note: {}\n", note);
-      if (const std::string changes = engine::host_changes_line(run.meta); !changes.empty())
-        fmt::print("{}\n", o->verbose ? changes : cut_to_width(changes));
-      print_skips_and_warnings(run, o->verbose);
-      fmt::print("\n");
-    } else if (f == Format::md) {
-      fmt::print("## run {} ({}, source: {})\n\n", o->dir, run.suite(), source);
-    }
-    if (run.samples.empty()) fmt::print("(no samples)\n");
-    fmt::print("{}", engine::render_tables(tables, f));
+    const Document d = run_document(run, {.dir = o->dir,
+                                          .tables = std::move(tables),
+                                          .incomplete = engine::incomplete_note(run),
+                                          .about = about_the_run(run, o->verbose)});
+    fmt::print("{}", render(d, f));
   });
 }
 

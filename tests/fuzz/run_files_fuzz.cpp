@@ -6,7 +6,7 @@
 // those commands compute from it (report tables, a comparison with itself,
 // every export, a merge).
 #include "analysis/verdicts/compare.h"
-#include "analysis/report/render/export_render.h"
+#include "analysis/views/export_view.h"
 #include "analysis/report/render/renderer.h"
 #include "analysis/verdicts/fleet_merge.h"
 #include "analysis/store/machine_fingerprint.h"
@@ -36,10 +36,10 @@ void run(std::string_view data) {
   const ComparisonSide side = side_from_run(run, "base");
   compare(side, side);
   const ExportedRun exported = export_run(run, dir.filename().string());
-  render(export_document({exported}, Format::junit), Format::junit);
+  render(export_document({exported}), Format::junit);
   render_export_lava({exported});
   render_export_kcidb({exported}, "fuzz");
-  render(export_document({exported}, Format::md), Format::md);
+  render(export_document({exported}), Format::md);
   fleet_tables(merge_fleet({{exported, machine_identity(run.meta).fingerprint}, {exported, "other"}}));
 }
 

@@ -36,13 +36,13 @@ TEST(FieldInputs, GoogleBenchmarkDefaultOneSampleFiles) {
   EXPECT_NE(r.out.find("n = 1 units: the change only (no CI, no p"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Change of cand vs base (no metric with a test: the change only)"), std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("#7 BM_SlowMs/real_time"), std::string::npos) << r.out;
-  // 0.01907 ms and 0.01805 ms, read in the row's unit.
-  EXPECT_NE(r.out.find("#7 BM_SlowMs/real_time (us)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(" 7   19.1 (1)   18.1 (1)   -5.36%"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("-5.36%"), std::string::npos) << r.out;  // 0.01805 ms against 0.01907 ms
-  EXPECT_NE(r.out.find("NaN (1)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("-inf (1)"), std::string::npos) << r.out;
+  // 0.01907 ms and 0.01805 ms, read in the row's unit, under its name;
+  // one unit a side.
+  EXPECT_NE(r.out.find("\nBM_SlowMs/real_time (us)\n 7   19.1            -5.36%   18.1           1 "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\nBM_Counters/ratio\n14    NaN                 -    NaN"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nBM_Counters/floor\n11   -inf "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("base did not measure BM_Fails: device not available"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("BM_Same (1 of 2)/real_time"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("BM_Same (2 of 2)/real_time"), std::string::npos) << r.out;
@@ -55,14 +55,16 @@ TEST(FieldInputs, GoogleBenchmarkDefaultOneSampleFiles) {
 TEST(FieldInputs, GoogleBenchmarkRepetitionsAndTheMannWhitneyMethod) {
   auto r = run_kvmbench({"compare", kGbench / "repetitions_base.json", kGbench / "repetitions_cand.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("(10)"), std::string::npos);
+  // Ten repetitions a side.
+  EXPECT_NE(r.out.find("\nBM_Sum/1024/real_time (ns)\n 1   314   ±3.8% +103.98%   640   ±3.2% 10 "), std::string::npos)
+      << r.out;
   // The method is named where its p is shown.
   auto json = run_kvmbench({"compare", kGbench / "repetitions_base.json", kGbench / "repetitions_cand.json", "--format",
                             "json"});
   EXPECT_NE(json.out.find("Mann-Whitney U: exact (no ties, n <= 50) for #1-#12"), std::string::npos) << json.out;
   auto md = run_kvmbench({"compare", kGbench / "repetitions_base.json", kGbench / "repetitions_cand.json", "--format",
                           "md"});
-  EXPECT_NE(md.out.find("(exact)"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("Mann-Whitney U: exact (no ties, n <= 50) for #1-#12."), std::string::npos) << md.out;
   // BM_Sum doing twice the work is a regression of about +100%.
   auto g = run_kvmbench({"gate", kGbench / "repetitions_base.json", kGbench / "repetitions_cand.json",
                          "--max-regression", "50", "--metrics", "BM_Sum/*time"});
@@ -74,7 +76,8 @@ TEST(FieldInputs, GoogleBenchmarkAggregatesOnly) {
   auto r = run_kvmbench({"compare", kGbench / "aggregates_base.json", kGbench / "aggregates_cand.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("from the file's aggregates (mean, stddev, count): Welch from the"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("(10)"), std::string::npos) << r.out;  // the count of the aggregates
+  // The count of the aggregates: n 10 a side.
+  EXPECT_NE(r.out.find(" 1   317   ±4.9%  +98.94%   630   ±5.4% 10 "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("slower"), std::string::npos) << r.out;
   auto g = run_kvmbench({"gate", kGbench / "aggregates_base.json", kGbench / "aggregates_cand.json",
                          "--max-regression", "50", "--metrics", "BM_Sum/*time"});

@@ -78,7 +78,7 @@ TEST(ExportCli, LavaAndMarkdownToStdout) {
       << lava.out;
   auto md = run_kvmbench({"export", ok.string(), "--to", "markdown"}, 30, "", env());
   EXPECT_EQ(md.exit_code, 0) << md.err;
-  EXPECT_NE(md.out.find("### ✅ kvmbench: 1 run, ok"), std::string::npos) << md.out;
+  EXPECT_EQ(md.out.rfind("kvmbench export: 1 run, ok", 0), 0u) << md.out;
   auto interrupted = run_kvmbench({"export", write_export_run(t.path, "int", "interrupted").string(), "--to",
                                    "markdown"}, 30, "", env());
   EXPECT_EQ(interrupted.exit_code, 3);

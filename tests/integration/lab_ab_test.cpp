@@ -101,6 +101,6 @@ TEST(LabAb, APlantedNptOffRegressionFails) {
   EXPECT_NE(line.find("mmap_churn bytes=4194304,rounds=8/npt=as-loaded/time_per_round"), std::string::npos) << line;
   EXPECT_NE(planted.out.find("[EMULATED"), std::string::npos) << planted.out;
   // Boots are judged on the log scale, and the mail says how.
-  EXPECT_NE(planted.out.find("* on the log scale: geometric means"), std::string::npos) << planted.out;
+  EXPECT_NE(planted.out.find("*: on the logs: geometric means"), std::string::npos) << planted.out;
   EXPECT_EQ(ab_runs(tmp.path / "planted").size(), 6u) << planted.err;
 }

@@ -60,7 +60,7 @@ TEST(PublishedSelftests, CompareAndGateDoNotTakeAFailedRunForAGoodOne) {
   const fs::path good = kPublished / "kvm_kselftest_loongarch.tap", failed = kPublished / "memslot_perf_timeout.tap";
   auto c = run_kvmbench({"compare", good, failed});
   ASSERT_EQ(c.exit_code, 0) << c.err;
-  EXPECT_TRUE(has(c.out, "cand: " + failed.string() + " (replay, run failed)")) << c.out;
+  EXPECT_TRUE(has(c.out, "cand: " + failed.filename().string() + " (run failed)")) << c.out;
   EXPECT_TRUE(has(c.out, "#13-#14: cand's test failed (TIMEOUT 120 seconds): figures before the failure,")) << c.out;
   EXPECT_TRUE(has(c.out, "cand: memslot_perf_test failed (TIMEOUT 120 seconds): the figures it printed")) << c.out;
   // memslot_perf_test's RW test had not printed its figure when it timed out.

@@ -1,5 +1,6 @@
 // The asid layout: guest figures beside native ones, ratio guest/native
 // with a 95% CI, on synthetic samples whose ratios are computed by hand.
+#include "analysis/report/render/text_table.h"
 #include "suites/asid/report.h"
 
 #include <gtest/gtest.h>

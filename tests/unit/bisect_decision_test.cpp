@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "analysis/verdicts/bisect_decision.h"
-#include "analysis/report/render/bisect_render.h"
 #include "analysis/report/render/renderer.h"
+#include "analysis/views/bisect_view.h"
 
 using namespace kvmbench;
 

@@ -1,3 +1,4 @@
+#include "analysis/report/render/text_table.h"
 #include "analysis/report/case_table.h"
 #include "analysis/report/numbers.h"
 

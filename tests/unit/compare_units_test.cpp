@@ -9,7 +9,10 @@
 
 #include "analysis/verdicts/compare.h"
 #include "analysis/report/render/renderer.h"
-#include "analysis/report/render/compare_render.h"
+#include "analysis/views/comparison_json.h"
+#include "analysis/views/comparison_notes.h"
+#include "analysis/views/comparison_rows.h"
+#include "analysis/views/compare_view.h"
 
 using namespace kvmbench;
 
@@ -67,7 +70,8 @@ TEST(CompareUnits, ThreadsAreSummarisedBeforeTheTest) {
   bool said = false;
   for (auto& n : experimental_unit_notes(c)) said = said || n.find("#1: up to 2 threads per repetition") == 0;
   EXPECT_TRUE(said);
-  const std::string per = render_per_unit_text(c);
+  std::string per;
+  for (const auto& l : per_unit_lines(c)) per += l + "\n";
   EXPECT_NE(per.find("base inv 1 rep 0: 10.00 = mean of thread=0 9.000 thread=1 11.00"), std::string::npos) << per;
 }
 
@@ -88,7 +92,7 @@ TEST(CompareUnits, SeveralInvocationsPerSide) {
   EXPECT_EQ(m.base_values, (std::vector<double>{2, 6}));
   EXPECT_EQ(m.cand_values, (std::vector<double>{3, 7}));
   EXPECT_TRUE(m.base_levels.known);
-  EXPECT_EQ(c.base_invocations, 2u);
+  EXPECT_EQ(c.base.invocations, 2u);
   EXPECT_NE(experimental_unit_notes(c)[0].find("over the invocations"), std::string::npos);
   // Different sources cannot be one side.
   ComparisonSide emulated = inv(1, 2, 4);
@@ -111,13 +115,10 @@ TEST(CompareUnits, OneInvocationSaysWhatTheCiLeavesOut) {
 // p = 0.07048399691022 (closed form); no Mann-Whitney.
 TEST(CompareUnits, AggregatesOnlyAreComparedFromTheirSummaries) {
   Series b;
-  b.key = "c/real_time";
-  b.case_name = "c";
-  b.metric = "real_time";
-  b.unit = "ns";
+  b.key = {"c", "", "real_time", "ns"};
   b.given = stats::summary_from_moments(100, 3, 3);
   Series c = b;
-  c.unit = "us";  // and in another unit on the other side
+  c.key.unit = "us";  // and in another unit on the other side
   c.given = stats::summary_from_moments(0.106, 0.003, 3);
   ComparisonSide base, cand;
   base.series = {b};
@@ -140,7 +141,7 @@ TEST(CompareUnits, TimeUnitsConvertOtherUnitsOnlyLoseTheirMetric) {
   std::vector<Sample> b = {smp("t", "ns", 1.1e6, 0), smp("t", "ns", 1.3e6, 1), smp("k", "ns", 5, 0), smp("k", "ns", 6, 1)};
   const Comparison c = compare(side("A", a), side("B", b), {.linear = true});  // the ratio of the means
   ASSERT_EQ(c.metrics.size(), 2u);
-  EXPECT_EQ(c.metrics[0].unit, "ms");
+  EXPECT_EQ(c.metrics[0].key.unit, "ms");
   EXPECT_NEAR(c.metrics[0].cand.mean, 1.2, 1e-12);
   EXPECT_NEAR(c.metrics[0].change.pct, 100.0 * (1.2 - 1.1) / 1.1, 1e-9);
   EXPECT_EQ(c.metrics[1].status, MetricStatus::not_comparable);
@@ -168,7 +169,7 @@ TEST(CompareUnits, OneSampleGetsTheChangeOnly) {
   EXPECT_NEAR(m.change.pct, 5, 1e-12);
   EXPECT_TRUE(std::isnan(m.p_welch));
   EXPECT_NE(m.note.find("n = 1 units: the change only (no CI, no p"), std::string::npos) << m.note;
-  const std::string text = render(comparison_document(c, Format::text), Format::text);
+  const std::string text = render(comparison_document(c), Format::text);
   EXPECT_NE(text.find("+5.00%"), std::string::npos) << text;
   EXPECT_NE(text.find("change only"), std::string::npos) << text;
 }
@@ -183,16 +184,13 @@ TEST(CompareUnits, BadGlobsAreRefused) {
 // is shown, not tested (Welch would have nothing to work with).
 TEST(CompareUnits, AggregatesWithoutSpreadAreNotTested) {
   Series b;
-  b.key = "c/real_time";
-  b.case_name = "c";
-  b.metric = "real_time";
-  b.unit = "ns";
+  b.key = {"c", "", "real_time", "ns"};
   b.given = stats::Summary{};
   b.given->n = 5;
   b.given->mean = 100;
   b.given->stddev = NAN;
   Series c = b;
-  c.unit = "us";
+  c.key.unit = "us";
   c.given->mean = 0.1;
   ComparisonSide base, cand;
   base.series = {b};

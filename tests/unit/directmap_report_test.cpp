@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/report/render/text_table.h"
 #include "analysis/report/table.h"
 #include "suites/directmap/report.h"
 

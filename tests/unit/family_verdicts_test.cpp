@@ -13,8 +13,7 @@ namespace {
 
 MetricComparison tested(std::vector<double> base, std::vector<double> cand) {
   MetricComparison m;
-  m.key = m.metric = "t";
-  m.unit = "ms";
+  m.key = {"", "", "t", "ms"};
   m.direction = Direction::lower_is_better;
   m.status = MetricStatus::tested;
   m.tested = true;

@@ -1,4 +1,5 @@
 // merge_fleet against values derived by hand.
+#include "analysis/report/render/text_table.h"
 #include "analysis/verdicts/fleet_merge.h"
 
 #include <gtest/gtest.h>
@@ -20,10 +21,7 @@ ExportedRun run_of(const std::string& source, const std::string& status, const s
   r.kernel = kernel;
   r.hostname = "h";
   ExportedMetric m;
-  m.case_name = "anon-4k";
-  m.metric = "faultin_rate";
-  m.unit = "GB/s";
-  m.key = "anon-4k/faultin_rate";
+  m.key = {"anon-4k", "", "faultin_rate", "GB/s"};
   m.units = rep_values.size();
   m.unit_level = "repetition";
   m.summary = stats::summarize(rep_values);

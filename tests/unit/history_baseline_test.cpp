@@ -38,7 +38,7 @@ static MetricComparison history_metric(std::vector<double> history, std::vector<
   m.status = MetricStatus::tested;
   m.tested = true;
   m.direction = Direction::higher_is_better;
-  m.unit = "GB/s";
+  m.key.unit = "GB/s";
   m.base_values = std::move(history);
   m.cand_values = std::move(cand);
   m.base = stats::summarize(m.base_values);
@@ -137,7 +137,7 @@ TEST(HistoryBaseline, GatesACandidateAgainstItsMachinesHistory) {
   for (const auto& gm : g.metrics) {
     const auto& m = g.comparison.metrics[gm.index];
     if (gm.regressed()) {
-      EXPECT_EQ(m.case_name, "thp");
+      EXPECT_EQ(m.key.case_name, "thp");
       EXPECT_NEAR(m.change.pct, -6, 1.5);
       EXPECT_NE(m.note.find("between-run noise of 10 history runs"), std::string::npos);
     }

@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "analysis/verdicts/history.h"
-#include "analysis/report/render/history_render.h"
 #include "analysis/report/render/renderer.h"
+#include "analysis/views/history_view.h"
 #include "analysis/store/db/results_db.h"
 #include "analysis/store/run_record.h"
 #include "analysis/model/sample_jsonl.h"
@@ -77,7 +77,7 @@ TEST(History, ASyntheticYearShowsThePlantedChangePointsAndNoOthers) {
     ASSERT_EQ(s.points.size(), 365u) << s.label();
     const test_support::PlantedChange* planted = nullptr;
     for (const auto& p : test_support::planted_changes())
-      if (p.hostname == s.hostname && p.case_name == s.case_name) planted = &p;
+      if (p.hostname == s.hostname && p.case_name == s.key.case_name) planted = &p;
     if (!planted) {
       EXPECT_TRUE(s.result.change_points.empty()) << s.hostname << " " << s.label() << " at "
                                                   << s.result.change_points.front().index;
@@ -99,7 +99,7 @@ TEST(History, ASyntheticYearShowsThePlantedChangePointsAndNoOthers) {
   EXPECT_EQ(h.change_points(), found);
 
   // The text: tables within 80 columns, the planted kernel marked.
-  const std::string text = render(history_document(h, Format::text), Format::text);
+  const std::string text = render(history_document(h), Format::text);
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << line;
   EXPECT_NE(text.find("6.11.0        14   3.119   9.195*"), std::string::npos) << text;
@@ -110,7 +110,7 @@ TEST(History, ASyntheticYearShowsThePlantedChangePointsAndNoOthers) {
   const History tdx = build_history(rdb, one);
   ASSERT_EQ(tdx.series.size(), 3u);
   EXPECT_EQ(tdx.change_points(), 1u);
-  const std::string html = render_history_html(tdx);
+  const std::string html = render(history_document(tdx), Format::html);
   EXPECT_NE(html.find("<svg"), std::string::npos);
   EXPECT_NE(html.find("6.13.0-rc5 -8.0"), std::string::npos) << "the change point's label in the chart";
 }
@@ -127,7 +127,7 @@ TEST(History, PostgresqlGivesTheSameHistory) {
   import_all(pg, runs.runs);
   const History a = build_history(lite, faultin()), b = build_history(pg, faultin());
   EXPECT_EQ(a.change_points(), 1u);
-  EXPECT_EQ(render(history_document(a, Format::text), Format::text), render(history_document(b, Format::text), Format::text));
+  EXPECT_EQ(render(history_document(a), Format::text), render(history_document(b), Format::text));
   EXPECT_EQ(history_to_json(a), history_to_json(b));
 }
 
@@ -199,17 +199,14 @@ TEST(History, LongSeriesNamesMakeNarrowerTablesNotWiderLines) {
       s.machine = "0123456789abcdef";
       s.hostname = "lab-machine";
       s.preset = "host";
-      s.case_name = std::string(backing) + "/threads=1,bytes=1073741824";
-      s.variant = variant;
-      s.metric = "faultin_rate";
-      s.unit = "GB/s";
+      s.key = {std::string(backing) + "/threads=1,bytes=1073741824", variant, "faultin_rate", "GB/s"};
       for (int i = 0; i < 3; ++i)
         s.points.push_back({i + 1, fmt::format("run-{}", i), "6.12.43-cloud-amd64", "2026-12-03T00:00:0" + std::to_string(i),
                             12.5 + i, 5});
       h.series.push_back(std::move(s));
     }
-  const std::string text = render(history_document(h, Format::text), Format::text);
+  const std::string text = render(history_document(h), Format::text);
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << line << "\n" << text;
-  for (const auto& s : h.series) EXPECT_NE(text.find(s.case_name + "/" + s.variant), std::string::npos) << text;
+  for (const auto& s : h.series) EXPECT_NE(text.find(s.key.where()), std::string::npos) << text;
 }

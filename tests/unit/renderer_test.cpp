@@ -63,15 +63,18 @@ TEST(Renderer, JsonIsTheDataWhenThereIsAndTheTablesOtherwise) {
   EXPECT_EQ(nlohmann::json::parse(render(d, Format::json)), (nlohmann::json{{"status", "pass"}}));
 }
 
-TEST(Renderer, MarkdownSetsTheLeadApartFromTheTables) {
+// The lead's lines stay lines in Markdown (a hard break, two spaces, after
+// each that another follows), a text layout's "# " comment is no heading.
+TEST(Renderer, MarkdownKeepsTheLeadsLinesAndSetsThemApartFromTheTables) {
   Document d;
-  d.lead = {"### verdict"};
+  d.lead = {"verdict: WORSE in 1 of 2", "# parameters: a=1", ""};
   Table t;
   t.columns = {{"a", Align::left}};
   t.add_row({"x|y"});
   d.tables.push_back(t);
   d.closing = {"note"};
-  EXPECT_EQ(render(d, Format::md), "### verdict\n\n| a |\n|:---|\n| x\\|y |\n\nnote\n");
+  EXPECT_EQ(render(d, Format::md),
+            "verdict: WORSE in 1 of 2  \n\\# parameters: a=1\n\n| a |\n|:---|\n| x\\|y |\n\nnote\n");
 }
 
 TEST(Renderer, JunitNeedsTestCasesAndHtmlIsOnePage) {
@@ -88,6 +91,35 @@ TEST(Renderer, JunitNeedsTestCasesAndHtmlIsOnePage) {
   std::size_t tables = 0;
   for (auto at = html.find("<table"); at != std::string::npos; at = html.find("<table", at + 1)) ++tables;
   EXPECT_EQ(tables, 2u);
+}
+
+// Text keeps every line within 80 columns: a longer lead or closing line
+// is broken at its spaces (the indent kept, the rest two further in); the
+// alerts come first.
+TEST(Renderer, TextBreaksLongLinesAndPutsTheAlertsFirst) {
+  Document d;
+  d.alerts = {"note: the run is not complete (interrupted)"};
+  d.lead = {"gate: FAILED, 2 of 24 gated metrics regressed significantly by more than 1%, 3 skipped (exit 1)",
+            "  anon-4k/faultin_rate: FAIL: the whole 95% CI is more than 1% worse (p Holm 5.3e-12)"};
+  EXPECT_EQ(render(d, Format::text),
+            "note: the run is not complete (interrupted)\n"
+            "gate: FAILED, 2 of 24 gated metrics regressed significantly by more than 1%, 3\n"
+            "  skipped (exit 1)\n"
+            "  anon-4k/faultin_rate: FAIL: the whole 95% CI is more than 1% worse (p Holm\n"
+            "    5.3e-12)\n");
+  EXPECT_EQ(render(d, Format::mail), render(d, Format::text));
+  // Markdown has no columns to keep: the lines whole.
+  EXPECT_NE(render(d, Format::md).find(d.lead[0]), std::string::npos);
+}
+
+TEST(Renderer, JsonPutsTheTablesInTheDataWhereTheDocumentSaysSo) {
+  Document d = sample_document();
+  d.data = nlohmann::json{{"run", "r"}};
+  d.tables_in_data = true;
+  const auto j = nlohmann::json::parse(render(d, Format::json));
+  EXPECT_EQ(j["run"], "r");
+  ASSERT_EQ(j["tables"].size(), 2u);
+  EXPECT_EQ(j["tables"][1]["title"], "write_bandwidth (GB/s)");
 }
 
 TEST(Renderer, EveryFormatHasARendererAndAName) {

@@ -1,3 +1,4 @@
+#include "analysis/report/render/text_table.h"
 #include "suites/rmpopt/report.h"
 
 #include <gtest/gtest.h>

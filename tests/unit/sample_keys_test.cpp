@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/report/render/text_table.h"
 #include "analysis/parse/kernel_log.h"
 #include "analysis/model/sample_jsonl.h"
 #include "analysis/report/table.h"

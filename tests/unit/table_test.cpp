@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/report/render/csv_table.h"
+#include "analysis/report/render/json_table.h"
+#include "analysis/report/render/markdown_table.h"
+#include "analysis/report/render/text_table.h"
 #include "tests/support/run_command.h"
 
 using namespace kvmbench;
@@ -126,4 +130,69 @@ TEST(Table, TextBreaksALongTitle) {
   const std::string text = render_text(t);
   EXPECT_EQ(text.substr(0, text.find("\n1\n")),
             "[PARTIAL: 1 part skipped] Is make_shared above the run-to-run noise of the\n  total? per nr_pages\na\n-");
+}
+
+// A table that says how its text fits 80 columns: as it is while it fits,
+// then one space between columns, then its label column on a line of its
+// own above each row. Widths by hand: "#" 1, the label its own, "mean" 7,
+// "change" 6, CI 12, verdict 7, n 3 (p_welch is the programs'); gaps of 2.
+namespace {
+
+kvmbench::Table labelled(const std::string& label) {
+  using namespace kvmbench;
+  Table t;
+  t.columns = {{"#"}, {"series", Align::left}, {"mean"}, {"change"}, {"CI (%)"}, {"verdict", Align::left},
+               {"p_welch", Align::right, Readers::programs}, {"n", Align::right, Readers::people, "n_pair"}};
+  t.narrow_gap_when_wide = true;
+  t.stacked_label = 1;
+  t.add_row({"1", label, Cell::number(1.25e6, "ns", "1.25 ms"), "+5.00%", "[+4.1,+6.0]*", "slower",
+             Cell::number(0.001, "", "0.001"), "5/3"});
+  return t;
+}
+
+}  // namespace
+
+TEST(Table, TextKeepsAShortLabelInItsColumn) {
+  // 1 + 7 + 7 + 6 + 12 + 7 + 3 and 6 gaps of 2: 55 columns.
+  const std::string text = kvmbench::render_text(labelled("anon-4k"));
+  EXPECT_EQ(text,
+            "#  series      mean  change        CI (%)  verdict    n\n"
+            "-  -------  -------  ------  ------------  -------  ---\n"
+            "1  anon-4k  1.25 ms  +5.00%  [+4.1,+6.0]*  slower   5/3\n");
+}
+
+TEST(Table, TextPutsALongLabelAboveItsRowAndTheOtherFormatsKeepItAColumn) {
+  const std::string name(64, 'x');
+  const kvmbench::Table t = labelled(name);
+  // Inline: 1 + 64 + 7 + 6 + 12 + 7 + 3 = 100 and 12 of gaps; one space: 106;
+  // the label above: 36 + 10 = 46 columns.
+  const std::string text = kvmbench::render_text(t);
+  EXPECT_EQ(text,
+            "#     mean  change        CI (%)  verdict    n\n"
+            "-  -------  ------  ------------  -------  ---\n" +
+                name +
+                "\n"
+                "1  1.25 ms  +5.00%  [+4.1,+6.0]*  slower   5/3\n");
+  // Markdown: the label a column; the programs' column left out.
+  const std::string md = kvmbench::render_markdown(t);
+  EXPECT_NE(md.find("| 1 | " + name + " | 1.25 ms | +5.00% |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("p_welch"), std::string::npos) << md;
+  // CSV and JSON: the programs' columns, by their data header; not the
+  // people's "n" (two figures in one text).
+  EXPECT_EQ(kvmbench::render_csv(t),
+            "#,series,mean (ns),change,CI (%),verdict,p_welch\n1," + name + ",1250000,+5.00%,\"[+4.1,+6.0]*\",slower,0.001\n");
+  const auto j = kvmbench::render_json(t);
+  EXPECT_EQ(j["columns"].size(), 7u);
+  EXPECT_EQ(j["columns"][6], "p_welch");
+}
+
+TEST(Table, TextNarrowsTheGapBeforeItStacksTheLabel) {
+  // A label of 30: 1 + 30 + 7 + 6 + 12 + 7 + 3 = 66 and 12 of gaps: 78,
+  // it fits; of 34: 82, and with one space between columns 76.
+  EXPECT_NE(kvmbench::render_text(labelled(std::string(30, 'y'))).find("1  " + std::string(30, 'y') + "  1.25 ms"),
+            std::string::npos);
+  const std::string narrow = kvmbench::render_text(labelled(std::string(34, 'z')));
+  EXPECT_NE(narrow.find("\n1 " + std::string(34, 'z') + " 1.25 ms +5.00% [+4.1,+6.0]* slower  5/3\n"),
+            std::string::npos)
+      << narrow;
 }

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "analysis/report/case_table.h"
-#include "analysis/report/render/compare_render.h"
+#include "analysis/views/comparison_rows.h"
 #include "analysis/parse/gbench_json.h"
 #include "analysis/stats/positive_ci.h"
 #include "analysis/store/run_store.h"
@@ -77,7 +77,7 @@ TEST(CaseTable, RowsSpanningDecadesReadEachInItsOwnUnit) {
 // = 0.22 s leaves the first decimal uncertain.
 TEST(CompareRender, MeanAndSdInTheRowsReadingUnitWithTheDigitsOfItsCi) {
   MetricComparison m;
-  m.unit = "ns";
+  m.key.unit = "ns";
   m.in_base = m.in_cand = true;
   m.base = stats::summary_from_moments(4.528e10, 8.9557e7, 3);
   m.cand = stats::summary_from_moments(4.1e10, 7e7, 3);

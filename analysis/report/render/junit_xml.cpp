@@ -2,9 +2,27 @@
 
 #include <fmt/format.h>
 
-#include "analysis/report/render/gate_report.h"
-
 namespace kvmbench {
+
+std::string xml_escape(std::string_view s) {
+  std::string o;
+  o.reserve(s.size());
+  for (unsigned char ch : s) {
+    switch (ch) {
+      case '&': o += "&amp;"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '"': o += "&quot;"; break;
+      case '\'': o += "&apos;"; break;
+      case '\t': case '\n': case '\r': o += static_cast<char>(ch); break;
+      default:
+        // XML 1.0 has no way to write other C0 controls, not even escaped.
+        if (ch < 0x20) o += "?";
+        else o += static_cast<char>(ch);
+    }
+  }
+  return o;
+}
 
 namespace {
 

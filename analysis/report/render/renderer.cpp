@@ -4,38 +4,47 @@
 
 #include <stdexcept>
 
-#include "analysis/report/render/html_report.h"
+#include "analysis/model/text_wrap.h"
+#include "analysis/report/render/csv_table.h"
+#include "analysis/report/render/html_page.h"
+#include "analysis/report/render/json_table.h"
+#include "analysis/report/render/junit_xml.h"
+#include "analysis/report/render/markdown_table.h"
+#include "analysis/report/render/text_table.h"
 
 namespace kvmbench {
 
 namespace {
 
-std::string lines(const std::vector<std::string>& ls) {
+// Lines as text: each as it is, one longer than 80 columns broken at its
+// spaces (its indent kept, the continuation two further in).
+std::string text_lines_of(const std::vector<std::string>& ls) {
   std::string out;
-  for (const auto& l : ls) out += l + "\n";
+  for (const auto& l : ls) out += display_width(l) > 80 ? wrap_text(l) : l + "\n";
   return out;
 }
 
 class TextRenderer : public Renderer {
  public:
   std::string render(const Document& d) const override {
-    std::string out = lines(d.lead);
+    std::string out = text_lines_of(d.alerts) + text_lines_of(d.lead);
     for (std::size_t i = 0; i < d.tables.size(); ++i) out += (i ? "\n" : "") + render_text(d.tables[i]);
-    return out + lines(d.closing);
+    return out + text_lines_of(d.closing);
   }
 };
 
-// The text layout: a command that has a layout of its own for a reply
-// (compare: LKP's) builds it as its document for Format::mail.
+// Mail is the text layout: every table and line within 80 columns.
 class MailRenderer : public TextRenderer {};
 
 class MarkdownRenderer : public Renderer {
  public:
   std::string render(const Document& d) const override {
-    std::string out = lines(d.lead);
-    if (!d.lead.empty() && !d.lead.back().empty() && !d.tables.empty()) out += "\n";
+    std::vector<std::string> lead = d.alerts;
+    lead.insert(lead.end(), d.lead.begin(), d.lead.end());
+    std::string out = markdown_lines(lead);
+    if (!lead.empty() && !lead.back().empty() && !d.tables.empty()) out += "\n";
     for (std::size_t i = 0; i < d.tables.size(); ++i) out += (i ? "\n" : "") + render_markdown(d.tables[i]);
-    if (!d.closing.empty()) out += "\n" + lines(d.closing);
+    if (!d.closing.empty()) out += "\n" + markdown_lines(d.closing);
     return out;
   }
 };
@@ -55,18 +64,20 @@ class CsvRenderer : public Renderer {
   }
 };
 
+std::string dumped(const nlohmann::json& j) {
+  // Text from logs can hold bytes that are not UTF-8: replaced, not thrown.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 class JsonRenderer : public Renderer {
  public:
   std::string render(const Document& d) const override {
-    nlohmann::json j;
-    if (d.data) {
-      j = *d.data;
-    } else {
-      j = nlohmann::json::array();
-      for (const auto& t : d.tables) j.push_back(render_json(t));
-    }
-    // Text from logs can hold bytes that are not UTF-8: replaced, not thrown.
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    nlohmann::json tables = nlohmann::json::array();
+    for (const auto& t : d.tables) tables.push_back(render_json(t));
+    if (!d.data) return dumped(tables);
+    nlohmann::json j = *d.data;
+    if (d.tables_in_data) j["tables"] = std::move(tables);
+    return dumped(j);
   }
 };
 
@@ -103,6 +114,19 @@ const Renderer& renderer_for(Format f) {
     case Format::junit: return junit;
   }
   throw std::invalid_argument("unknown format");
+}
+
+std::string render(const Table& t, Format f) {
+  switch (f) {
+    case Format::text:
+    case Format::mail: return render_text(t);
+    case Format::md: return render_markdown(t);
+    case Format::csv: return render_csv(t);
+    case Format::json: return dumped(render_json(t));
+    case Format::html:
+    case Format::junit: break;
+  }
+  throw std::invalid_argument(fmt::format("{} is a document's format, not a table's", to_string(f)));
 }
 
 }  // namespace kvmbench

@@ -1,21 +1,26 @@
-// One renderer per output format, behind one interface: every command
-// builds a Document (document.h) and writes it with renderer_for(format),
-// so a table reads the same in `run`, `report`, `compare` and `gate`, and a
-// format is added once, not per command. Renderers never compute anything.
+// One renderer per output format, behind one function: every command
+// builds one Document (report/document.h, built in analysis/views/ without
+// knowing the format) and writes it with render(d, format), so a table
+// reads the same in `run`, `report`, `compare` and `gate`, and a format is
+// added once, not per command. Renderers never compute anything: they lay
+// out what the Document holds.
 //
-//   text   lead lines, tables (render_text) a blank line apart, closing lines
-//   mail   the text layout (a command shapes its document for a reply:
-//          compare's LKP layout); every line within 80 columns
+//   text   alerts and lead lines, tables (text_table.h) a blank line apart,
+//          closing lines; a line longer than 80 columns wrapped at spaces
+//   mail   the text layout (the name a mailing-list reply asks for)
 //   md     the same in Markdown (GitLab/GitHub comments, job summaries)
 //   csv    each table with its title and source as "# " lines before it
-//   json   the document's data, else its tables as an array
-//   html   one self-contained page: lead, tables (with their charts), charts
-//   junit  the document's test cases (JUnit XML); refused without them
+//   json   the document's data (its tables under "tables" where it says
+//          so), else its tables as an array
+//   html   one self-contained page (html_page.h)
+//   junit  the document's test cases (junit_xml.h); refused without them
 #pragma once
 
 #include <string>
 
-#include "analysis/report/render/document.h"
+#include "analysis/report/document.h"
+#include "analysis/report/render/format.h"
+#include "analysis/report/table.h"
 
 namespace kvmbench {
 
@@ -30,5 +35,10 @@ class Renderer {
 const Renderer& renderer_for(Format f);
 
 inline std::string render(const Document& d, Format f) { return renderer_for(f).render(d); }
+
+// One table alone, as the table formats write it: text (and mail), md,
+// csv, json. Throws std::invalid_argument for html and junit, which are
+// documents' formats.
+std::string render(const Table& t, Format f);
 
 }  // namespace kvmbench

@@ -1,4 +1,4 @@
-#include "analysis/report/render/bisect_render.h"
+#include "analysis/views/bisect_view.h"
 
 #include "analysis/report/numbers.h"
 

@@ -1,4 +1,4 @@
-#include "analysis/report/render/export_render.h"
+#include "analysis/views/export_view.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,9 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "analysis/report/render/compare_render.h"
-#include "analysis/report/render/gate_report.h"
-#include "analysis/report/render/junit_xml.h"
+#include "analysis/report/numbers.h"
 
 namespace kvmbench {
 
@@ -30,7 +28,7 @@ std::string exact(double x) { return std::isfinite(x) ? fmt::format("{}", x) : (
 // "mean ± sd unit (n repetitions), 95% CI [lo, hi]".
 std::string described(const ExportedMetric& m) {
   if (m.units == 0) return "no value";
-  const ReadingScale scale = reading_scale(std::fabs(m.summary.mean), m.unit);
+  const ReadingScale scale = reading_scale(std::fabs(m.summary.mean), m.key.unit);
   std::string s = format_mean_sd(m.summary, true, scale) + " " + scale.unit;
   s += fmt::format(" ({} {}{})", m.units, m.unit_level, m.units == 1 ? "" : "s");
   if (m.units >= 2)
@@ -64,9 +62,9 @@ std::string name_part(std::string_view s) {
 }
 
 std::string metric_name(const ExportedMetric& m) {
-  std::string n = name_part(m.case_name);
-  if (!m.variant.empty()) n += "." + name_part(m.variant);
-  return n + "." + name_part(m.metric);
+  std::string n = name_part(m.key.case_name);
+  if (!m.key.variant.empty()) n += "." + name_part(m.key.variant);
+  return n + "." + name_part(m.key.metric);
 }
 
 std::string shell_quote(std::string_view s) {
@@ -75,9 +73,9 @@ std::string shell_quote(std::string_view s) {
   return o + "'";
 }
 
-}  // namespace
-
-static Document export_junit_document(const std::vector<ExportedRun>& runs) {
+// A suite per run: a case for its status, one per primary metric (its
+// statistics as the suite's properties), one per skipped part.
+std::vector<JunitSuite> export_junit(const std::vector<ExportedRun>& runs) {
   std::vector<JunitSuite> suites;
   for (const auto& r : runs) {
     JunitSuite s;
@@ -104,11 +102,11 @@ static Document export_junit_document(const std::vector<ExportedRun>& runs) {
     status.system_out = fmt::format("status {}, source {}", r.status, r.source);
     s.cases.push_back(status);
     for (const auto& m : r.metrics) {
-      s.properties.emplace_back(m.key + ".unit", m.unit);
-      for (const auto& [k, v] : statistics(m)) s.properties.emplace_back(m.key + "." + k, exact(v));
+      s.properties.emplace_back(m.key.name() + ".unit", m.key.unit);
+      for (const auto& [k, v] : statistics(m)) s.properties.emplace_back(m.key.name() + "." + k, exact(v));
       JunitCase c;
-      c.classname = cls + "." + m.case_name + (m.variant.empty() ? "" : "/" + m.variant);
-      c.name = m.metric;
+      c.classname = cls + "." + m.key.where();
+      c.name = m.key.metric;
       if (m.result == ExportResult::skip) {
         c.result = JunitCase::Result::skipped;
         c.message = m.message;
@@ -120,11 +118,10 @@ static Document export_junit_document(const std::vector<ExportedRun>& runs) {
       s.cases.push_back({cls + ".skipped", p.part, JunitCase::Result::skipped, "", p.reason, ""});
     suites.push_back(std::move(s));
   }
-  Document d;
-  d.junit_name = "kvmbench export";
-  d.junit = std::move(suites);
-  return d;
+  return suites;
 }
+
+}  // namespace
 
 std::string render_export_lava(const std::vector<ExportedRun>& runs) {
   std::string out;
@@ -142,7 +139,7 @@ std::string render_export_lava(const std::vector<ExportedRun>& runs) {
     line(prefix + ".run-status", status_result(r));
     for (const auto& m : r.metrics) {
       const std::string name = prefix + "." + metric_name(m);
-      const std::string units = shell_quote(m.unit);
+      const std::string units = shell_quote(m.key.unit);
       if (m.units == 0 || !std::isfinite(m.summary.mean)) {
         line(name, ExportResult::skip);
         continue;
@@ -193,10 +190,10 @@ std::string render_export_kcidb(const std::vector<ExportedRun>& runs, const std:
     for (const auto& m : r.metrics) {
       // DONE: a measurement, not a verdict on the code (that is a gate's).
       const bool measured = m.units > 0 && std::isfinite(m.summary.mean);
-      nlohmann::json t = test(m.key, path + "." + metric_name(m), m.result == ExportResult::pass ? "DONE" : "SKIP");
+      nlohmann::json t = test(m.key.name(), path + "." + metric_name(m), m.result == ExportResult::pass ? "DONE" : "SKIP");
       if (measured) {
         t["number"] = {{"value", m.summary.mean}};
-        if (!m.unit.empty()) t["number"]["unit"] = m.unit;
+        if (!m.key.unit.empty()) t["number"]["unit"] = m.key.unit;
       }
       nlohmann::json misc = {{"source", r.source}, {"unit_level", m.unit_level}};
       for (const auto& [k, v] : statistics(m))
@@ -218,44 +215,39 @@ std::string render_export_kcidb(const std::vector<ExportedRun>& runs, const std:
   return doc.dump(2) + "\n";
 }
 
-static Document export_markdown_document(const std::vector<ExportedRun>& runs) {
+Document export_document(const std::vector<ExportedRun>& runs) {
   const ExportVerdict v = export_verdict(runs);
-  const char* icon = v == ExportVerdict::ok ? "✅" : v == ExportVerdict::failed ? "❌" : "⚠️";
   Document d;
-  d.lead.push_back(
-      fmt::format("### {} kvmbench: {} run{}, {}", icon, runs.size(), runs.size() == 1 ? "" : "s", to_string(v)));
+  d.title = "kvmbench export";
+  d.lead.push_back(fmt::format("kvmbench export: {} run{}, {}", runs.size(), runs.size() == 1 ? "" : "s", to_string(v)));
+  d.lead.push_back("");
   for (const auto& r : runs) {
     // A table per run, its primary metrics; what the run was in its notes.
     Table t;
     t.title = run_title(r);
     t.source = r.source;
     t.max_text_rows = 0;
-    t.columns = {{"", Align::left}, {"primary metric", Align::left}, {"mean ± sd (n)"}, {"95% CI"},
+    t.columns = {{"result", Align::left}, {"primary metric", Align::left}, {"mean ± sd (n)"}, {"95% CI"},
                  {"unit", Align::left}};
     for (const auto& m : r.metrics) {
       const bool ci = m.units >= 2;
-      const ReadingScale scale = reading_scale(std::fabs(m.summary.mean), m.unit);
-      t.add_row({m.result == ExportResult::pass ? "✅" : "➖", "`" + m.key + "`",
-                 format_mean_sd(m.summary, m.units > 0, scale),
-                 ci ? Cell::interval(m.summary.ci95_low, m.summary.ci95_high, m.unit,
+      const ReadingScale scale = reading_scale(std::fabs(m.summary.mean), m.key.unit);
+      t.add_row({std::string(to_string(m.result)), m.key.name(), format_mean_sd(m.summary, m.units > 0, scale),
+                 ci ? Cell::interval(m.summary.ci95_low, m.summary.ci95_high, m.key.unit,
                                      fmt::format("[{}, {}]", format_number(m.summary.ci95_low * scale.factor),
                                                  format_number(m.summary.ci95_high * scale.factor)))
-                    : Cell(markdown_cell(m.message)),
+                    : Cell(m.message),
                  scale.unit});
     }
-    t.notes.push_back(fmt::format("status **{}** · kernel `{}` · host `{}` · kvmbench {}", markdown_cell(r.status),
-                                  markdown_cell(r.kernel), markdown_cell(r.hostname), markdown_cell(r.tool_version)));
-    if (!status_message(r).empty()) t.notes.push_back(markdown_cell(status_message(r)));
-    if (!r.skipped.empty()) t.notes.push_back("Skipped:");
-    for (const auto& p : r.skipped) t.notes.push_back(fmt::format("- `{}`: {}", markdown_cell(p.part), markdown_cell(p.reason)));
+    t.notes.push_back(fmt::format("status {} · kernel {} · host {} · kvmbench {}", r.status, r.kernel, r.hostname,
+                                  r.tool_version));
+    if (!status_message(r).empty()) t.notes.push_back(status_message(r));
+    for (const auto& p : r.skipped) t.notes.push_back(fmt::format("skipped {}: {}", p.part, p.reason));
     d.tables.push_back(std::move(t));
   }
+  d.junit_name = "kvmbench export";
+  d.junit = export_junit(runs);
   return d;
-}
-
-Document export_document(const std::vector<ExportedRun>& runs, Format f) {
-  if (f == Format::junit) return export_junit_document(runs);
-  return export_markdown_document(runs);
 }
 
 }  // namespace kvmbench

@@ -1,4 +1,4 @@
-#include "analysis/report/render/history_render.h"
+#include "analysis/views/history_view.h"
 
 #include <fmt/format.h>
 
@@ -7,9 +7,8 @@
 #include <map>
 #include <set>
 
-#include "analysis/report/render/compare_render.h"
-#include "analysis/report/render/html_report.h"
 #include "analysis/model/json_input.h"
+#include "analysis/report/numbers.h"
 #include "analysis/report/table.h"
 
 namespace kvmbench {
@@ -25,7 +24,7 @@ std::vector<Group> groups_of(const History& h) {
   std::vector<Group> out;
   std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>, std::size_t> at;
   for (const auto& s : h.series) {
-    auto [it, fresh] = at.emplace(std::tuple{s.machine, s.preset, s.parameters, s.metric, s.unit}, out.size());
+    auto [it, fresh] = at.emplace(std::tuple{s.machine, s.preset, s.parameters, s.key.metric, s.key.unit}, out.size());
     if (fresh) out.emplace_back();
     out[it->second].series.push_back(&s);
   }
@@ -51,8 +50,8 @@ std::vector<KernelRow> kernel_rows(const Group& g) {
 }
 
 std::string column_name(const HistorySeries& s, bool with_variant) {
-  std::string n = s.case_name.empty() ? s.metric : s.case_name;
-  if (with_variant && !s.variant.empty()) n += "/" + s.variant;
+  std::string n = s.key.case_name.empty() ? s.key.metric : s.key.case_name;
+  if (with_variant && !s.key.variant.empty()) n += "/" + s.key.variant;
   return n;
 }
 
@@ -76,7 +75,7 @@ std::string change_text(const HistorySeries& s, const changepoint::ChangePoint& 
   return fmt::format("{} {}{}{} -> {} {}, p {} (Holm {}); {} runs before, {} after{}last before: run {}, {}, {}{}"
                      "first after: run {}, {}, {}",
                      format_pct(c.change.pct), format_ci(c.change), sep, format_number(c.before.mean),
-                     format_number(c.after.mean), s.unit, format_p(c.p), format_p(c.p_holm), c.before.n, c.after.n, sep,
+                     format_number(c.after.mean), s.key.unit, format_p(c.p), format_p(c.p_holm), c.before.n, c.after.n, sep,
                      c.index, before.kernel_release, before.dir_name, sep, c.index + 1, after.kernel_release,
                      after.dir_name);
 }
@@ -84,13 +83,13 @@ std::string change_text(const HistorySeries& s, const changepoint::ChangePoint& 
 Table group_table(const History& h, const Group& g, std::size_t first, std::size_t count) {
   const HistorySeries& s0 = *g.series.front();
   std::set<std::string> variants;
-  for (auto* s : g.series) variants.insert(s->variant);
+  for (auto* s : g.series) variants.insert(s->key.variant);
   Table t;
   t.max_text_rows = 0;
   t.title = fmt::format("# {} {} ({}), mean of each run's repetitions\n"
                         "# {} (machine {}), preset {}, {} run{} by {}\n"
                         "# * marks the kernel a change point falls in",
-                        h.options.suite, s0.metric, s0.unit, s0.hostname, s0.machine,
+                        h.options.suite, s0.key.metric, s0.key.unit, s0.hostname, s0.machine,
                         s0.preset.empty() ? "-" : s0.preset, s0.points.size(), s0.points.size() == 1 ? "" : "s",
                         h.options.order == KernelOrder::time ? "start time" : "kernel release");
   t.columns = {{"kernel", Align::left}, {"runs", Align::right}};
@@ -135,7 +134,7 @@ std::string params_line(const HistorySeries& s) {
 // column as wide as its name or a value ("12345678*").
 std::size_t columns_that_fit(const Group& g, std::size_t first) {
   std::set<std::string> variants;
-  for (auto* s : g.series) variants.insert(s->variant);
+  for (auto* s : g.series) variants.insert(s->key.variant);
   std::size_t width = std::string_view("kernel").size();
   for (const auto& row : kernel_rows(g)) width = std::max(width, row.kernel.size());
   width += 2 + std::string_view("runs").size();
@@ -148,9 +147,33 @@ std::size_t columns_that_fit(const Group& g, std::size_t first) {
   return n;
 }
 
+// One series along its runs: every run a dot, the mean of each segment
+// between change points a line, each change point a dashed line labelled
+// with its kernel and change.
+Chart series_chart(const HistorySeries& s) {
+  Chart ch;
+  ch.kind = Chart::Kind::along;
+  ch.title = s.label();
+  ch.unit = s.key.unit;
+  ch.caption = fmt::format("{} runs, {} change point(s)", s.points.size(), s.result.change_points.size());
+  for (const auto& p : s.points) ch.points.push_back({p.kernel_release + " " + p.dir_name, p.value});
+  std::vector<std::size_t> cuts = {0};
+  for (const auto& c : s.result.change_points) cuts.push_back(c.index);
+  cuts.push_back(s.points.size());
+  for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+    if (cuts[k + 1] <= cuts[k]) continue;
+    double sum = 0;
+    for (std::size_t i = cuts[k]; i < cuts[k + 1]; ++i) sum += s.points[i].value;
+    ch.segments.push_back({cuts[k], cuts[k + 1] - 1, sum / static_cast<double>(cuts[k + 1] - cuts[k])});
+  }
+  for (const auto& c : s.result.change_points)
+    ch.marks.push_back({c.index, s.points[c.index].kernel_release + " " + format_pct(c.change.pct)});
+  return ch;
+}
+
 }  // namespace
 
-Document history_document(const History& h, Format f) {
+Document history_document(const History& h) {
   Document d;
   d.title = "kvmbench history: " + h.options.suite;
   for (const auto& g : groups_of(h)) {
@@ -181,7 +204,8 @@ Document history_document(const History& h, Format f) {
   if (h.left_out) d.closing.push_back(fmt::format("# {} runs left out (not complete, or emulated/model)", h.left_out));
   if (h.non_finite)
     d.closing.push_back(fmt::format("# {} samples left out: their value is NaN or infinite", h.non_finite));
-  if (f == Format::json) d.data = history_to_json(h);
+  for (const auto& s : h.series) d.charts.push_back(series_chart(s));
+  d.data = history_to_json(h);
   return d;
 }
 
@@ -221,10 +245,10 @@ nlohmann::json history_to_json(const History& h) {
                            {"hostname", s.hostname},
                            {"preset", s.preset},
                            {"parameters", parse_json_input_or_discarded(s.parameters)},
-                           {"case", s.case_name},
-                           {"variant", s.variant},
-                           {"metric", s.metric},
-                           {"unit", s.unit},
+                           {"case", s.key.case_name},
+                           {"variant", s.key.variant},
+                           {"metric", s.key.metric},
+                           {"unit", s.key.unit},
                            {"first_p", std::isfinite(s.result.first_p) ? nlohmann::json(s.result.first_p) : nullptr},
                            {"below_floor", s.result.below_floor},
                            {"note", s.result.note},
@@ -232,88 +256,6 @@ nlohmann::json history_to_json(const History& h) {
                            {"change_points", cps}});
   }
   return j;
-}
-
-namespace {
-
-// One series as an inline SVG: every run a dot, the mean of each segment
-// between change points a line, each change point a dashed line labelled
-// with its kernel.
-std::string series_svg(const HistorySeries& s) {
-  const double W = 720, H = 240, left = 64, right = 12, top = 40, bottom = 28;
-  const double pw = W - left - right, ph = H - top - bottom;
-  double lo = INFINITY, hi = -INFINITY;
-  for (const auto& p : s.points) lo = std::min(lo, p.value), hi = std::max(hi, p.value);
-  if (!(hi > lo)) lo -= 1, hi += 1;
-  const double pad = (hi - lo) * 0.08;
-  lo -= pad, hi += pad;
-  const std::size_t n = s.points.size();
-  auto x = [&](double i) { return left + (n > 1 ? i / (n - 1) : 0.5) * pw; };
-  auto y = [&](double v) { return top + (hi - v) / (hi - lo) * ph; };
-  std::string o = fmt::format("<svg class=\"chart\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
-                              "role=\"img\">\n<title>{}</title>\n",
-                              W, H, W, H, html_escape(s.label()));
-  o += fmt::format("<text class=\"ct\" x=\"{}\" y=\"18\">{} ({})</text>\n", left, html_escape(s.label()),
-                   html_escape(s.unit));
-  o += fmt::format("<text class=\"cs\" x=\"{}\" y=\"33\">{} runs, {} change point(s)</text>\n", left, n,
-                   s.result.change_points.size());
-  o += fmt::format("<rect class=\"frame\" fill=\"none\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n", left, top,
-                   pw, ph);
-  for (int k = 0; k <= 4; ++k) {
-    const double v = lo + (hi - lo) * k / 4;
-    o += fmt::format("<line class=\"grid\" x1=\"{}\" x2=\"{}\" y1=\"{:.1f}\" y2=\"{:.1f}\"/>"
-                     "<text class=\"tick\" x=\"{}\" y=\"{:.1f}\">{}</text>\n",
-                     left, left + pw, y(v), y(v), left - 4, y(v) + 4, html_escape(format_number(v, 3)));
-  }
-  for (std::size_t i = 0; i < n; ++i)
-    o += fmt::format("<circle class=\"dot\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"1.8\"><title>{} {}: {}</title></circle>\n",
-                     x(i), y(s.points[i].value), html_escape(s.points[i].kernel_release),
-                     html_escape(s.points[i].dir_name), html_escape(format_number(s.points[i].value)));
-  std::vector<std::size_t> cuts = {0};
-  for (const auto& c : s.result.change_points) cuts.push_back(c.index);
-  cuts.push_back(n);
-  for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
-    if (cuts[k + 1] <= cuts[k]) continue;
-    double sum = 0;
-    for (std::size_t i = cuts[k]; i < cuts[k + 1]; ++i) sum += s.points[i].value;
-    const double m = sum / (cuts[k + 1] - cuts[k]);
-    o += fmt::format("<line stroke=\"#4c72b0\" stroke-width=\"2\" x1=\"{:.1f}\" x2=\"{:.1f}\" y1=\"{:.1f}\" "
-                     "y2=\"{:.1f}\"/>\n",
-                     x(cuts[k]), x(cuts[k + 1] - 1), y(m), y(m));
-  }
-  for (const auto& c : s.result.change_points) {
-    const double cx = x(c.index - 0.5);
-    o += fmt::format("<line stroke=\"#cf222e\" stroke-dasharray=\"4 3\" x1=\"{:.1f}\" x2=\"{:.1f}\" y1=\"{}\" "
-                     "y2=\"{}\"/><text class=\"gl\" x=\"{:.1f}\" y=\"{}\">{} {}</text>\n",
-                     cx, cx, top, top + ph, cx, top + ph + 16, html_escape(s.points[c.index].kernel_release),
-                     html_escape(format_pct(c.change.pct)));
-  }
-  o += "</svg>\n";
-  return o;
-}
-
-}  // namespace
-
-std::string render_history_html(const History& h) {
-  std::string b = fmt::format("<h1>kvmbench history: {}</h1>\n<p class=\"note\">{}; kernel order: {}</p>\n",
-                              html_escape(h.options.suite), html_escape(detection_line(h, " ")),
-                              order_name(h.options.order));
-  for (const auto& g : groups_of(h)) {
-    const HistorySeries& s0 = *g.series.front();
-    b += fmt::format("<h2>{} on {} <code>{}</code>, preset {}</h2>\n", html_escape(s0.metric),
-                     html_escape(s0.hostname), html_escape(s0.machine), html_escape(s0.preset));
-    b += "<div class=\"charts\">\n";
-    for (auto* s : g.series) b += series_svg(*s);
-    b += "</div>\n<ul>\n";
-    for (auto* s : g.series)
-      for (const auto& c : s->result.change_points)
-        b += fmt::format("<li>{}: {}</li>\n", html_escape(s->label()), html_escape(change_text(*s, c, "; ")));
-    b += "</ul>\n";
-    b += "<div class=\"scroll\">" + table_to_html(group_table(h, g, 0, g.series.size())) + "</div>\n";
-  }
-  return html_page("kvmbench history: " + h.options.suite, b,
-                   "Dots: each run's mean; lines: the mean of each segment between change points; dashed: a change "
-                   "point, at the first run after it.");
 }
 
 }  // namespace kvmbench

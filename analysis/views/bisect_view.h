@@ -2,7 +2,7 @@
 // first ("bisect-run: bad: ..."), then a row per metric bisected.
 #pragma once
 
-#include "analysis/report/render/document.h"
+#include "analysis/report/document.h"
 #include "analysis/verdicts/bisect_decision.h"
 
 namespace kvmbench {

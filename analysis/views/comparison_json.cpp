@@ -1,0 +1,110 @@
+#include "analysis/views/comparison_json.h"
+
+#include <cmath>
+
+#include "analysis/views/comparison_lead.h"
+#include "analysis/views/comparison_notes.h"
+#include "analysis/views/comparison_rows.h"
+
+namespace kvmbench {
+
+namespace {
+
+nlohmann::json num_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+// JSON has no NaN or infinity: those values are written as the text
+// Google Benchmark writes for them.
+nlohmann::json value_json(double x) {
+  if (std::isfinite(x)) return x;
+  return std::isnan(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity";
+}
+
+nlohmann::json summary_json(const stats::Summary& s, const ExperimentalUnits& u) {
+  nlohmann::json values = nlohmann::json::array();
+  for (double v : u.values) values.push_back(value_json(v));
+  return {{"n", s.n},
+          {"mean", value_json(s.mean)},
+          {"stddev", num_or_null(s.stddev)},
+          {"ci95_low", num_or_null(s.ci95_low)},
+          {"ci95_high", num_or_null(s.ci95_high)},
+          {"unit_level", to_string(u.level)},
+          {"invocations", u.invocations},
+          {"repetitions", u.repetitions},
+          {"sub_units_per_repetition", u.most_per_repetition},
+          {"sub_unit", u.sub_unit_kind},
+          {"values", values}};
+}
+
+// A side as the comparison tells it: what the user named, what its
+// figures are, and the machine and kernel they came from.
+nlohmann::json side_json(const ComparedSide& s) {
+  nlohmann::json failed = nlohmann::json::array(), not_measured = nlohmann::json::array();
+  for (auto& e : s.not_measured) not_measured.push_back({{"case", e.case_name}, {"message", e.message}});
+  for (auto& f : s.failed_tests) failed.push_back({{"test", f.test}, {"reason", f.reason}});
+  return {{"label", s.label},
+          {"source", to_string(s.source)},
+          {"status", s.status},
+          {"machine", s.machine_line},
+          {"fingerprint", s.machine.fingerprint},
+          {"kernel", s.kernel},
+          {"suite", s.suite},
+          {"preset", s.preset},
+          {"invocations", s.invocations},
+          {"not_measured", not_measured},
+          {"failed_tests", failed},
+          {"input_notes", s.input_notes}};
+}
+
+}  // namespace
+
+nlohmann::json comparison_to_json(const Comparison& c) {
+  nlohmann::json j;
+  j["base"] = side_json(c.base);
+  j["cand"] = side_json(c.cand);
+  j["source"] = c.source_label();
+  j["verdict"] = verdict_line(c);
+  j["alpha"] = c.alpha;
+  j["meta_differences"] = nlohmann::json::array();
+  for (auto& d : c.meta_differences)
+    j["meta_differences"].push_back({{"key", d.key}, {"base", d.base}, {"cand", d.cand}});
+  j["metrics"] = nlohmann::json::array();
+  for (auto& m : c.metrics) {
+    nlohmann::json r = {{"key", m.key.name()},
+                        {"case", m.key.case_name},
+                        {"variant", m.key.variant},
+                        {"metric", m.key.metric},
+                        {"unit", m.key.unit},
+                        {"direction", to_string(m.direction)},
+                        {"base", m.in_base ? summary_json(m.base, m.base_units) : nlohmann::json(nullptr)},
+                        {"cand", m.in_cand ? summary_json(m.cand, m.cand_units) : nlohmann::json(nullptr)},
+                        {"change_pct", num_or_null(m.change.pct)},
+                        {"change_ci95_low", num_or_null(m.change.ci95_low)},
+                        {"change_ci95_high", num_or_null(m.change.ci95_high)},
+                        {"change_ci_scale", m.change.log_scale ? "log" : "linear"},
+                        {"change_ci_level", num_or_null(m.change.level)},
+                        {"change_geometric", m.change.geometric},
+                        {"p_welch", num_or_null(m.p_welch)},
+                        {"p_mann_whitney", num_or_null(m.p_mann_whitney)},
+                        {"p_holm", num_or_null(m.p_holm)},
+                        {"verdict", stats::to_string(m.verdict)},
+                        {"status", to_string(m.status)},
+                        {"derived_from", m.derived_from},
+                        {"mann_whitney", std::isnan(m.p_mann_whitney) ? nlohmann::json(nullptr)
+                                                                       : nlohmann::json(m.mann_whitney_exact
+                                                                                            ? "exact"
+                                                                                            : "normal approximation")},
+                        {"from_aggregates", m.from_aggregates},
+                        {"note", m.note}};
+    // Why the side's test failed, where it did: its figures are no good run's.
+    if (!m.base_failed.empty()) r["base_failed"] = m.base_failed;
+    if (!m.cand_failed.empty()) r["cand_failed"] = m.cand_failed;
+    j["metrics"].push_back(std::move(r));
+  }
+  j["notes"] = experimental_unit_notes(c);
+  if (const std::string log = log_scale_note(c); !log.empty()) j["notes"].push_back(log);
+  return j;
+}
+
+}  // namespace kvmbench

@@ -1,0 +1,118 @@
+#include "analysis/views/comparison_lead.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <filesystem>
+
+namespace kvmbench {
+
+std::string verdict_line(const Comparison& c) {
+  const std::size_t k = c.tested_count();
+  if (k == 0) {
+    std::size_t both = 0;
+    for (const auto& m : c.metrics) both += m.in_base && m.in_cand;
+    return both == 0 ? "verdict: none: no metric is in both BASE and CAND"
+                     : "verdict: none: no metric could be tested (see the rows' notes)";
+  }
+  std::vector<std::string> slower, faster, different;
+  for (const auto& m : c.metrics) {
+    if (!m.tested) continue;
+    if (m.verdict == stats::Verdict::slower) slower.push_back(m.key.name());
+    if (m.verdict == stats::Verdict::faster) faster.push_back(m.key.name());
+    if (m.verdict == stats::Verdict::different) different.push_back(m.key.name());
+  }
+  const std::string family = fmt::format("(Holm, alpha {})", c.alpha);
+  if (slower.empty() && faster.empty() && different.empty())
+    return fmt::format("verdict: no significant difference in {} tested metric{} {}", k, k == 1 ? "" : "s", family);
+  std::vector<std::string> parts;
+  for (auto [word, list] : {std::pair{"WORSE", &slower}, std::pair{"better", &faster}, std::pair{"different", &different}})
+    if (!list->empty()) parts.push_back(fmt::format("{} in {}", word, list->size()));
+  std::string line = fmt::format("verdict: {} of {} tested metric{} {}", fmt::join(parts, ", "), k, k == 1 ? "" : "s",
+                                 family);
+  // The one metric by name when it fits: the line is what gets quoted.
+  const std::size_t changed = slower.size() + faster.size() + different.size();
+  if (changed == 1) {
+    const std::string& name = !slower.empty() ? slower[0] : !faster.empty() ? faster[0] : different[0];
+    if (line.size() + name.size() + 2 <= 80) line += ": " + name;
+  }
+  return line;
+}
+
+std::string source_banner(const Comparison& c) {
+  auto either = [&](Source s) { return c.base.source == s || c.cand.source == s; };
+  if (either(Source::model)) return "MODEL: figures computed by a model, not measured: no performance verdict";
+  if (either(Source::emulated)) return "EMULATED: measured in the emulated lab (TCG): a functional check, not performance";
+  if (either(Source::replay)) return "REPLAY: figures read from published output, not measured on this machine";
+  return "";
+}
+
+std::string configuration_line(const MetaDifference& d) {
+  std::string line = fmt::format("  {}: {} -> {}", d.key, d.base, d.cand);
+  if (line.size() <= 80) return line;
+  const std::size_t fixed = 2 + d.key.size() + 2 + 4;
+  const std::size_t each = fixed + 2 * 8 <= 80 ? (80 - fixed) / 2 : 8;
+  auto cut = [each](const std::string& v) { return v.size() <= each ? v : v.substr(0, each - 3) + "..."; };
+  return fmt::format("  {}: {} -> {}", d.key, cut(d.base), cut(d.cand));
+}
+
+namespace {
+
+// "lab7, AMD EPYC 9654, 192 CPUs [8f07002788f45435]"
+std::string machine_text(const ComparedSide& s) {
+  const std::string line = s.machine_line.empty() ? "(not recorded)" : s.machine_line;
+  return s.machine.known() ? line + " [" + s.machine.fingerprint + "]" : line;
+}
+
+// What the user named, by the names of its runs or files: the last part
+// of each path ("directmap-20261201T131037Z-lab7", not the directory it
+// was copied to), a comma and a space apart. The label whole is in JSON.
+std::string run_names(const std::string& label) {
+  std::string out;
+  for (std::size_t at = 0; at <= label.size();) {
+    std::size_t end = label.find(',', at);
+    if (end == std::string::npos) end = label.size();
+    std::filesystem::path p = std::filesystem::path(label.substr(at, end - at)).lexically_normal();
+    if (p.filename().empty()) p = p.parent_path();
+    out += (out.empty() ? "" : ", ") + (p.filename().empty() ? p.string() : p.filename().string());
+    at = end + 1;
+  }
+  return out;
+}
+
+// "base: directmap-20261201T131037Z-lab7 (kernel 6.12.0, run interrupted)":
+// the side's runs, the kernel they ran, a run that did not complete.
+std::string side_line(const char* which, const ComparedSide& s) {
+  const std::string label = run_names(s.label);
+  std::vector<std::string> about;
+  if (!s.kernel.empty()) about.push_back("kernel " + s.kernel);
+  if (!s.status.empty() && s.status != "complete") about.push_back("run " + s.status);
+  return fmt::format("{}: {}{}", which, label, about.empty() ? "" : fmt::format(" ({})", fmt::join(about, ", ")));
+}
+
+}  // namespace
+
+std::vector<std::string> comparison_context(const Comparison& c) {
+  std::vector<std::string> out;
+  const ComparedSide& named = c.base.suite.empty() ? c.cand : c.base;
+  if (!named.suite.empty())
+    out.push_back("suite: " + named.suite + (named.preset.empty() ? "" : " --preset " + named.preset));
+  if (c.one_machine()) {
+    out.push_back("machine: " + machine_text(c.base));
+  } else {
+    out.push_back("base machine: " + machine_text(c.base));
+    out.push_back("cand machine: " + machine_text(c.cand));
+    out.push_back("  (two machines: a change below is not the patch's alone)");
+  }
+  out.push_back(side_line("base", c.base));
+  out.push_back(side_line("cand", c.cand));
+  if (c.meta_differences.empty()) {
+    out.push_back("configuration: the same (kernel, firmware, KVM, THP, SMT, QEMU, parameters)");
+  } else {
+    out.push_back("configuration that differs (base -> cand):");
+    for (auto& d : c.meta_differences) out.push_back(configuration_line(d));
+  }
+  return out;
+}
+
+}  // namespace kvmbench
