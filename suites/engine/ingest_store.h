@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/report/render/format.h"
 #include "analysis/report/table.h"
 #include "analysis/store/run_store.h"
 #include "suites/engine/ingest_input.h"
