@@ -85,7 +85,9 @@ struct DecisionOptions {
 // One gated metric, as the comparison judged it.
 struct MetricEvidence {
   std::string key;
-  ChangeModel model;     // for the bound, the MDE and the units to decide
+  // The model the comparison tested it with (change_model with the
+  // comparison's own `linear`): for the bound, the MDE and the units.
+  ChangeModel model;
   double p_holm = NAN;   // family_verdicts.h: Welch's p, Holm-adjusted
   stats::Change change;  // with its CI at Holm's level (change.level)
 };
