@@ -2,13 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <boost/math/tools/roots.hpp>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <utility>
 
+#include "analysis/stats/increasing_root.h"
 #include "analysis/stats/statistics.h"
 
 namespace kvmbench::stats {
@@ -123,14 +122,6 @@ void check_information(std::span<const double> information) {
   }
 }
 
-template <typename F>
-double increasing_root_of(F f, double lo, double hi) {
-  std::uintmax_t iterations = 200;
-  const auto [a, b] =
-      boost::math::tools::toms748_solve(f, lo, hi, boost::math::tools::eps_tolerance<double>(50), iterations);
-  return a + (b - a) / 2;
-}
-
 // The constant c at which K equally spaced two-sided looks with bounds
 // +-c * shape(k) exit with probability alpha under no drift.
 double two_sided_constant(std::size_t looks, double alpha, const std::function<double(std::size_t k)>& shape) {
@@ -149,7 +140,7 @@ double two_sided_constant(std::size_t looks, double alpha, const std::function<d
     for (std::size_t k = 0; k < looks; ++k) total += e.upper[k] + e.lower[k];
     return alpha - total;  // increasing in c
   };
-  return increasing_root_of(excess, 0.5, 8.0);
+  return increasing_root(excess, 0.5, 8.0);
 }
 
 }  // namespace
@@ -195,8 +186,7 @@ std::vector<double> spending_boundaries(std::span<const double> information,
     if (target > 0) {
       // The crossing probability falls as the boundary rises: find where
       // it equals this look's share.
-      z = increasing_root_of([&](double b) { return target - density.exit_beyond(information[k], b, true); }, -10.0,
-                             40.0);
+      z = increasing_root([&](double b) { return target - density.exit_beyond(information[k], b, true); }, -10.0, 40.0);
     }
     bounds.push_back(z);
     if (k + 1 < information.size()) density.advance(information[k], -kInf, z);

@@ -3,28 +3,17 @@
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/non_central_t.hpp>
 #include <boost/math/quadrature/gauss.hpp>
-#include <boost/math/tools/roots.hpp>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 #include <map>
 #include <stdexcept>
 
+#include "analysis/stats/increasing_root.h"
 #include "analysis/stats/statistics.h"
 
 namespace kvmbench::stats {
 
 namespace {
-
-// The root of an increasing f on [lo, hi] (f(lo) < 0 < f(hi)), to about
-// 15 significant digits: TOMS 748, Boost's bracketing solver.
-template <typename F>
-double increasing_root(F f, double lo, double hi) {
-  std::uintmax_t iterations = 200;
-  const auto [a, b] =
-      boost::math::tools::toms748_solve(f, lo, hi, boost::math::tools::eps_tolerance<double>(50), iterations);
-  return a + (b - a) / 2;
-}
 
 // Gauss-Legendre nodes on (0, 1) as probabilities, with their weights:
 // Boost's 20-point table, mirrored.
