@@ -43,6 +43,7 @@
 
 #include "analysis/stats/change_points.h"
 #include "tests/support/noise.h"
+#include "tests/support/wilson_interval.h"
 
 namespace {
 
@@ -50,22 +51,12 @@ using kvmbench::changepoint::detect;
 using kvmbench::changepoint::Options;
 using kvmbench::test_support::NoiseShape;
 using Normal = kvmbench::test_support::Noise;
+using kvmbench::test_support::wilson;
 
 std::vector<double> stationary(Normal& z, std::size_t n) {
   std::vector<double> s(n);
   for (auto& v : s) v = 100 * (1 + 0.01 * z());
   return s;
-}
-
-// Wilson's 95 % interval of a proportion k / n.
-struct Interval {
-  double lo, hi;
-  std::string text() const { return fmt::format("[{:.1f} %, {:.1f} %]", 100 * lo, 100 * hi); }
-};
-Interval wilson(std::size_t k, std::size_t n) {
-  const double z = 1.959964, p = static_cast<double>(k) / n, d = 1 + z * z / n;
-  const double c = (p + z * z / (2 * n)) / d, h = z * std::sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / d;
-  return {c - h, c + h};
 }
 
 // The share of `families` families of `size` stationary series with any
