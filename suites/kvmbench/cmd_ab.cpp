@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "analysis/verdicts/ab_experiment.h"
 #include "suites/engine/ab_driver.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/framework/errors.h"
@@ -49,6 +50,10 @@ void add_ab_command(CLI::App& app) {
     o->state_dir = *state;
     if (o->db.empty())
       if (const char* d = std::getenv("KVMBENCH_DB"); d && *d) o->db = d;
+    // What the state could not keep is refused before anything is written.
+    std::vector<std::string> texts = o->command;
+    texts.insert(texts.end(), {o->base, o->cand, o->base_append, o->cand_append, o->out_dir, o->junit, o->markdown, o->db});
+    ab::check_settings({o->n, o->order, o->max_regression_pct, o->alpha, o->boot_timeout_s, std::move(texts)});
     const int code = engine::run_ab(*o);
     if (code != kExitOk) throw ExitError(code, "");
   });
