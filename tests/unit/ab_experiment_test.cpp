@@ -6,11 +6,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <limits>
 #include <set>
 
 #include "analysis/model/json_input.h"
+#include "analysis/store/run_store.h"
 #include "analysis/verdicts/ab_experiment.h"
 #include "hostlib/state/kexec.h"
 #include "tests/unit/test_rng.h"
@@ -345,4 +347,17 @@ TEST(AbExperiment, WhatCheckExperimentAcceptsRoundTripsAndNothingElseDoes) {
   // Both kinds were tried, many times.
   EXPECT_GT(accepted, 300);
   EXPECT_GT(refused, 300) << accepted;
+}
+
+// The ab_state fuzz target's seeds (tests/data/ab/) are states as ab
+// writes them: each reads back and is written again to the byte.
+TEST(AbExperiment, SeedStatesAreWhatTheApiWrites) {
+  int seen = 0;
+  for (const auto& f : std::filesystem::directory_iterator(std::filesystem::path(KVMBENCH_TEST_DATA) / "ab")) {
+    if (f.path().extension() != ".json") continue;
+    const std::string text = read_file(f.path());
+    EXPECT_EQ(to_json(ab::experiment_from_json(parse_json_input(text))).dump(2) + "\n", text) << f.path();
+    ++seen;
+  }
+  EXPECT_GE(seen, 4);
 }
