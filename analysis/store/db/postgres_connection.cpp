@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "analysis/store/db/connection_string.h"
 #include "analysis/store/db/sql_connection.h"
 
 namespace kvmbench::db {
@@ -57,7 +58,10 @@ class PostgresConnection final : public SqlConnection {
     const char* values[] = {"10", "kvmbench", url.c_str(), nullptr};
     conn_ = PQconnectdbParams(keys, values, 1);
     if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
-      const std::string why = conn_ ? first_line(PQerrorMessage(conn_)) : "out of memory";
+      // libpq quotes what it read (a host, a port), never a password by
+      // design; a secret it quotes all the same is taken out.
+      const std::string why =
+          conn_ ? without_secrets(first_line(PQerrorMessage(conn_)), read_connection_string(url)) : "out of memory";
       PQfinish(conn_);
       conn_ = nullptr;
       throw DbError(fmt::format("{}: cannot connect: {}", name_, why));
