@@ -210,6 +210,16 @@ static std::string utc_format(const char* f) {
 }
 
 std::string utc_timestamp_compact() { return utc_format("%Y%m%dT%H%M%SZ"); }
+
+std::string utc_timestamp_compact_us() {
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  std::tm tm{};
+  gmtime_r(&now.tv_sec, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%S", &tm);
+  return fmt::format("{}.{:06}Z", buf, now.tv_nsec / 1000);
+}
 std::string utc_timestamp_iso() { return utc_format("%Y-%m-%dT%H:%M:%SZ"); }
 
 static void check_meta(const nlohmann::json& meta) {
@@ -296,7 +306,11 @@ RunWriter RunWriter::create_in(const fs::path& out_root, const nlohmann::json& m
   for (char& c : host)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
   fs::create_directories(out_root);
-  std::string base = fmt::format("{}-{}-{}", meta["suite"].get<std::string>(), utc_timestamp_compact(), host);
+  // To the microsecond: the name is a run's identity in the results
+  // database, and two runs of one machine begun in the same second (ingests
+  // into other --out directories) would share it; the suffix below keeps
+  // the rarer meeting in one directory apart.
+  std::string base = fmt::format("{}-{}-{}", meta["suite"].get<std::string>(), utc_timestamp_compact_us(), host);
   for (int i = 0; i < 1000; ++i) {
     fs::path dir = out_root / (i == 0 ? base : fmt::format("{}.{}", base, i));
     if (::mkdir(dir.c_str(), 0755) == 0) return writer_in_new_dir(dir, meta);

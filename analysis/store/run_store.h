@@ -1,4 +1,6 @@
-// A run on disk: results/runs/<suite>-<UTC timestamp>-<host>/ with
+// A run on disk: results/runs/<suite>-<UTC time>-<host>/ (the time to the
+// microsecond, 20261130T050102.123456Z; ".N" after it when that name is
+// taken in the directory already) with
 //   meta.json      suite, preset, parameters, tool version, times, host, source,
 //                  status ("running" until finish(), then "complete",
 //                  "interrupted" or "failed")
@@ -31,13 +33,17 @@ std::string read_file(const std::filesystem::path& path);
 
 // "20261130T050102Z" for the current UTC time.
 std::string utc_timestamp_compact();
+// "20261130T050102.123456Z": the same to the microsecond (run directories'
+// names).
+std::string utc_timestamp_compact_us();
 // "2026-11-30T05:01:02Z"
 std::string utc_timestamp_iso();
 
 class RunWriter {
  public:
-  // Creates a fresh directory <out_root>/<suite>-<timestamp>-<host> (a
-  // numeric suffix is added if it exists) and writes meta.json with
+  // Creates a fresh directory <out_root>/<suite>-<UTC time>-<host> (the
+  // time to the microsecond, so that runs of one machine have names of their
+  // own wherever they are written; a numeric suffix is added if it exists) and writes meta.json with
   // status "running". `meta` must hold at least "suite" and "source".
   // Room for meta.json's last writes is kept aside until finish(), so that
   // a run on a disk that fills still ends with its status. A directory

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <set>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -266,4 +268,36 @@ TEST(DbCli, AReadOnlyDatabaseIsRead) {
                                                           "-wal holds commits"),
             std::string::npos)
       << r.err;
+}
+
+// Three ingests at once, each into its own --out (three jobs of one
+// machine): their runs, begun in the same second, shared a name, and the
+// database kept the first and refused the others. Each is imported.
+TEST(DbCli, RunsIngestedInOneSecondAreEachImported) {
+  TempDir t;
+  const std::string log = kvmbench::read_file(std::string(KVMBENCH_SOURCE_DIR) + "/results/reference/make_shared_to_shared.log");
+  std::vector<std::thread> ingests;
+  std::vector<int> codes(3, -1);
+  for (int i = 0; i < 3; ++i) {
+    const fs::path input = t.path / ("capture-" + std::to_string(i) + ".log");
+    kvmbench::test_support::write_text(input, log);
+    ingests.emplace_back([&, i, input] {
+      codes[i] = run_kvmbench({"ingest", input.string(), "--out", (t.path / ("out" + std::to_string(i))).string()})
+                     .exit_code;
+    });
+  }
+  for (auto& th : ingests) th.join();
+  std::set<std::string> names;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(codes[i], 0);
+    names.insert(fs::directory_iterator(t.path / ("out" + std::to_string(i)))->path().filename().string());
+  }
+  EXPECT_EQ(names.size(), 3u);
+  const std::string db = (t.path / "lab.db").string();
+  const auto r = run_kvmbench({"db", "import", (t.path / "out0").string(), (t.path / "out1").string(),
+                               (t.path / "out2").string(), "--db", db});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const Tally tally = tally_of(r.out);
+  EXPECT_EQ(tally.added, 3) << r.out << r.err;
+  EXPECT_EQ(tally.refused, 0) << r.out << r.err;
 }

@@ -7,6 +7,8 @@
 #include <csignal>
 
 #include <fstream>
+#include <regex>
+#include <set>
 
 #include "analysis/model/sample_jsonl.h"
 #include "tests/support/run_command.h"
@@ -259,4 +261,23 @@ TEST(RunStore, AMetaMemberOfAnotherTypeIsRefusedByName) {
   // What kvmbench writes reads, null members included.
   EXPECT_NO_THROW(run_from_text("runs/x", R"({"source": "replay", "suite": "x", "error": null, "skipped_parts": []})",
                                 std::nullopt));
+}
+
+// A run's directory name is its identity in the results database: two runs
+// of one machine begun in the same second, written under other roots (two
+// ingests with their own --out), got one name, and the database kept only
+// the first. Named to the microsecond, each has its own; in one root a
+// suffix keeps even the same microsecond apart.
+TEST(RunStore, RunsOfOneSecondHaveNamesOfTheirOwn) {
+  test_support::TempDir tmp;
+  const nlohmann::json meta = {{"suite", "make_shared"}, {"source", "replay"}, {"hostname", "lab-1"}};
+  std::set<std::string> names;
+  for (int i = 0; i < 20; ++i) {
+    RunWriter w = RunWriter::create_in(tmp.path / std::to_string(i), meta);
+    names.insert(w.dir().filename().string());
+    w.finish();
+  }
+  EXPECT_EQ(names.size(), 20u);
+  const std::regex format(R"(make_shared-\d{8}T\d{6}\.\d{6}Z-lab-1)");
+  for (const auto& n : names) EXPECT_TRUE(std::regex_match(n, format)) << n;
 }
