@@ -8,8 +8,8 @@
 
 #include "analysis/model/printable.h"
 #include "analysis/model/json_input.h"
-#include "analysis/model/run_meta_types.h"
 #include "analysis/model/sample_jsonl.h"
+#include "analysis/store/run_meta_check.h"
 
 #include <algorithm>
 #include <cctype>
@@ -452,12 +452,8 @@ Run run_from_text(const fs::path& dir, std::string_view meta_text, std::optional
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: malformed JSON: {}", meta_path.string(), e.what()));
   }
-  if (!run.meta.is_object()) throw std::runtime_error(fmt::format("{}: not a JSON object", meta_path.string()));
-  if (const auto problem = run_meta_type_problem(run.meta))
+  if (const auto problem = run_meta_problem(run.meta))
     throw std::runtime_error(fmt::format("{}: {}", meta_path.string(), *problem));
-  if (!run.meta.contains("source") || !run.meta["source"].is_string() ||
-      !parse_source(run.meta["source"].get<std::string>()))
-    throw std::runtime_error(fmt::format("{}: missing or unknown 'source'", meta_path.string()));
   if (!samples_text) return run;
   const fs::path samples_path = dir / "samples.jsonl";
   const std::string_view text = *samples_text;
