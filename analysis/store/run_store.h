@@ -47,7 +47,10 @@ class RunWriter {
   // status "running". `meta` must hold at least "suite" and "source".
   // Room for meta.json's last writes is kept aside until finish(), so that
   // a run on a disk that fills still ends with its status. A directory
-  // whose meta.json, samples file or that room cannot be made is removed.
+  // whose meta.json, samples file or that room cannot be made is removed,
+  // and so are the folders above it made for it, when empty; the same when
+  // the writer is destroyed after its caller removed the run directory
+  // (input refused once it was made).
   static RunWriter create_in(const std::filesystem::path& out_root, const nlohmann::json& meta);
   // Same, at exactly `dir`, which must not exist yet.
   static RunWriter create_at(const std::filesystem::path& dir, const nlohmann::json& meta);
@@ -85,7 +88,8 @@ class RunWriter {
 
  private:
   RunWriter(std::filesystem::path dir, nlohmann::json meta);
-  static RunWriter writer_in_new_dir(const std::filesystem::path& dir, const nlohmann::json& meta);
+  static RunWriter writer_in_new_dir(const std::filesystem::path& dir, const nlohmann::json& meta,
+                                     std::vector<std::filesystem::path> made);
   void write_meta();
   void release_reserve();
 
@@ -95,6 +99,10 @@ class RunWriter {
   std::size_t n_samples_ = 0;
   std::uint64_t samples_bytes_ = 0;  // of the whole lines in samples.jsonl
   std::filesystem::path reserve_;    // room kept for meta.json (run_store.cpp)
+  // The folders made for the run directory (--out and its parents that
+  // were missing), the deepest first: removed again, if empty, when the run
+  // directory goes (it could not be written, or its caller removed it).
+  std::vector<std::filesystem::path> made_roots_;
 };
 
 struct Run {

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "analysis/model/busy_error.h"
+
 namespace kvmbench::host {
 
 // $KVMBENCH_STATE_DIR/run.lock when set, else /run/lock/kvmbench.lock, else
@@ -18,11 +20,11 @@ std::filesystem::path default_run_lock_path();
 // Thrown when the lock stays taken: another run holds it (a busy host, not
 // one that cannot run), so that a caller can tell it from a lock file that
 // cannot be opened.
-struct RunLockBusy : std::runtime_error {
+struct RunLockBusy : BusyError {
   std::string holder;          // "pid N: what", or "unknown pid"
   std::filesystem::path path;  // the lock file
   RunLockBusy(const std::string& msg, std::string who, std::filesystem::path file)
-      : std::runtime_error(msg), holder(std::move(who)), path(std::move(file)) {}
+      : BusyError(msg), holder(std::move(who)), path(std::move(file)) {}
 };
 
 // A wait without limit: until the holder lets go (or an interrupt).
