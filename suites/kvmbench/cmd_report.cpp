@@ -86,7 +86,8 @@ static void report_several(const std::vector<std::string>& dirs, const std::stri
     usage_error(e.what());
   }
   if (f == Format::json) {
-    fmt::print("{}\n", nlohmann::json{{"runs", dirs}, {"suite", suite->name}, {"tables", engine::tables_json(tables)}}.dump(2));
+    fmt::print("{}\n", nlohmann::json{{"runs", dirs}, {"suite", suite->name}, {"tables", engine::tables_json(tables)}}
+                           .dump(2, ' ', false, nlohmann::json::error_handler_t::replace));  // a path's bytes
     return;
   }
   if (f == Format::text) fmt::print("runs:\n  {}\nsuite: {}\n\n", fmt::join(dirs, "\n  "), suite->name);
@@ -166,7 +167,7 @@ void add_report_command(CLI::App& app) {
                           {"samples", run.samples.size()}, {"tables", engine::tables_json(tables)}};
       if (!note.empty()) j["incomplete"] = note;
       if (run.meta.contains("skipped_parts")) j["skipped_parts"] = run.meta["skipped_parts"];
-      fmt::print("{}\n", j.dump(2));
+      fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));  // a path's bytes
       return;
     }
     if (f == Format::text) {

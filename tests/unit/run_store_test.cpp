@@ -258,6 +258,22 @@ TEST(RunStore, AMetaMemberOfAnotherTypeIsRefusedByName) {
       EXPECT_EQ(std::string(e.what()), "runs/x/meta.json: " + why);
     }
   }
+  // A null where the readers take a member with a typed default ("status",
+  // "suite"): a raw "type must be string, but is null" reached the user.
+  for (const char* member : {"status", "suite", "measured_repetitions"}) {
+    nlohmann::json meta = {{"source", "replay"}, {"suite", "x"}, {"status", "complete"}};
+    meta[member] = nullptr;
+    try {
+      run_from_text("runs/x", meta.dump(), std::nullopt);
+      ADD_FAILURE() << member << " null was read";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(fmt::format("\"{}\" is null where", member)), std::string::npos)
+          << e.what();
+    }
+  }
+  // A host of another type than the probe writes (host_meta_types.h).
+  EXPECT_THROW(run_from_text("runs/x", R"({"source": "replay", "suite": "x", "host": {"hostname": 5}})", std::nullopt),
+               std::runtime_error);
   // What kvmbench writes reads, null members included.
   EXPECT_NO_THROW(run_from_text("runs/x", R"({"source": "replay", "suite": "x", "error": null, "skipped_parts": []})",
                                 std::nullopt));
