@@ -56,7 +56,19 @@ std::string shown_key(const std::string& key) {
 JsonInputError::JsonInputError(std::size_t l, std::string r)
     : std::runtime_error(fmt::format("line {}: {}", l, r)), line(l), reason(std::move(r)) {}
 
+void refuse_nul_bytes(std::string_view text) {
+  const std::size_t nul = text.find('\0');
+  if (nul == std::string_view::npos) return;
+  const std::string_view before = text.substr(0, nul);
+  const std::size_t line_start = before.rfind('\n');
+  throw JsonInputError(
+      static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n')) + 1,
+      fmt::format("a NUL byte at offset {} (column {}): JSON holds none, and what follows it would go unread", nul,
+                  line_start == std::string_view::npos ? nul + 1 : nul - line_start));
+}
+
 nlohmann::json parse_json_input(std::string_view text) {
+  refuse_nul_bytes(text);
   std::size_t newlines = 0;
   // The keys met so far in each object still open, by its depth; a set is
   // kept (cleared, not freed) per depth so that a line of a JSON-lines file

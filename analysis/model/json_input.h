@@ -27,12 +27,19 @@ struct JsonInputError : std::runtime_error {
   JsonInputError(std::size_t l, std::string r);
 };
 
-// Parses `text` as one JSON document. Throws JsonInputError for nesting
+// Parses `text` as one JSON document. Throws JsonInputError for a NUL byte
+// (nlohmann would end the document there and ignore the rest), nesting
 // deeper than kMaxJsonDepth, a key given twice in one object or a number
 // beyond a double's range (nlohmann's out_of_range.406, which no reader
 // expected), and nlohmann::json::parse_error (unchanged) for text that is
 // not JSON.
 nlohmann::json parse_json_input(std::string_view text);
+
+// Throws the JsonInputError parse_json_input throws for a NUL byte in
+// `text` (nlohmann's lexer takes one for the end of the input), naming its
+// line, offset and column: for a reader that rewrites its text before it
+// parses it, so that the offset is the file's.
+void refuse_nul_bytes(std::string_view text);
 
 // The same, for a reader that skips what it cannot use: a discarded value
 // (is_discarded()) for text that is refused or is not JSON.

@@ -117,9 +117,14 @@ GbenchParse parse_gbench_json(std::string_view original) try {
   res.lines_read =
       original.empty() ? 0 : line_of(original, original.size()) - (original.ends_with('\n') ? 1 : 0);
 
+  nlohmann::json doc;
+  try {
+    refuse_nul_bytes(original);  // where the file has it, before the literals are quoted
+  } catch (const JsonInputError& e) {
+    throw ParseError(e.line, e.reason);
+  }
   const std::string quoted = quote_non_finite_literals(original);
   const std::string_view text = quoted;
-  nlohmann::json doc;
   try {
     doc = parse_json_input(text);
   } catch (const JsonInputError& e) {

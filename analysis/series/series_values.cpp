@@ -8,22 +8,15 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/model/case_families.h"
 #include "analysis/model/experimental_unit.h"
 
 namespace kvmbench {
 
-namespace {
-
-// The family of a case: its key before '=' ("group=12" -> "group"), or ""
-// for names without one.
-std::string_view case_family(std::string_view name) {
-  const std::size_t eq = name.find('=');
-  return eq == std::string_view::npos ? std::string_view() : name.substr(0, eq);
-}
-
-}  // namespace
-
 std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::size_t max_cases) {
+  // Checked before anything is grouped, as db import checks it
+  // (case_families.h): each series below is then of one unit.
+  if (const auto problem = mixed_units_problem(samples, max_cases)) throw std::runtime_error(*problem);
   // 1. The distinct cases, and the case of each sample.
   std::unordered_map<std::string_view, std::size_t> case_index;
   std::vector<std::string_view> names;
@@ -36,16 +29,14 @@ std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::s
   }
   // 2. The table each case goes to: its own, or its family's pooled one.
   std::unordered_map<std::string_view, std::size_t> family_size;
-  const bool may_pool = max_cases > 0 && names.size() > max_cases;
-  if (may_pool)
-    for (auto n : names) ++family_size[case_family(n)];
+  for (auto n : names) ++family_size[case_family(n)];
   std::vector<CaseSeries> out;
   std::vector<std::size_t> table_of(names.size());
   std::unordered_map<std::string_view, std::size_t> family_table;
   std::vector<std::string_view> last_of_family;  // per pooled table
   for (std::size_t c = 0; c < names.size(); ++c) {
     const std::string_view fam = case_family(names[c]);
-    if (!may_pool || family_size[fam] <= max_cases) {
+    if (!family_pooled(family_size[fam], names.size(), max_cases)) {
       table_of[c] = out.size();
       out.push_back({std::string(names[c]), {}, false});
       last_of_family.emplace_back();
@@ -77,8 +68,6 @@ std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::s
       added.key = s.key();
     }
     Series& sv = c.series[found->second];
-    if (sv.key.unit != s.unit)
-      throw std::runtime_error(fmt::format("series {} mixes units '{}' and '{}'", s.series_key(), sv.key.unit, s.unit));
     Observation& o = sv.observations.emplace_back();
     o.value = s.value;
     o.repetition = s.iteration;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/model/case_families.h"
 #include "analysis/model/result_model.h"
 #include "analysis/series/series.h"
 
@@ -26,8 +27,8 @@ struct CaseSeries {
 // case, titled "all N group=* cases pooled (from A to B)". Throws
 // std::runtime_error when one series mixes units.
 std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::size_t max_cases);
-// The `max_cases` of the generic tables (case_table.h, series_table.h).
-inline constexpr std::size_t kMaxCases = 24;
+// The `max_cases` of the generic tables (case_table.h, series_table.h) is
+// kMaxCases (case_families.h).
 
 // The values a series' statistics are of: one per repetition (its threads,
 // CPUs or vCPUs summarised, experimental_unit.h), or one per invocation

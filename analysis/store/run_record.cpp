@@ -4,9 +4,11 @@
 
 #include <stdexcept>
 
+#include "analysis/model/case_families.h"
 #include "analysis/store/machine_fingerprint.h"
 #include "analysis/model/json_input.h"
 #include "analysis/model/printable.h"
+#include "analysis/store/run_meta_check.h"
 #include "analysis/store/run_store.h"
 #include "analysis/model/sample_jsonl.h"
 #include "analysis/model/sha256.h"
@@ -50,11 +52,11 @@ RunRecord run_record_from_text(std::string dir_name, std::string meta_text, std:
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: malformed JSON: {}", meta_path.string(), printable(e.what())));
   }
-  if (!meta.is_object()) throw std::runtime_error(fmt::format("{}: not a JSON object", meta_path.string()));
+  // What report and the other readers refuse, then what the database needs.
+  if (const auto problem = run_meta_problem(meta))
+    throw std::runtime_error(fmt::format("{}: {}", meta_path.string(), *problem));
   if (!meta.contains("suite") || !meta["suite"].is_string() || meta["suite"].get<std::string>().empty())
     throw std::runtime_error(fmt::format("{}: no 'suite' (not a kvmbench run?)", meta_path.string()));
-  if (!meta.contains("source") || !meta["source"].is_string() || !parse_source(meta["source"].get<std::string>()))
-    throw std::runtime_error(fmt::format("{}: missing or unknown 'source'", meta_path.string()));
 
   RunRecord r;
   r.dir_name = std::move(dir_name);
@@ -99,6 +101,12 @@ RunRecord run_record_from_text(std::string dir_name, std::string meta_text, std:
       throw std::runtime_error(fmt::format("{}:{}: {}", samples_path.string(), line_no, printable(e.what())));
     }
   }
+  // What report refuses of the samples, the database does not hold either.
+  std::vector<const Sample*> samples;
+  samples.reserve(r.samples.size());
+  for (const auto& s : r.samples) samples.push_back(&s.sample);
+  if (const auto problem = mixed_units_problem(samples))
+    throw std::runtime_error(fmt::format("{}: {}", samples_path.string(), *problem));
   if (meta.contains("n_samples") && meta["n_samples"].is_number_unsigned() &&
       meta["n_samples"].get<std::size_t>() != r.samples.size())
     throw std::runtime_error(fmt::format("{}: {} samples, but meta.json says {} were stored (cut short or emptied?)",

@@ -8,8 +8,8 @@
 
 #include "analysis/model/printable.h"
 #include "analysis/model/json_input.h"
-#include "analysis/model/run_meta_types.h"
 #include "analysis/model/sample_jsonl.h"
+#include "analysis/store/run_meta_check.h"
 
 #include <algorithm>
 #include <cctype>
@@ -210,6 +210,16 @@ static std::string utc_format(const char* f) {
 }
 
 std::string utc_timestamp_compact() { return utc_format("%Y%m%dT%H%M%SZ"); }
+
+std::string utc_timestamp_compact_us() {
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  std::tm tm{};
+  gmtime_r(&now.tv_sec, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%S", &tm);
+  return fmt::format("{}.{:06}Z", buf, now.tv_nsec / 1000);
+}
 std::string utc_timestamp_iso() { return utc_format("%Y-%m-%dT%H:%M:%SZ"); }
 
 static void check_meta(const nlohmann::json& meta) {
@@ -264,14 +274,38 @@ void RunWriter::release_reserve() {
   reserve_.clear();
 }
 
+namespace {
+
+// The directories that making `dir` (with its parents) would create, the
+// deepest first.
+std::vector<fs::path> missing_directories(const fs::path& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  fs::path p = fs::absolute(dir, ec).lexically_normal();
+  if (p.filename().empty()) p = p.parent_path();  // "runs/" -> "runs"
+  for (; !p.empty() && p != p.parent_path() && !fs::exists(p, ec); p = p.parent_path()) out.push_back(p);
+  return out;
+}
+
+// Those of `made` that are empty, removed: rmdir(2) takes nothing else.
+void remove_if_empty(const std::vector<fs::path>& made) {
+  for (const auto& d : made) ::rmdir(d.c_str());
+}
+
+}  // namespace
+
 // A directory just made whose meta.json or samples file cannot be written
-// (a full disk) is removed: no empty run is left behind.
-RunWriter RunWriter::writer_in_new_dir(const fs::path& dir, const nlohmann::json& meta) {
+// (a full disk) is removed, and the --out folders made for it: no empty
+// run, and no empty folder, is left behind.
+RunWriter RunWriter::writer_in_new_dir(const fs::path& dir, const nlohmann::json& meta, std::vector<fs::path> made) {
   try {
-    return RunWriter(dir, meta);
+    RunWriter w(dir, meta);
+    w.made_roots_ = std::move(made);
+    return w;
   } catch (...) {
     std::error_code ec;
     fs::remove_all(dir, ec);
+    remove_if_empty(made);
     throw;
   }
 }
@@ -279,10 +313,15 @@ RunWriter RunWriter::writer_in_new_dir(const fs::path& dir, const nlohmann::json
 RunWriter RunWriter::create_at(const fs::path& dir, const nlohmann::json& meta) {
   check_meta(meta);
   if (fs::exists(dir)) throw std::runtime_error(fmt::format("{} already exists", dir.string()));
-  fs::create_directories(dir.parent_path().empty() ? fs::path(".") : dir.parent_path());
-  if (::mkdir(dir.c_str(), 0755) != 0)
-    throw std::runtime_error(fmt::format("cannot create {}: {}", dir.string(), std::strerror(errno)));
-  return writer_in_new_dir(dir, meta);
+  const fs::path parent = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
+  std::vector<fs::path> made = missing_directories(parent);
+  fs::create_directories(parent);
+  if (::mkdir(dir.c_str(), 0755) != 0) {
+    const int e = errno;
+    remove_if_empty(made);
+    throw std::runtime_error(fmt::format("cannot create {}: {}", dir.string(), std::strerror(e)));
+  }
+  return writer_in_new_dir(dir, meta, std::move(made));
 }
 
 RunWriter RunWriter::create_in(const fs::path& out_root, const nlohmann::json& meta) {
@@ -295,14 +334,28 @@ RunWriter RunWriter::create_in(const fs::path& out_root, const nlohmann::json& m
   if (host.empty() || host == "(none)") host = "localhost";
   for (char& c : host)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
-  fs::create_directories(out_root);
-  std::string base = fmt::format("{}-{}-{}", meta["suite"].get<std::string>(), utc_timestamp_compact(), host);
+  std::vector<fs::path> made = missing_directories(out_root);
+  try {
+    fs::create_directories(out_root);
+  } catch (...) {
+    remove_if_empty(made);
+    throw;
+  }
+  // To the microsecond: the name is a run's identity in the results
+  // database, and two runs of one machine begun in the same second (ingests
+  // into other --out directories) would share it; the suffix below keeps
+  // the rarer meeting in one directory apart.
+  std::string base = fmt::format("{}-{}-{}", meta["suite"].get<std::string>(), utc_timestamp_compact_us(), host);
   for (int i = 0; i < 1000; ++i) {
     fs::path dir = out_root / (i == 0 ? base : fmt::format("{}.{}", base, i));
-    if (::mkdir(dir.c_str(), 0755) == 0) return writer_in_new_dir(dir, meta);
-    if (errno != EEXIST)
-      throw std::runtime_error(fmt::format("cannot create {}: {}", dir.string(), std::strerror(errno)));
+    if (::mkdir(dir.c_str(), 0755) == 0) return writer_in_new_dir(dir, meta, std::move(made));
+    if (errno != EEXIST) {
+      const int e = errno;
+      remove_if_empty(made);
+      throw std::runtime_error(fmt::format("cannot create {}: {}", dir.string(), std::strerror(e)));
+    }
   }
+  remove_if_empty(made);
   throw std::runtime_error("cannot find a free run directory name under " + out_root.string());
 }
 
@@ -312,9 +365,11 @@ RunWriter::RunWriter(RunWriter&& o) noexcept
       samples_(o.samples_),
       n_samples_(o.n_samples_),
       samples_bytes_(o.samples_bytes_),
-      reserve_(std::move(o.reserve_)) {
+      reserve_(std::move(o.reserve_)),
+      made_roots_(std::move(o.made_roots_)) {
   o.samples_ = -1;
   o.reserve_.clear();
+  o.made_roots_.clear();
 }
 
 RunWriter& RunWriter::operator=(RunWriter&& o) noexcept {
@@ -327,8 +382,10 @@ RunWriter& RunWriter::operator=(RunWriter&& o) noexcept {
     n_samples_ = o.n_samples_;
     samples_bytes_ = o.samples_bytes_;
     reserve_ = std::move(o.reserve_);
+    made_roots_ = std::move(o.made_roots_);
     o.samples_ = -1;
     o.reserve_.clear();
+    o.made_roots_.clear();
   }
   return *this;
 }
@@ -336,6 +393,10 @@ RunWriter& RunWriter::operator=(RunWriter&& o) noexcept {
 RunWriter::~RunWriter() {
   if (samples_ >= 0) ::close(samples_);
   release_reserve();
+  // A run its caller took back (removed its directory: input refused after
+  // the writer was made) leaves no empty --out folder made for it either.
+  std::error_code ec;
+  if (!dir_.empty() && !made_roots_.empty() && !fs::exists(dir_, ec)) remove_if_empty(made_roots_);
 }
 
 void RunWriter::append(const Sample& s) {
@@ -438,12 +499,8 @@ Run run_from_text(const fs::path& dir, std::string_view meta_text, std::optional
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: malformed JSON: {}", meta_path.string(), e.what()));
   }
-  if (!run.meta.is_object()) throw std::runtime_error(fmt::format("{}: not a JSON object", meta_path.string()));
-  if (const auto problem = run_meta_type_problem(run.meta))
+  if (const auto problem = run_meta_problem(run.meta))
     throw std::runtime_error(fmt::format("{}: {}", meta_path.string(), *problem));
-  if (!run.meta.contains("source") || !run.meta["source"].is_string() ||
-      !parse_source(run.meta["source"].get<std::string>()))
-    throw std::runtime_error(fmt::format("{}: missing or unknown 'source'", meta_path.string()));
   if (!samples_text) return run;
   const fs::path samples_path = dir / "samples.jsonl";
   const std::string_view text = *samples_text;

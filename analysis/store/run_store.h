@@ -1,4 +1,6 @@
-// A run on disk: results/runs/<suite>-<UTC timestamp>-<host>/ with
+// A run on disk: results/runs/<suite>-<UTC time>-<host>/ (the time to the
+// microsecond, 20261130T050102.123456Z; ".N" after it when that name is
+// taken in the directory already) with
 //   meta.json      suite, preset, parameters, tool version, times, host, source,
 //                  status ("running" until finish(), then "complete",
 //                  "interrupted" or "failed")
@@ -31,17 +33,24 @@ std::string read_file(const std::filesystem::path& path);
 
 // "20261130T050102Z" for the current UTC time.
 std::string utc_timestamp_compact();
+// "20261130T050102.123456Z": the same to the microsecond (run directories'
+// names).
+std::string utc_timestamp_compact_us();
 // "2026-11-30T05:01:02Z"
 std::string utc_timestamp_iso();
 
 class RunWriter {
  public:
-  // Creates a fresh directory <out_root>/<suite>-<timestamp>-<host> (a
-  // numeric suffix is added if it exists) and writes meta.json with
+  // Creates a fresh directory <out_root>/<suite>-<UTC time>-<host> (the
+  // time to the microsecond, so that runs of one machine have names of their
+  // own wherever they are written; a numeric suffix is added if it exists) and writes meta.json with
   // status "running". `meta` must hold at least "suite" and "source".
   // Room for meta.json's last writes is kept aside until finish(), so that
   // a run on a disk that fills still ends with its status. A directory
-  // whose meta.json, samples file or that room cannot be made is removed.
+  // whose meta.json, samples file or that room cannot be made is removed,
+  // and so are the folders above it made for it, when empty; the same when
+  // the writer is destroyed after its caller removed the run directory
+  // (input refused once it was made).
   static RunWriter create_in(const std::filesystem::path& out_root, const nlohmann::json& meta);
   // Same, at exactly `dir`, which must not exist yet.
   static RunWriter create_at(const std::filesystem::path& dir, const nlohmann::json& meta);
@@ -79,7 +88,8 @@ class RunWriter {
 
  private:
   RunWriter(std::filesystem::path dir, nlohmann::json meta);
-  static RunWriter writer_in_new_dir(const std::filesystem::path& dir, const nlohmann::json& meta);
+  static RunWriter writer_in_new_dir(const std::filesystem::path& dir, const nlohmann::json& meta,
+                                     std::vector<std::filesystem::path> made);
   void write_meta();
   void release_reserve();
 
@@ -89,6 +99,10 @@ class RunWriter {
   std::size_t n_samples_ = 0;
   std::uint64_t samples_bytes_ = 0;  // of the whole lines in samples.jsonl
   std::filesystem::path reserve_;    // room kept for meta.json (run_store.cpp)
+  // The folders made for the run directory (--out and its parents that
+  // were missing), the deepest first: removed again, if empty, when the run
+  // directory goes (it could not be written, or its caller removed it).
+  std::vector<std::filesystem::path> made_roots_;
 };
 
 struct Run {

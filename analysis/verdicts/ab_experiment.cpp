@@ -1,10 +1,16 @@
 #include "analysis/verdicts/ab_experiment.h"
+#include "analysis/model/printable.h"
+#include "analysis/model/sample_jsonl.h"
 #include "analysis/model/text_lines.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <array>
+#include <climits>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -31,8 +37,9 @@ std::uint64_t next_random(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-[[noreturn]] void bad(const std::string& key, const std::string& expected) {
-  throw std::invalid_argument(fmt::format("ab state: {}: expected {}", key, expected));
+[[noreturn]] void bad(const std::string& key, const std::string& expected, const std::string& got = "") {
+  throw std::invalid_argument(
+      fmt::format("ab state: {}: expected {}{}", key, expected, got.empty() ? "" : ", got " + got));
 }
 
 template <typename T>
@@ -43,6 +50,65 @@ T field(const nlohmann::json& j, const char* key, const char* expected) {
   } catch (const nlohmann::json::exception&) {
     bad(key, expected);
   }
+}
+
+// An integer member within [lo, hi]: nlohmann's get<int>() would convert a
+// fraction or wrap a number too large for an int without a word.
+long long integer_field(const nlohmann::json& j, const std::string& key, long long lo, long long hi,
+                        const std::string& where = "") {
+  const std::string name = where.empty() ? key : where;
+  const std::string expected = fmt::format("an integer from {} to {}", lo, hi);
+  if (!j.contains(key)) bad(name, expected);
+  const nlohmann::json& v = j.at(key);
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(hi) || static_cast<long long>(u) < lo) bad(name, expected, std::to_string(u));
+    return static_cast<long long>(u);
+  }
+  if (!v.is_number_integer()) bad(name, expected, v.is_number() ? v.dump() : std::string(v.type_name()));
+  const auto x = v.get<long long>();
+  if (x < lo || x > hi) bad(name, expected, std::to_string(x));
+  return x;
+}
+
+// A setting out of its bounds: the state's key, the option that sets it,
+// the value as given and what it must be.
+struct SettingProblem {
+  std::string key, option, value, expected;
+};
+
+std::optional<SettingProblem> settings_problem(const Settings& s) {
+  if (s.n < 2 || s.n > kMaxBootsASide)
+    return SettingProblem{"n", "-n", std::to_string(s.n),
+                          fmt::format("at least 2 invocations a side (a CI needs two boots), at most {}",
+                                      kMaxBootsASide)};
+  if (s.order != "abba" && s.order != "random")
+    return SettingProblem{"order", "--order", printable(s.order), "abba or random"};
+  // A state file is JSON, which holds no infinity and no NaN (nlohmann
+  // writes null for them, which nothing reads back as a number).
+  if (!(std::isfinite(s.max_regression_pct) && s.max_regression_pct >= 0))
+    return SettingProblem{"max_regression_pct", "--max-regression", fmt::format("{}", s.max_regression_pct),
+                          "a finite percentage >= 0"};
+  if (!(s.alpha > 0 && s.alpha < 1))
+    return SettingProblem{"alpha", "--alpha", fmt::format("{}", s.alpha), "a level between 0 and 1"};
+  if (!(std::isfinite(s.boot_timeout_s) && s.boot_timeout_s > 0))
+    return SettingProblem{"boot_timeout_s", "--boot-timeout", fmt::format("{}", s.boot_timeout_s),
+                          "a finite number of seconds > 0"};
+  return std::nullopt;
+}
+
+void check_text(const std::string& key, std::string_view text) {
+  if (const std::size_t at = first_invalid_utf8(text); at != std::string_view::npos)
+    bad(key, "UTF-8 text", fmt::format("'{}', not UTF-8 at byte {}", printable(text), at));
+}
+
+// A word for a file name (<id>.json) and the kernel command line's marker
+// (kvmbench.ab=<id>:<step>): printable ASCII, no space, ':' or '/'.
+bool id_word(std::string_view id) {
+  if (id.empty() || id == "." || id == "..") return false;
+  for (char c : id)
+    if (c <= ' ' || c > '~' || c == ':' || c == '/') return false;
+  return true;
 }
 
 nlohmann::json kernel_json(const KernelChoice& k) {
@@ -62,10 +128,10 @@ KernelChoice kernel_from(const nlohmann::json& j, const char* which) {
   return k;
 }
 
-Side side_from(const std::string& s) {
+Side side_from(const std::string& s, const std::string& key) {
   if (s == "base") return Side::base;
   if (s == "cand") return Side::cand;
-  bad("steps[].side", "\"base\" or \"cand\"");
+  bad(key, "\"base\" or \"cand\"", "'" + printable(s) + "'");
 }
 
 Phase phase_from(const std::string& s) {
@@ -195,17 +261,79 @@ nlohmann::json to_json(const Experiment& e) {
           {"created_at", e.created_at}};
 }
 
+void check_settings(const Settings& s) {
+  if (const auto p = settings_problem(s))
+    throw std::invalid_argument(fmt::format("{} {}: {}", p->option, p->value, p->expected));
+  for (const auto& t : s.texts)
+    if (const std::size_t at = first_invalid_utf8(t); at != std::string_view::npos)
+      throw std::invalid_argument(fmt::format("'{}' is not UTF-8 (byte {}): an experiment's state keeps its "
+                                              "command, kernels and paths as UTF-8 text",
+                                              printable(t), at));
+}
+
+void check_experiment(const Experiment& e) {
+  if (!id_word(e.id)) bad("id", "a word of printable ASCII without spaces, ':' or '/'", "'" + printable(e.id) + "'");
+  if (e.command.empty()) bad("command", "the command each boot runs (not empty)");
+  for (std::size_t i = 0; i < e.command.size(); ++i) check_text(fmt::format("command[{}]", i), e.command[i]);
+  for (const auto& [name, k] : {std::pair<const char*, const KernelChoice&>{"base", e.base}, {"cand", e.cand}})
+    for (const auto& [key, text] : {std::pair<const char*, const std::string&>{"spec", k.spec},
+                                    {"append", k.append},
+                                    {"image", k.image},
+                                    {"initrd", k.initrd},
+                                    {"release", k.release},
+                                    {"cmdline", k.cmdline}})
+      check_text(fmt::format("{}.{}", name, key), text);
+  if (const auto p = settings_problem({e.n, e.order, e.max_regression_pct, e.alpha, e.boot_timeout_s, {}}))
+    bad(p->key, p->expected, p->value);
+  for (const auto& [key, text] : {std::pair<const char*, const std::string&>{"out_dir", e.out_dir},
+                                  {"junit", e.junit},
+                                  {"markdown", e.markdown},
+                                  {"db", e.db},
+                                  {"kexec_from_boot_id", e.kexec_from_boot_id},
+                                  {"kexec_at", e.kexec_at},
+                                  {"verdict_line", e.verdict_line},
+                                  {"created_at", e.created_at}})
+    check_text(key, text);
+  // n is within bounds here, so 2n is an int.
+  const int steps = static_cast<int>(e.steps.size());
+  if (steps != 2 * e.n) bad("steps", fmt::format("{} steps (2n)", 2 * e.n), std::to_string(steps));
+  const auto base = static_cast<int>(
+      std::count_if(e.steps.begin(), e.steps.end(), [](const Step& s) { return s.side == Side::base; }));
+  if (base != e.n)
+    bad("steps", fmt::format("{} boots of each side (n)", e.n), fmt::format("{} base, {} cand", base, steps - base));
+  for (std::size_t i = 0; i < e.steps.size(); ++i) {
+    const Step& s = e.steps[i];
+    for (const auto& [key, text] : {std::pair<const char*, const std::string&>{"run_dir", s.run_dir},
+                                    {"note", s.note},
+                                    {"boot_id", s.boot_id},
+                                    {"release", s.release},
+                                    {"started_at", s.started_at},
+                                    {"ended_at", s.ended_at}})
+      check_text(fmt::format("steps[{}].{}", i, key), text);
+  }
+  // -2: none since the last arrival; -1: the way back to base; else a step.
+  if (e.kexec_step < -2 || e.kexec_step >= steps)
+    bad("kexec_step", fmt::format("-2 (none), -1 (back to base) or a step from 0 to {}", steps - 1),
+        std::to_string(e.kexec_step));
+  if (!e.kexec_from_boot_id.empty() && e.kexec_step == -2)
+    bad("kexec_step", "the step of the kexec in flight (kexec_from_boot_id is set)", "-2");
+  if (e.result_code != -1 && e.result_code != 0 && e.result_code != 1 && e.result_code != 3)
+    bad("result_code", "-1 (no verdict yet), 0, 1 or 3", std::to_string(e.result_code));
+  if (e.phase != Phase::running && e.result_code == -1)
+    bad("result_code", fmt::format("the verdict's code (0, 1 or 3) in phase {}", to_string(e.phase)), "-1");
+}
+
 Experiment experiment_from_json(const nlohmann::json& j) {
   if (!j.is_object() || j.value("kvmbench_ab", 0) != 1) bad("kvmbench_ab", "1 (a `kvmbench ab` state file)");
   Experiment e;
   e.id = field<std::string>(j, "id", "a string");
-  if (e.id.empty() || e.id.find_first_of(" \t\n:") != std::string::npos) bad("id", "a word without ':'");
   e.command = field<std::vector<std::string>>(j, "command", "a list of strings");
   e.base = kernel_from(j.value("base", nlohmann::json()), "base");
   e.cand = kernel_from(j.value("cand", nlohmann::json()), "cand");
   e.order = field<std::string>(j, "order", "a string");
-  e.seed = field<std::uint64_t>(j, "seed", "a non-negative integer");
-  e.n = field<int>(j, "n", "an integer");
+  if (!j.contains("seed") || !j.at("seed").is_number_unsigned()) bad("seed", "a non-negative integer");
+  e.seed = j.at("seed").get<std::uint64_t>();
+  e.n = static_cast<int>(integer_field(j, "n", 2, kMaxBootsASide));
   e.max_regression_pct = field<double>(j, "max_regression_pct", "a number");
   e.alpha = field<double>(j, "alpha", "a number");
   e.boot_timeout_s = field<double>(j, "boot_timeout_s", "a number");
@@ -215,17 +343,20 @@ Experiment experiment_from_json(const nlohmann::json& j) {
   e.db = field<std::string>(j, "db", "a string");
   const auto& steps = j.value("steps", nlohmann::json());
   if (!steps.is_array()) bad("steps", "a list");
+  if (steps.size() != static_cast<std::size_t>(2 * e.n))
+    bad("steps", fmt::format("{} steps (2n)", 2 * e.n), std::to_string(steps.size()));
   for (const auto& s : steps) {
-    if (!s.is_object()) bad("steps[]", "objects");
+    const std::string at = fmt::format("steps[{}]", e.steps.size());
+    if (!s.is_object()) bad(at, "an object");
     Step st;
-    st.side = side_from(field<std::string>(s, "side", "a string"));
+    st.side = side_from(field<std::string>(s, "side", "a string"), at + ".side");
     try {
       st.status = step_status_from_name(field<std::string>(s, "status", "a string"));
     } catch (const std::invalid_argument&) {
-      bad("steps[].status", "a step status");
+      bad(at + ".status", "a step status (pending, booting, running, done, failed, no_boot, skipped)");
     }
     st.run_dir = field<std::string>(s, "run_dir", "a string");
-    st.exit_code = field<int>(s, "exit_code", "an integer");
+    st.exit_code = static_cast<int>(integer_field(s, "exit_code", INT_MIN, INT_MAX, at + ".exit_code"));
     st.note = field<std::string>(s, "note", "a string");
     st.boot_id = field<std::string>(s, "boot_id", "a string");
     st.release = field<std::string>(s, "release", "a string");
@@ -233,15 +364,15 @@ Experiment experiment_from_json(const nlohmann::json& j) {
     st.ended_at = field<std::string>(s, "ended_at", "a string");
     e.steps.push_back(std::move(st));
   }
-  if (e.steps.size() != static_cast<std::size_t>(2 * e.n)) bad("steps", fmt::format("{} steps (2n)", 2 * e.n));
   e.phase = phase_from(field<std::string>(j, "phase", "a string"));
   e.abort_requested = field<bool>(j, "abort_requested", "true or false");
-  e.kexec_step = field<int>(j, "kexec_step", "an integer");
+  e.kexec_step = static_cast<int>(integer_field(j, "kexec_step", INT_MIN, INT_MAX));
   e.kexec_from_boot_id = field<std::string>(j, "kexec_from_boot_id", "a string");
   e.kexec_at = field<std::string>(j, "kexec_at", "a string");
-  e.result_code = field<int>(j, "result_code", "an integer");
+  e.result_code = static_cast<int>(integer_field(j, "result_code", INT_MIN, INT_MAX));
   e.verdict_line = field<std::string>(j, "verdict_line", "a string");
   e.created_at = field<std::string>(j, "created_at", "a string");
+  check_experiment(e);
   return e;
 }
 

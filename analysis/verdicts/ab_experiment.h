@@ -98,8 +98,39 @@ struct Experiment {
   std::string marker(int step) const;
 };
 
+// The most boots a side: 2n must fit an int, and 2,000 boots are weeks of a
+// machine already.
+inline constexpr int kMaxBootsASide = 1000;
+
+// What a request sets that the state keeps, as the options give it.
+struct Settings {
+  int n = 3;
+  std::string order = "abba";
+  double max_regression_pct = 0;
+  double alpha = 0.05;
+  double boot_timeout_s = 600;
+  // Every text the state will hold (the command, kernels, paths, --db):
+  // JSON keeps UTF-8 only.
+  std::vector<std::string> texts;
+};
+
+// Throws std::invalid_argument naming the option ("--boot-timeout nan: a
+// finite number of seconds > 0") for a setting the state could not keep or
+// an experiment could not be: what the command checks before it writes or
+// changes anything.
+void check_settings(const Settings& s);
+
+// Throws std::invalid_argument naming the state's key for a record that is
+// not consistent in itself: a setting check_settings refuses, a text that is
+// not UTF-8, an id that is no file name or marker word, 2n steps with n of
+// each side, a kexec in flight to a step that exists, a verdict's code once
+// the verdict is given. What passes is what experiment_from_json reads back
+// from to_json (a round trip to the byte); what it refuses would not be.
+void check_experiment(const Experiment& e);
+
 nlohmann::json to_json(const Experiment& e);
-// Throws std::invalid_argument naming the key for a malformed record.
+// Throws std::invalid_argument naming the key for a malformed record, or one
+// check_experiment refuses.
 Experiment experiment_from_json(const nlohmann::json& j);
 
 // The step a command line's marker names for experiment `id`: its index,

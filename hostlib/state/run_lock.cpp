@@ -34,13 +34,26 @@ std::filesystem::path default_run_lock_path() {
   return std::filesystem::temp_directory_path() / "kvmbench.lock";
 }
 
+int open_lock_file(const std::filesystem::path& path) {
+  const auto unusable = [&](const std::string& why) {
+    return RunLockUnusable(fmt::format("cannot open run lock {}: {} (kvmbench keeps its lock file there: give it a "
+                                       "directory it can write, --state or KVMBENCH_STATE_DIR)",
+                                       path.string(), why),
+                           path);
+  };
+  std::error_code ec;
+  if (path.has_parent_path()) {
+    std::filesystem::create_directories(path.parent_path(), ec);
+    if (ec) throw unusable(fmt::format("cannot make its directory: {}", ec.message()));
+  }
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw unusable(std::strerror(errno));
+  return fd;
+}
+
 RunLock::RunLock(std::chrono::milliseconds wait, const std::string& what, std::filesystem::path path)
     : path_(std::move(path)) {
-  std::error_code ec;
-  if (path_.has_parent_path()) std::filesystem::create_directories(path_.parent_path(), ec);
-  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0)
-    throw std::runtime_error(fmt::format("cannot open run lock {}: {}", path_.string(), std::strerror(errno)));
+  fd_ = open_lock_file(path_);
   // kWaitForever would overflow the clock: no deadline then.
   const bool forever = wait == kWaitForever;
   const auto deadline = forever ? std::chrono::steady_clock::time_point::max() : std::chrono::steady_clock::now() + wait;
@@ -50,7 +63,7 @@ RunLock::RunLock(std::chrono::milliseconds wait, const std::string& what, std::f
     if (errno != EWOULDBLOCK && errno != EINTR) {
       int e = errno;
       ::close(fd_);
-      throw std::runtime_error(fmt::format("cannot lock {}: {}", path_.string(), std::strerror(e)));
+      throw RunLockUnusable(fmt::format("cannot lock {}: {}", path_.string(), std::strerror(e)), path_);
     }
     std::string who = read_fd(fd_);
     if (who.empty()) who = "unknown pid";

@@ -11,6 +11,12 @@ std::filesystem::path state_dir() {
   return "/var/lib/kvmbench";
 }
 
+std::filesystem::path ab_state_dir(const std::filesystem::path& given) {
+  if (!given.empty()) return given;
+  if (const char* e = std::getenv("KVMBENCH_AB_STATE"); e && *e) return e;
+  return state_dir() / "ab";
+}
+
 std::filesystem::path ensure_state_dir() {
   auto d = state_dir();
   std::error_code ec;

@@ -46,6 +46,8 @@ std::unique_ptr<RunLockHolder> acquire_run_lock(std::optional<std::chrono::secon
                                 waited ? fmt::format(", still after {} s of --wait-lock", wait->count()) : "",
                                 waited ? "wait longer (--wait-lock=SECONDS; bare --wait-lock: until it finishes)"
                                        : "pass --wait-lock to wait for it"));
+  } catch (const host::RunLockUnusable& e) {
+    throw ExitError(kExitUsage, e.what());  // bad set-up: the path and the reason
   } catch (const std::exception& e) {
     // The lock file cannot be opened or locked: this host, as set up, cannot
     // run. (A bug stays one: exit_verdict says 70.)

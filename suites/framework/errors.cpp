@@ -1,5 +1,7 @@
 #include "suites/framework/errors.h"
 
+#include "analysis/model/busy_error.h"
+
 #include <fmt/format.h>
 
 #include <any>
@@ -23,6 +25,9 @@ ExitVerdict exit_verdict(const std::exception_ptr& error, int usage_code) {
     std::rethrow_exception(error);
   } catch (const ExitError& e) {
     return {e.code, e.what()};
+  } catch (const BusyError& e) {
+    // Held by another process (a database's lock): try again later.
+    return {kExitBusy, fmt::format("busy: {}", e.what())};
   } catch (const std::invalid_argument& e) {
     // Thrown for values a user gave (std::stoi, our own parsers).
     return {usage_code, fmt::format("error: {}", e.what())};

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/model/host_meta_types.h"
 #include "hostlib/facts/confidential_host.h"
 #include "hostlib/facts/free_page_reporting.h"
 #include "hostlib/facts/cpuid.h"
@@ -107,8 +108,7 @@ HostCaps host_caps_from_probe_json(const nlohmann::json& probe) {
   for (const char* key : {"cpu", "kvm"})
     if (!probe.contains(key) || !probe[key].is_object())
       throw std::invalid_argument(fmt::format("no \"{}\" object (expected `kvmbench probe --json` output)", key));
-  if (probe["cpu"].contains("features") && !probe["cpu"]["features"].is_array())
-    throw std::invalid_argument("cpu.features: expected a list of strings");
+  if (const auto problem = host_meta_type_problem(probe)) throw std::invalid_argument(*problem);
   HostCaps caps;
   caps.metadata = probe;
   caps.kvm = host::kvm_status_from_json(probe["kvm"]);

@@ -4,9 +4,14 @@
 //             -- run SUITE ...
 // kvmbench ab --status | --abort | --resume [--state DIR]
 // One verdict across boots (ab_driver.h).
+#include <unistd.h>
+
 #include <cstdlib>
 #include <memory>
 
+#include "analysis/verdicts/ab_experiment.h"
+#include "hostlib/state/run_lock.h"
+#include "hostlib/state/state_dir.h"
 #include "suites/engine/ab_driver.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/framework/errors.h"
@@ -46,9 +51,16 @@ void add_ab_command(CLI::App& app) {
   cmd->add_flag("--resume", o->resume, "go on with the experiment in the state directory (what runs at boot)");
   cmd->add_option("command", o->command, "after --: the kvmbench command each boot runs (run SUITE ...)");
   cmd->callback([o, state] {
-    o->state_dir = *state;
+    o->state_dir = host::ab_state_dir(*state);
     if (o->db.empty())
       if (const char* d = std::getenv("KVMBENCH_DB"); d && *d) o->db = d;
+    // What the state could not keep is refused before anything is written.
+    std::vector<std::string> texts = o->command;
+    texts.insert(texts.end(), {o->base, o->cand, o->base_append, o->cand_append, o->out_dir, o->junit, o->markdown, o->db});
+    ab::check_settings({o->n, o->order, o->max_regression_pct, o->alpha, o->boot_timeout_s, std::move(texts)});
+    // A lock it could never take (a read-only directory, a directory in
+    // its place) is bad set-up, exit 2: not busy, which a poller retries.
+    if (!o->status) ::close(host::open_lock_file(o->state_dir / "lock"));
     const int code = engine::run_ab(*o);
     if (code != kExitOk) throw ExitError(code, "");
   });

@@ -16,7 +16,9 @@
 
 #include "analysis/store/db/db_dump.h"
 #include "analysis/store/run_record.h"
+#include "hostlib/os/interrupt.h"
 #include "hostlib/os/tarball.h"
+#include "analysis/model/busy_error.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/kvmbench/db_option.h"
 #include "suites/framework/errors.h"
@@ -41,6 +43,9 @@ void import_runs_below(db::ResultsDb& rdb, const fs::path& root, const std::stri
     return;
   }
   for (const auto& dir : dirs) {
+    // Between runs, each in whole or not at all: what is in stays in.
+    if (host::interrupted())
+      throw ExitError(kExitInterrupted, fmt::format("interrupted: {} runs imported before it, the others not", t.added));
     db::RunRecord r;
     try {
       r = db::read_run_record(dir);
@@ -86,6 +91,7 @@ void add_import(CLI::App* db_cmd) {
       std::error_code ec;
       if (!fs::exists(in, ec)) usage_error(fmt::format("{}: no such file or directory", in));
     }
+    host::install_interrupt_handlers();  // Ctrl-C, SIGTERM: stop after the run being imported
     db::ResultsDb rdb = open_results_db(o->db, db::Access::create);
     const auto t0 = std::chrono::steady_clock::now();
     ImportTally t;
@@ -129,16 +135,7 @@ void add_dump(CLI::App* db_cmd) {
         db::write_dump(rdb, std::cout);
         return;
       }
-      // Beside the target, renamed over it at the end: never half a dump
-      // under its name.
-      const fs::path tmp = o->file + ".partial";
-      std::size_t n = 0;
-      {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) usage_error(fmt::format("{}: cannot write", tmp.string()));
-        n = db::write_dump(rdb, out);
-      }
-      fs::rename(tmp, o->file);
+      const std::size_t n = db::write_dump_file(rdb, o->file);
       fmt::print(stderr, "{} runs written to {}\n", n, o->file);
     } catch (...) {
       rethrow_naming_bad_input(std::current_exception(), "");

@@ -18,6 +18,7 @@
 #include "hostlib/qemu/qemu_launcher.h"
 #include "hostlib/qemu/qemu_paths.h"
 #include "hostlib/facts/rmpopt_boot_state.h"
+#include "analysis/model/host_meta_types.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/framework/errors.h"
 
@@ -231,6 +232,7 @@ nlohmann::json read_host_file(const std::string& path) {
   for (const char* key : {"cpu", "kvm"})
     if (!m.is_object() || !m.contains(key) || !m[key].is_object())
       usage_error(fmt::format("--host {}: no \"{}\" object (expected `kvmbench probe --json` output)", path, key));
+  if (const auto problem = host_meta_type_problem(m)) usage_error(fmt::format("--host {}: {}", path, *problem));
   return m;
 }
 

@@ -78,7 +78,8 @@ static void report_several(const std::vector<std::string>& dirs, const std::stri
         runs[i].name = dirs[i];
   const std::vector<Table> tables = naming_bad_input("", [&] { return suite->tables_of_runs(runs); });
   if (f == Format::json) {
-    fmt::print("{}\n", nlohmann::json{{"runs", dirs}, {"suite", suite->name}, {"tables", engine::tables_json(tables)}}.dump(2));
+    fmt::print("{}\n", nlohmann::json{{"runs", dirs}, {"suite", suite->name}, {"tables", engine::tables_json(tables)}}
+                           .dump(2, ' ', false, nlohmann::json::error_handler_t::replace));  // a path's bytes
     return;
   }
   if (f == Format::text) fmt::print("runs:\n  {}\nsuite: {}\n\n", fmt::join(dirs, "\n  "), suite->name);

@@ -6,7 +6,8 @@
 // the kvmbench command would end with it (suites/framework/errors.h): a
 // refusal (exit 2) is fine; an exception that would end in exit 70 (a bug),
 // a JSON library error other than "not JSON" (its raw message would reach
-// the user), a crash and a hang are findings.
+// the user, thrown or quoted in a reader's own message), a crash and a hang
+// are findings.
 //
 // Two drivers run them: mutation_driver.cpp (any compiler; what ctest runs,
 // label fuzz) and libFuzzer (clang's -fsanitize=fuzzer, libfuzzer_main.cpp;

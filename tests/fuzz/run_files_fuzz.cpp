@@ -26,13 +26,23 @@ void run(std::string_view data) {
   const std::optional<std::string_view> samples =
       at == std::string_view::npos ? std::nullopt : std::optional(data.substr(at + kSeparator.size()));
   const std::filesystem::path dir = "fuzz/replay-20260101T000000Z-lab1";
+  bool stored = false;
   try {
     db::run_record_from_text(dir.filename().string(), std::string(meta), samples.value_or(""), dir);
+    stored = true;
   } catch (const std::runtime_error&) {
   }
-  const Run run = run_from_text(dir, meta, samples, SampleProvenance::drop);
-  check_sample_count(run);
-  engine::report_tables(run, engine::ReportDetail::data);
+  // What db import stores, report reads: the database holds no run that
+  // `report` of its directory would refuse.
+  Run run;
+  try {
+    run = run_from_text(dir, meta, samples, SampleProvenance::drop);
+    check_sample_count(run);
+    engine::report_tables(run, engine::ReportDetail::data);
+  } catch (const std::exception& e) {
+    if (stored) fuzz_finding(std::string("db import stores a run that report refuses: ") + e.what());
+    throw;
+  }
   const ComparisonSide side = side_from_run(run, "base");
   compare(side, side);
   const ExportedRun exported = export_run(run, dir.filename().string());

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,21 @@ fs::path fake_bzimage(const fs::path& dir) {
   bytes.replace(0x202, 4, "HdrS");
   std::ofstream(dir / "bzImage", std::ios::binary) << bytes;
   return dir / "bzImage";
+}
+
+// An experiment of two boots a side on the running kernel, none ended.
+kvmbench::ab::Experiment two_boots_a_side(const std::vector<std::string>& command) {
+  kvmbench::ab::Experiment e;
+  e.id = "ab-20261203T100000Z-beef";
+  e.command = command;
+  e.base.spec = e.cand.spec = "running";
+  e.n = 2;
+  for (auto s : kvmbench::ab::invocation_order(2, "abba", 0)) {
+    kvmbench::ab::Step step;
+    step.side = s;
+    e.steps.push_back(step);
+  }
+  return e;
 }
 
 }  // namespace
@@ -83,17 +99,8 @@ TEST(AbCli, BadInputIsRefusedBeforeAnyBoot) {
 // naming it, --status says where it stands, --abort marks it to stop.
 TEST(AbCli, AStateDirectoryOfAnotherExperiment) {
   TempDir tmp;
-  kvmbench::ab::Experiment e;
-  e.id = "ab-20261203T100000Z-beef";
-  e.command = {"run", "asid", "--preset", "lab"};
-  e.base.spec = e.cand.spec = "running";
+  kvmbench::ab::Experiment e = two_boots_a_side({"run", "asid", "--preset", "lab"});
   e.cand.append = "kvm_amd.npt=0";
-  e.n = 2;
-  for (auto s : kvmbench::ab::invocation_order(2, "abba", 0)) {
-    kvmbench::ab::Step step;
-    step.side = s;
-    e.steps.push_back(step);
-  }
   e.steps[0].status = kvmbench::ab::StepStatus::done;
   e.steps[0].run_dir = "/runs/step1-base/asid-x";
   e.created_at = "2026-12-03T10:00:00Z";
@@ -131,4 +138,71 @@ TEST(AbCli, AStateDirectoryOfAnotherExperiment) {
   auto bad = run_kvmbench({"ab", "--status"}, 60, "", env);
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
   EXPECT_TRUE(has(bad.err, "state.json")) << bad.err;
+}
+
+// The resume at boot reads whatever the state directory holds: a state
+// whose kexec in flight names a step that does not exist (4 of 4 steps, or
+// any step of none) crashed it (SIGSEGV) at every boot. It is bad input,
+// named, exit 2, and the file is left as it was.
+TEST(AbCli, ResumeRefusesAStateWhoseStepIsOutOfRange) {
+  TempDir tmp;
+  kvmbench::ab::Experiment e = two_boots_a_side({"run", "directmap", "--preset", "host"});
+  e.kexec_from_boot_id = "a boot that is not this one";
+  const std::vector<std::string> env = {private_state_dir_env(), "KVMBENCH_AB_STATE=" + (tmp.path / "state").string()};
+  fs::create_directories(tmp.path / "state");
+  struct Case {
+    const char* what;
+    std::function<void(nlohmann::json&)> change;
+    std::string says;
+  };
+  for (const auto& c : std::vector<Case>{
+           {"kexec_step 4 of 4 steps", [](auto& j) { j["kexec_step"] = 4; }, "kexec_step: expected -2 (none)"},
+           {"n 0, no steps, a kexec in flight",
+            [](auto& j) {
+              j["n"] = 0;
+              j["steps"] = nlohmann::json::array();
+              j["kexec_step"] = 0;
+            },
+            "n: expected an integer from 2 to 1000"},
+           {"an id with '/'", [](auto& j) { j["id"] = "../../etc/x"; }, "id: expected a word"}}) {
+    nlohmann::json j = to_json(e);
+    c.change(j);
+    const std::string text = j.dump(2);
+    kvmbench::test_support::write_text(tmp.path / "state" / "state.json", text);
+    for (const char* how : {"--resume", "--status", "--abort"}) {
+      auto r = run_kvmbench({"ab", how}, 60, "", env);
+      EXPECT_EQ(r.exit_code, 2) << c.what << " " << how << " (signal " << r.signal << ")\n" << r.err;
+      EXPECT_TRUE(has(r.err, "state.json: ab state: " + c.says)) << c.what << " " << how << "\n" << r.err;
+    }
+    EXPECT_EQ(kvmbench::test_support::read_text(tmp.path / "state" / "state.json"), text) << c.what;
+  }
+}
+
+// Options a state could not keep (JSON holds no infinity or NaN, so it
+// stored null and then --status, --resume and --abort all refused the file)
+// and an -n whose 2n overflows are refused naming the option, before
+// anything is written: no state directory, no state.
+TEST(AbCli, OptionsTheStateCouldNotKeepAreRefusedBeforeAnythingIsWritten) {
+  TempDir tmp;
+  const fs::path image = fake_bzimage(tmp.path);
+  const std::vector<std::string> env = {private_state_dir_env(), "KVMBENCH_AB_RUNNING_IMAGE=" + image.string(),
+                                        "KVMBENCH_AB_STATE=" + (tmp.path / "state").string()};
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--max-regression", "inf"}, "--max-regression inf: a finite percentage >= 0"},
+      {{"--max-regression", "1e400"}, "--max-regression inf: a finite percentage >= 0"},
+      {{"--boot-timeout", "nan"}, "--boot-timeout nan: a finite number of seconds > 0"},
+      {{"--boot-timeout", "-1"}, "--boot-timeout -1: a finite number of seconds > 0"},
+      {{"-n", "1073741824"}, "-n 1073741824: at least 2 invocations a side (a CI needs two boots), at most 1000"},
+      {{"-n", "1001"}, "at most 1000"},
+      {{"--out", (tmp.path / "runs-\xff").string()}, "is not UTF-8"},
+  };
+  for (const auto& [opts, says] : cases) {
+    std::vector<std::string> args = {"ab", "--cand", "running"};
+    args.insert(args.end(), opts.begin(), opts.end());
+    args.insert(args.end(), {"--", "run", "directmap", "--preset", "host"});
+    auto r = run_kvmbench(args, 120, "", env);
+    EXPECT_EQ(r.exit_code, 2) << says << "\n" << r.err;
+    EXPECT_TRUE(has(r.err, says)) << r.err;
+    EXPECT_FALSE(fs::exists(tmp.path / "state")) << says;
+  }
 }

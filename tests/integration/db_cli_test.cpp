@@ -7,6 +7,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <functional>
+#include <set>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +17,7 @@
 #include "analysis/store/db/results_db.h"
 #include "analysis/store/run_record.h"
 #include "analysis/store/run_store.h"
+#include "tests/support/export_runs.h"
 #include "tests/support/postgres_server.h"
 #include "tests/support/run_command.h"
 #include "tests/support/synthetic_lab.h"
@@ -266,4 +270,79 @@ TEST(DbCli, AReadOnlyDatabaseIsRead) {
                                                           "-wal holds commits"),
             std::string::npos)
       << r.err;
+}
+
+// Three ingests at once, each into its own --out (three jobs of one
+// machine): their runs, begun in the same second, shared a name, and the
+// database kept the first and refused the others. Each is imported.
+TEST(DbCli, RunsIngestedInOneSecondAreEachImported) {
+  TempDir t;
+  const std::string log = kvmbench::read_file(std::string(KVMBENCH_SOURCE_DIR) + "/results/reference/make_shared_to_shared.log");
+  std::vector<std::thread> ingests;
+  std::vector<int> codes(3, -1);
+  for (int i = 0; i < 3; ++i) {
+    const fs::path input = t.path / ("capture-" + std::to_string(i) + ".log");
+    kvmbench::test_support::write_text(input, log);
+    ingests.emplace_back([&, i, input] {
+      codes[i] = run_kvmbench({"ingest", input.string(), "--out", (t.path / ("out" + std::to_string(i))).string()})
+                     .exit_code;
+    });
+  }
+  for (auto& th : ingests) th.join();
+  std::set<std::string> names;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(codes[i], 0);
+    names.insert(fs::directory_iterator(t.path / ("out" + std::to_string(i)))->path().filename().string());
+  }
+  EXPECT_EQ(names.size(), 3u);
+  const std::string db = (t.path / "lab.db").string();
+  const auto r = run_kvmbench({"db", "import", (t.path / "out0").string(), (t.path / "out1").string(),
+                               (t.path / "out2").string(), "--db", db});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const Tally tally = tally_of(r.out);
+  EXPECT_EQ(tally.added, 3) << r.out << r.err;
+  EXPECT_EQ(tally.refused, 0) << r.out << r.err;
+}
+
+// What `report` refuses, `db import` refuses, with the same reason, and
+// stores nothing of it: it stored them (a numeric preset as ''), and a run
+// in the database that its own directory could not report.
+TEST(DbCli, ImportRefusesWhatReportRefuses) {
+  TempDir t;
+  struct Case {
+    std::string name, reason;
+    std::function<void(nlohmann::json& meta, std::string& samples)> spoil;
+  };
+  const std::vector<Case> cases = {
+      {"numeric-preset", "\"preset\" is number where a string belongs",
+       [](auto& meta, auto&) { meta["preset"] = 5; }},
+      {"skipped-part-reason", "\"skipped_parts\"[0].\"reason\" is number where a string belongs",
+       [](auto& meta, auto&) { meta["skipped_parts"][0]["reason"] = 3; }},
+      {"metric-roles", "metric_roles.derived.sweep_rate is not a metric name",
+       [](auto& meta, auto&) { meta["metric_roles"]["derived"]["sweep_rate"] = 1; }},
+      {"two-units", "series ram=64G/layout=last/emulated_sweep_wall mixes units 'ms' and 's'",
+       [](auto&, auto& samples) {
+         samples += nlohmann::json{{"case", "ram=64G"}, {"variant", "layout=last"}, {"metric", "emulated_sweep_wall"},
+                                   {"unit", "s"}, {"value", 0.01}, {"iteration", 5}}.dump() + "\n";
+       }},
+  };
+  const std::string db = (t.path / "lab.db").string();
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const fs::path run = kvmbench::test_support::write_export_run(t.path / c.name, "rmpopt-20260102T030405.000001Z-lab-7");
+    nlohmann::json meta = kvmbench::test_support::export_run_meta("complete");
+    std::string samples = kvmbench::read_file(run / "samples.jsonl");
+    c.spoil(meta, samples);
+    kvmbench::test_support::write_text(run / "meta.json", meta.dump(2));
+    kvmbench::test_support::write_text(run / "samples.jsonl", samples);
+    const auto report = run_kvmbench({"report", run.string()});
+    EXPECT_EQ(report.exit_code, 2) << report.out << report.err;
+    EXPECT_NE(report.err.find(c.reason), std::string::npos) << report.err;
+    const auto import = run_kvmbench({"db", "import", run.string(), "--db", db});
+    EXPECT_EQ(import.exit_code, 2) << import.out << import.err;
+    EXPECT_NE(import.err.find(c.reason), std::string::npos) << import.err;
+    EXPECT_EQ(tally_of(import.out).unreadable, 1) << import.out;
+  }
+  const auto info = run_kvmbench({"db", "info", "--db", db});
+  EXPECT_NE(info.out.find("0 runs, 0 samples"), std::string::npos) << info.out << info.err;
 }

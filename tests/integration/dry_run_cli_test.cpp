@@ -317,9 +317,9 @@ TEST(DryRunCli, BadHostDescriptionsAreUsageErrors) {
       {write("truncated.json", snp.substr(0, snp.size() / 2)), "not JSON (truncated or malformed)"},
       {write("array.json", "[1, 2]"), "not a JSON object"},
       {write("nokvm.json", R"({"cpu": {"features": []}})"), "no \"kvm\" object"},
-      {write("badtype.json", R"({"cpu": {}, "kvm": {"present": "yes"}})"), "kvm.present: expected true or false"},
+      {write("badtype.json", R"({"cpu": {}, "kvm": {"present": "yes"}})"), "\"kvm\".\"present\" is string where true or false belongs"},
       {write("badfeatures.json", R"({"cpu": {"features": "svm"}, "kvm": {"present": true}})"),
-       "cpu.features: expected a list of strings"},
+       "\"cpu\".\"features\" is string where an array belongs"},
       {write("badcbit.json", R"({"cpu": {}, "kvm": {"present": true}, "confidential": {"sev_cbitpos": "51"}})"),
        "confidential.sev_cbitpos"},
   };

@@ -25,6 +25,7 @@ const fs::path kReplay = fs::path(KVMBENCH_TEST_DATA) / "replay";
 struct OnSmallDisk {
   kvmbench::test_support::CommandResult result;
   std::string left;  // `ls -A` of the runs folder on the disk
+  std::string disk;  // `ls -A` of the disk, less the file that fills it
   std::string skip;  // why the disk could not be had ("" when it was)
 };
 
@@ -55,13 +56,16 @@ OnSmallDisk on_small_disk(const TempDir& t, const std::string& size, long fill_k
                                         : fmt::format("head -c {}K /dev/zero > '{}/fill';", fill_kib, disk.string());
   const std::string script = fmt::format(
       "mount -t tmpfs -o size={0} tmpfs '{1}' || exit 99; {2} {3}; rc=$?; "
-      "echo \"left:[$(ls -A '{1}/runs' 2>/dev/null)]\" >&2; cp -a '{1}/runs/.' '{4}/' 2>/dev/null; exit $rc",
+      "echo \"left:[$(ls -A '{1}/runs' 2>/dev/null)]\" >&2; echo \"disk:[$(ls -A '{1}' | grep -vx fill)]\" >&2; "
+      "cp -a '{1}/runs/.' '{4}/' 2>/dev/null; exit $rc",
       size, disk.string(), fill, command, out.string());
   r.result = run_command({"/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script}, 120,
                          "", {kvmbench::test_support::private_state_dir_env()});
   if (r.result.exit_code == 99) r.skip = "cannot mount a tmpfs here: " + r.result.err;
   const auto l = r.result.err.rfind("left:[");
   if (l != std::string::npos) r.left = r.result.err.substr(l + 6, r.result.err.find(']', l) - l - 6);
+  const auto d = r.result.err.rfind("disk:[");
+  if (d != std::string::npos) r.disk = r.result.err.substr(d + 6, r.result.err.find(']', d) - d - 6);
   return r;
 }
 
@@ -75,7 +79,8 @@ std::vector<fs::path> entries(const fs::path& dir) {
 }  // namespace
 
 // A disk already full: the run directory cannot get its meta.json, and
-// goes again (it was left behind, empty, by `run` and `ingest`).
+// goes again (it was left behind, empty, by `run` and `ingest`), and so
+// does the --out folder made for it (it was left, empty).
 TEST(FullDisk, ARunThatCannotStartLeavesNoDirectory) {
   TempDir t;
   const fs::path log = t.path / "kernel.log";
@@ -90,7 +95,31 @@ TEST(FullDisk, ARunThatCannotStartLeavesNoDirectory) {
     EXPECT_EQ(d.result.exit_code, 2) << d.result.err;
     EXPECT_NE(d.result.err.find("No space left on device"), std::string::npos) << d.result.err;
     EXPECT_EQ(d.left, "") << d.result.err;
+    EXPECT_EQ(d.disk, "") << d.result.err;
   }
+}
+
+// `db dump` onto a disk that fills: exit 2, and no dump, not even its
+// FILE.partial (it was left).
+TEST(FullDisk, ADumpThatDoesNotFitLeavesNothing) {
+  TempDir t;
+  std::string log;
+  for (int i = 0; i < 2000; ++i)
+    log += fmt::format("[ {}.0] guest_memfd to_shared: nr_pages={}, make_shared=9 cycles, total=100 cycles\n", i + 1,
+                       1 << (i % 10));
+  kvmbench::test_support::write_text(t.path / "kernel.log", log);
+  ASSERT_EQ(kvmbench::test_support::run_kvmbench({"ingest", (t.path / "kernel.log").string(), "--out",
+                                                  (t.path / "runs").string()})
+                .exit_code,
+            0);
+  const std::string db = (t.path / "lab.db").string();
+  ASSERT_EQ(kvmbench::test_support::run_kvmbench({"db", "import", (t.path / "runs").string(), "--db", db}).exit_code,
+            0);
+  const auto d = on_small_disk(t, "256k", 128, {"db", "dump", "{disk}/lab.jsonl", "--db", db}, t.path / "out");
+  if (!d.skip.empty()) GTEST_SKIP() << d.skip;
+  EXPECT_EQ(d.result.exit_code, 2) << d.result.err;
+  EXPECT_NE(d.result.err.find("cannot write"), std::string::npos) << d.result.err;
+  EXPECT_EQ(d.disk, "") << d.result.err;
 }
 
 // A disk that fills during `run`: the run ends failed, with the reason in

@@ -1,7 +1,7 @@
 // A run directory whose meta.json or samples.jsonl was written by someone
 // else (edited, damaged, made to hurt): a value nested deeper than any
 // reader takes (100,000 levels: deep enough to overflow the stack of a
-// recursive copy) or a key given twice. Every command that reads a run
+// recursive copy), a key given twice or a NUL byte. Every command that reads a run
 // refuses it the same way, naming the file and line (analysis/model/json_input.h),
 // with exit 2: report, compare (as base and as candidate), merge, every
 // export and db import (which stores nothing of it).
@@ -61,6 +61,16 @@ struct HostileRuns {
          samples.substr(0, second_line) + "{\"x\":" + nested(100000) + "," + samples.substr(second_line + 1));
     make({"sample-twice", "samples.jsonl", "samples.jsonl:2", "key \"metric\" given twice"}, meta,
          samples.substr(0, second_line) + "{\"metric\":\"m\"," + samples.substr(second_line + 1));
+    // A NUL byte after a whole document: nlohmann ends the input there, so
+    // what follows went unread and the run was taken as it was before it.
+    const auto meta_lines = static_cast<std::size_t>(std::count(meta.begin(), meta.end(), '\n'));
+    make({"meta-nul", "meta.json", fmt::format("meta.json:{}", meta_lines + 1),
+          fmt::format("a NUL byte at offset {} (column 1)", meta.size())},
+         meta + std::string(1, '\0') + "{\"suite\": \"rmpopt\"}\n", samples);
+    const std::size_t third_line = samples.find('\n', second_line) + 1;
+    make({"sample-nul", "samples.jsonl", "samples.jsonl:2",
+          fmt::format("a NUL byte at offset {0} (column {1})", third_line - 1 - second_line, third_line - second_line)},
+         meta, samples.substr(0, third_line - 1) + std::string(1, '\0') + "junk" + samples.substr(third_line - 1));
   }
 
   void make(const Hostile& h, const std::string& meta, const std::string& samples) {
@@ -77,7 +87,7 @@ struct HostileRuns {
 
 TEST(HostileRunFiles, EveryReaderRefusesThemNamingFileAndLine) {
   HostileRuns h;
-  ASSERT_EQ(h.runs.size(), 4u);
+  ASSERT_EQ(h.runs.size(), 6u);
   for (const auto& [what, dir] : h.runs) {
     SCOPED_TRACE(what.name);
     const std::string d = dir.string(), good = h.good.string();

@@ -382,8 +382,8 @@ TEST(IngestCommand, CtrlCWhileStoringMarksTheRunInterrupted) {
   EXPECT_EQ(run.meta["n_samples"], run.samples.size());
 }
 
-// Refusals found in the tables (one metric in two time units) leave no run,
-// and a guest console with bytes that are not UTF-8 is stored (U+FFFD in
+// Refusals found in the tables (one metric in two time units) leave no run
+// and no --out folder made for it, and a guest console with bytes that are not UTF-8 is stored (U+FFFD in
 // meta.json; the raw copy keeps the bytes), not refused with a JSON
 // library's message and an empty directory.
 TEST(IngestCommand, MixedUnitsLeaveNothingAndInvalidUtf8IsStored) {
@@ -401,6 +401,12 @@ TEST(IngestCommand, MixedUnitsLeaveNothingAndInvalidUtf8IsStored) {
   auto r = run_kvmbench({"ingest", mixed.string(), "--out", out.string()});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("mixes units 'ns' and 'us'; nothing stored"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out)) << "the --out folder made for the run stays too (empty)";
+  // One that was there before stays, as it was.
+  fs::create_directories(out);
+  r = run_kvmbench({"ingest", mixed.string(), "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(fs::exists(out));
   EXPECT_TRUE(entries(out).empty());
 
   const std::string console =

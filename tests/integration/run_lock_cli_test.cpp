@@ -4,6 +4,7 @@
 // go, and Ctrl-C ends the wait with 130. The test process holds the lock
 // itself, in a state directory of its own (KVMBENCH_STATE_DIR).
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -150,4 +151,51 @@ TEST(RunLockCli, CtrlCEndsTheWaitWith130) {
   EXPECT_EQ(w.exit_code, 130) << w.err;
   EXPECT_NE(w.err.find("interrupted while waiting for the run lock"), std::string::npos) << w.err;
   EXPECT_FALSE(fs::exists(tmp.path / "out"));
+}
+
+// A lock that can never be taken (a directory where the lock file goes, a
+// state directory on a read-only file system) is bad set-up: exit 2 with
+// the path and the reason. `ab` said 75 (busy), which a poller retries for
+// ever; `run` said 77 (this host cannot), which a job engine may let pass.
+TEST(RunLockCli, ALockThatCannotBeTakenIsExit2WithThePath) {
+  TempDir tmp;
+  const fs::path state = tmp.path / "state";
+  fs::create_directories(state / "run.lock");
+  fs::create_directories(state / "ab" / "lock");
+  const std::string env = "KVMBENCH_STATE_DIR=" + state.string();
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           short_run(tmp.path / "runs", ""), {"ab", "--resume"}, {"ab", "--abort"}, {"ab", "--resume", "--state", (state / "ab").string()}}) {
+    SCOPED_TRACE(args[0] + " " + args[1]);
+    const auto r = run_kvmbench(args, 60, "", {env});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    const std::string lock = (state / (args[0] == "run" ? "run.lock" : "ab/lock")).string();
+    EXPECT_NE(r.err.find("cannot open run lock " + lock + ": Is a directory"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(tmp.path / "runs"));
+
+  // A read-only file system: a tmpfs mounted so in a mount namespace of the
+  // command's own (root and unshare(1) needed).
+  if (::geteuid() != 0) GTEST_SKIP() << "mounting a read-only tmpfs needs root";
+  if (kvmbench::test_support::run_command({"/usr/bin/unshare", "--mount", "/bin/true"}).exit_code != 0)
+    GTEST_SKIP() << "no mount namespace here";
+  const fs::path ro = tmp.path / "read-only";
+  fs::create_directories(ro);
+  for (const std::string& command :
+       {fmt::format("KVMBENCH_STATE_DIR='{}' '{}' run rmpopt --preset host -r 1 --set ram=1G --set layouts=none "
+                    "--set strategies=one-cpu --out '{}/runs'",
+                    ro.string(), KVMBENCH_BINARY, tmp.path.string()),
+        fmt::format("'{}' ab --abort --state '{}'", KVMBENCH_BINARY, ro.string()),
+        fmt::format("'{}' ab --resume --state '{}'", KVMBENCH_BINARY, (ro / "ab").string())}) {
+    SCOPED_TRACE(command);
+    const auto r = kvmbench::test_support::run_command(
+        {"/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+         fmt::format("mount -t tmpfs -o ro tmpfs '{}' || exit 99; {}", ro.string(), command)},
+        60);
+    if (r.exit_code == 99) GTEST_SKIP() << "cannot mount a tmpfs here: " << r.err;
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("cannot open run lock " + ro.string()), std::string::npos) << r.err;
+    EXPECT_TRUE(r.err.find("Read-only file system") != std::string::npos ||
+                r.err.find("cannot make its directory") != std::string::npos)
+        << r.err;
+  }
 }

@@ -110,3 +110,30 @@ TEST(JsonInput, OrDiscardedForWhatIsRefused) {
   EXPECT_TRUE(parse_json_input_or_discarded("{").is_discarded());
   EXPECT_EQ(parse_json_input_or_discarded("{\"a\": 1}"), nlohmann::json({{"a", 1}}));
 }
+
+// nlohmann's lexer ends the input at a NUL byte, so `{"a": 1}\0{"b": 2}`
+// read as `{"a": 1}`: a NUL is refused wherever it is, with its line,
+// offset and column.
+TEST(JsonInput, ANulByteIsRefusedWithItsOffset) {
+  EXPECT_EQ(nlohmann::json::parse(std::string("{\"a\": 1}\0{\"b\": 2}", 17)), nlohmann::json({{"a", 1}}))
+      << "nlohmann still stops at a NUL: if it no longer does, this check could go";
+  struct Case {
+    std::string text;
+    std::size_t line;
+    std::string reason;
+  };
+  for (const auto& c : std::vector<Case>{
+           {std::string("{\"a\": 1}\0{\"b\": 2}", 17), 1, "a NUL byte at offset 8 (column 9)"},
+           {std::string("{\n  \"a\": \"x\0y\"\n}", 16), 2, "a NUL byte at offset 11 (column 10)"},
+           {std::string("\0", 1), 1, "a NUL byte at offset 0 (column 1)"},
+           {std::string("[1,\n2]\n\0", 8), 3, "a NUL byte at offset 7 (column 1)"}}) {
+    try {
+      parse_json_input(c.text);
+      FAIL() << "accepted " << c.reason;
+    } catch (const JsonInputError& e) {
+      EXPECT_EQ(e.line, c.line) << c.reason;
+      EXPECT_EQ(e.reason.rfind(c.reason, 0), 0u) << e.reason;
+    }
+    EXPECT_TRUE(parse_json_input_or_discarded(c.text).is_discarded()) << c.reason;
+  }
+}

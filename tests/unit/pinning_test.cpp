@@ -112,7 +112,9 @@ TEST(RunLock, AFileThatCannotBeOpenedIsNotBusy) {
     FAIL() << "locked a directory";
   } catch (const kvmbench::host::RunLockBusy& e) {
     FAIL() << "busy: " << e.what();
-  } catch (const std::runtime_error& e) {
+  } catch (const kvmbench::host::RunLockUnusable& e) {
     EXPECT_NE(std::string(e.what()).find("cannot open run lock"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Is a directory"), std::string::npos) << e.what();
+    EXPECT_EQ(e.path, dir.path / "run.lock");
   }
 }

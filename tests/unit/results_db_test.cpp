@@ -396,16 +396,25 @@ TEST(DbLocation, FlagThenEnvironmentThenDefault) {
   const DbLocation pg = parse_db_location("postgresql://lab:s3cret@db.example/kvmbench");
   EXPECT_EQ(pg.backend, Backend::postgresql);
   EXPECT_EQ(pg.target, "postgresql://lab:s3cret@db.example/kvmbench");
-  EXPECT_EQ(pg.display, "postgresql://lab:***@db.example/kvmbench");
+  EXPECT_EQ(pg.display, "host=db.example dbname=kvmbench user=lab password=***");
   EXPECT_EQ(parse_db_location("postgres://db/k").backend, Backend::postgresql);
-  // A password in the URL's query or in a key=value string is masked too.
+  // A password in the URL's query or in a key=value string is masked too
+  // (every form: connection_string_test.cpp).
   EXPECT_EQ(parse_db_location("postgresql://lab@db/k?sslmode=require&password=s3cret").display,
-            "postgresql://lab@db/k?sslmode=require&password=***");
+            "host=db dbname=k user=lab password=*** sslmode=require");
   EXPECT_EQ(parse_db_location("postgresql:///k?password=s3cret&host=/run/pg").display,
-            "postgresql:///k?password=***&host=/run/pg");
+            "host=/run/pg dbname=k password=***");
   EXPECT_EQ(parse_db_location("host=db dbname=k password='s3 cr\\'et' user=lab").display,
-            "host=db dbname=k password=*** user=lab");
+            "host=db dbname=k user=lab password=***");
   EXPECT_EQ(parse_db_location("host=db password=s3cret").display, "host=db password=***");
+  // One libpq cannot read is refused before anything connects, showing none of it.
+  try {
+    parse_db_location("postgresql://lab:s3%zzcret@db/k");
+    FAIL();
+  } catch (const DbError& e) {
+    EXPECT_EQ(std::string(e.what()).find("s3"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("libpq cannot read it"), std::string::npos) << e.what();
+  }
   EXPECT_THROW(parse_db_location(""), DbError);
   EXPECT_THROW(parse_db_location("sqlite:"), DbError);
   try {
@@ -426,9 +435,13 @@ TEST(DbLocation, KeyValueConnectionStringIsPostgresql) {
   EXPECT_EQ(kv.target, "host=/run/nothing-listens dbname=k password=s3cret");
   EXPECT_EQ(kv.display, "host=/run/nothing-listens dbname=k password=***");
   EXPECT_EQ(parse_db_location("  dbname = k").backend, Backend::postgresql);
-  // A file that only looks like one, and one named so on purpose.
+  // A path with an '=' in it, and a file named like a connection string on
+  // purpose. Written as key=value words, with an option libpq does not know
+  // ("hostname"), it is a mistyped connection string: refused, for its
+  // other words may hold a password.
   EXPECT_EQ(parse_db_location("results/a=b.db").backend, Backend::sqlite);
-  EXPECT_EQ(parse_db_location("hostname=x.db").backend, Backend::sqlite);
+  EXPECT_THROW(parse_db_location("hostname=x.db"), DbError);
+  EXPECT_EQ(parse_db_location("sqlite:hostname=x.db").target, "hostname=x.db");
   const DbLocation file = parse_db_location("sqlite:host=x.db");
   EXPECT_EQ(file.backend, Backend::sqlite);
   EXPECT_EQ(file.target, "host=x.db");

@@ -7,6 +7,8 @@
 #include <csignal>
 
 #include <fstream>
+#include <regex>
+#include <set>
 
 #include "analysis/model/sample_jsonl.h"
 #include "tests/support/run_command.h"
@@ -256,7 +258,42 @@ TEST(RunStore, AMetaMemberOfAnotherTypeIsRefusedByName) {
       EXPECT_EQ(std::string(e.what()), "runs/x/meta.json: " + why);
     }
   }
+  // A null where the readers take a member with a typed default ("status",
+  // "suite"): a raw "type must be string, but is null" reached the user.
+  for (const char* member : {"status", "suite", "measured_repetitions"}) {
+    nlohmann::json meta = {{"source", "replay"}, {"suite", "x"}, {"status", "complete"}};
+    meta[member] = nullptr;
+    try {
+      run_from_text("runs/x", meta.dump(), std::nullopt);
+      ADD_FAILURE() << member << " null was read";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(fmt::format("\"{}\" is null where", member)), std::string::npos)
+          << e.what();
+    }
+  }
+  // A host of another type than the probe writes (host_meta_types.h).
+  EXPECT_THROW(run_from_text("runs/x", R"({"source": "replay", "suite": "x", "host": {"hostname": 5}})", std::nullopt),
+               std::runtime_error);
   // What kvmbench writes reads, null members included.
   EXPECT_NO_THROW(run_from_text("runs/x", R"({"source": "replay", "suite": "x", "error": null, "skipped_parts": []})",
                                 std::nullopt));
+}
+
+// A run's directory name is its identity in the results database: two runs
+// of one machine begun in the same second, written under other roots (two
+// ingests with their own --out), got one name, and the database kept only
+// the first. Named to the microsecond, each has its own; in one root a
+// suffix keeps even the same microsecond apart.
+TEST(RunStore, RunsOfOneSecondHaveNamesOfTheirOwn) {
+  test_support::TempDir tmp;
+  const nlohmann::json meta = {{"suite", "make_shared"}, {"source", "replay"}, {"hostname", "lab-1"}};
+  std::set<std::string> names;
+  for (int i = 0; i < 20; ++i) {
+    RunWriter w = RunWriter::create_in(tmp.path / std::to_string(i), meta);
+    names.insert(w.dir().filename().string());
+    w.finish();
+  }
+  EXPECT_EQ(names.size(), 20u);
+  const std::regex format(R"(make_shared-\d{8}T\d{6}\.\d{6}Z-lab-1)");
+  for (const auto& n : names) EXPECT_TRUE(std::regex_match(n, format)) << n;
 }

@@ -4,6 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <functional>
 
 #include "analysis/model/json_input.h"
@@ -71,6 +74,26 @@ std::size_t write_dump(ResultsDb& from, std::ostream& out) {
   out.flush();
   if (!out) throw std::runtime_error("cannot write the dump (disk full? closed pipe?)");
   return n;
+}
+
+std::size_t write_dump_file(ResultsDb& from, const std::filesystem::path& file) {
+  const std::filesystem::path partial = file.string() + ".partial";
+  try {
+    std::size_t n = 0;
+    {
+      std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+      if (!out) throw std::runtime_error(fmt::format("{}: cannot write: {}", partial.string(), std::strerror(errno)));
+      n = write_dump(from, out);
+      out.close();
+      if (!out) throw std::runtime_error(fmt::format("{}: cannot write it whole (disk full?)", partial.string()));
+    }
+    std::filesystem::rename(partial, file);
+    return n;
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(partial, ec);
+    throw;
+  }
 }
 
 namespace {

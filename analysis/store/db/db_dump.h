@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <istream>
 #include <ostream>
 #include <string>
@@ -21,6 +22,12 @@ namespace kvmbench::db {
 
 // Writes the dump; returns the number of runs.
 std::size_t write_dump(ResultsDb& from, std::ostream& out);
+
+// Writes the dump to `file` through FILE.partial, renamed over it at the
+// end: never half a dump under its name, and, where it cannot be written
+// whole (a full disk), no FILE.partial left either. Returns the number of
+// runs; throws std::runtime_error naming the file.
+std::size_t write_dump_file(ResultsDb& from, const std::filesystem::path& file);
 
 struct LoadSummary {
   std::size_t added = 0, already_present = 0;

@@ -9,11 +9,16 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "analysis/model/busy_error.h"
+#include "analysis/store/db/connection_string.h"
 #include "analysis/store/db/sql_connection.h"
 
 namespace kvmbench::db {
 
 namespace {
+
+// How long a statement waits for another session's lock (SQLite's wait).
+constexpr int kLockTimeoutMs = 10000;
 
 // Type OIDs of PostgreSQL's catalog (pg_type.dat): int2, int4, int8, oid,
 // bool; float4, float8, numeric.
@@ -57,14 +62,21 @@ class PostgresConnection final : public SqlConnection {
     const char* values[] = {"10", "kvmbench", url.c_str(), nullptr};
     conn_ = PQconnectdbParams(keys, values, 1);
     if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
-      const std::string why = conn_ ? first_line(PQerrorMessage(conn_)) : "out of memory";
+      // libpq quotes what it read (a host, a port), never a password by
+      // design; a secret it quotes all the same is taken out.
+      const std::string why =
+          conn_ ? without_secrets(first_line(PQerrorMessage(conn_)), read_connection_string(url)) : "out of memory";
       PQfinish(conn_);
       conn_ = nullptr;
       throw DbError(fmt::format("{}: cannot connect: {}", name_, why));
     }
     PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);  // "relation exists, skipping" and the like
     try {
-      exec("SET extra_float_digits = 3; SET client_min_messages = warning; SET client_encoding = 'UTF8'");
+      // A lock another session holds (an import, a migration, a LOCK TABLE)
+      // is waited for as long as SQLite waits for one, then busy.
+      exec(fmt::format("SET extra_float_digits = 3; SET client_min_messages = warning; SET client_encoding = 'UTF8'; "
+                       "SET lock_timeout = {}",
+                       kLockTimeoutMs));
     } catch (...) {
       PQfinish(conn_);
       throw;
@@ -171,7 +183,13 @@ class PostgresConnection final : public SqlConnection {
     if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) return;
     std::string why = r ? first_line(PQresultErrorMessage(r)) : first_line(PQerrorMessage(conn_));
     if (why.empty()) why = PQresStatus(st);
+    const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+    const bool lock_timeout = state && std::string_view(state) == "55P03";  // lock_not_available
     PQclear(r);
+    if (lock_timeout)
+      throw BusyError(fmt::format("{}: locked by another session for more than {} s (an import? a LOCK TABLE?); try "
+                                  "again when it has finished",
+                                  name_, kLockTimeoutMs / 1000));
     if (PQstatus(conn_) != CONNECTION_OK) why += " (the connection to the server was lost)";
     throw DbError(fmt::format("{}: {} (in: {})", name_, why, sql.substr(0, 200)));
   }

@@ -1,4 +1,6 @@
 #include "analysis/store/db/results_db.h"
+
+#include "analysis/model/busy_error.h"
 #include "analysis/model/json_input.h"
 
 #include <fmt/format.h>
@@ -86,6 +88,14 @@ ResultsDb ResultsDb::open(const DbLocation& where, Access access) {
   std::unique_ptr<SqlConnection> c = connect(where, access);
   if (access == Access::read) {
     const int at = schema_version(*c);
+    // A file without kvmbench's tables (an empty one, another program's
+    // database) holds no results: to read it is no reason to make them in
+    // it (history, db info and db dump turned an empty file into a
+    // database).
+    if (at == 0 && c->backend() == Backend::sqlite)
+      throw DbError(fmt::format("{}: not a kvmbench results database (no kvmbench tables in it); import runs into "
+                                "it first: kvmbench db import RUN_DIR...",
+                                c->name()));
     if (at < kSchemaVersion) try {
         c = connect(where, Access::write);
       } catch (const DbError& e) {
@@ -171,6 +181,7 @@ ON CONFLICT (fingerprint) DO UPDATE SET
       c.exec("ROLLBACK");
     } catch (...) {
     }
+    if (dynamic_cast<const BusyError*>(&e)) throw;  // busy stays busy: try again later
     throw DbError(fmt::format("{}: not imported (nothing of it is in the database): {}", r.dir_name, e.what()));
   }
 }

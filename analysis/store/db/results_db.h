@@ -70,7 +70,10 @@ class ResultsDb {
   // Opens the database at `where` and brings its schema up to date
   // (creating a SQLite file with Access::create). To read, a database whose
   // schema is up to date is opened read-only; an older one is brought up
-  // to date first, which needs a connection that may write.
+  // to date first, which needs a connection that may write; a SQLite file
+  // without kvmbench's tables (empty) is a DbError, and stays as it was.
+  // A lock another process holds past the wait (10 s) is a BusyError
+  // (busy_error.h), on open or on any query.
   static ResultsDb open(const DbLocation& where, Access access);
   // Over an open connection, migrated to `schema_target` (tests build an
   // older database this way).

@@ -8,11 +8,15 @@
 #include <cctype>
 #include <map>
 
+#include "analysis/model/busy_error.h"
 #include "analysis/store/db/sql_connection.h"
 
 namespace kvmbench::db {
 
 namespace {
+
+// How long a statement waits for another connection's lock.
+constexpr int kBusyTimeoutMs = 10000;
 
 // A path as a "file:" URI, for the parameters only a URI takes.
 std::string file_uri(const std::string& path) {
@@ -57,6 +61,7 @@ class SqliteConnection final : public SqlConnection {
     if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
       std::string why = err ? err : sqlite3_errmsg(db_);
       sqlite3_free(err);
+      throw_busy_if_locked();
       throw DbError(fmt::format("{}: {}", name_, why));
     }
   }
@@ -112,7 +117,7 @@ class SqliteConnection final : public SqlConnection {
       close();
       throw DbError(fmt::format("{}: cannot open: {}", name_, why));
     }
-    sqlite3_busy_timeout(db_, 10000);  // another import holding the write lock
+    sqlite3_busy_timeout(db_, kBusyTimeoutMs);  // another import holding the write lock
     sqlite3_extended_result_codes(db_, 1);
   }
 
@@ -133,6 +138,12 @@ class SqliteConnection final : public SqlConnection {
     int code = SQLITE_OK;
     std::string why;
     if (first_read(code, why)) return;
+    try {
+      throw_busy_if_locked();
+    } catch (...) {
+      close();
+      throw;
+    }
     close();
     const int primary = code & 0xff;
     if (primary != SQLITE_CANTOPEN && primary != SQLITE_READONLY) throw DbError(fmt::format("{}: {}", name_, why));
@@ -189,8 +200,19 @@ class SqliteConnection final : public SqlConnection {
 
   [[noreturn]] void fail(sqlite3_stmt* stmt, const std::string& sql) {
     const std::string why = sqlite3_errmsg(db_);
+    throw_busy_if_locked();
     sqlite3_reset(stmt);
     throw DbError(fmt::format("{}: {} (in: {})", name_, why, sql.substr(0, 200)));
+  }
+
+  // The last error, when it is another connection's lock held past the busy
+  // timeout: busy, as the run lock is, not bad input.
+  void throw_busy_if_locked() {
+    const int primary = sqlite3_extended_errcode(db_) & 0xff;
+    if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
+      throw BusyError(fmt::format("{}: locked by another process for more than {} s (an import?); try again when it "
+                                  "has finished",
+                                  name_, kBusyTimeoutMs / 1000));
   }
 
   std::string name_;
