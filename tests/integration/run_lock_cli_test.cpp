@@ -164,7 +164,7 @@ TEST(RunLockCli, ALockThatCannotBeTakenIsExit2WithThePath) {
   fs::create_directories(state / "ab" / "lock");
   const std::string env = "KVMBENCH_STATE_DIR=" + state.string();
   for (const auto& args : std::vector<std::vector<std::string>>{
-           short_run(tmp.path / "runs", ""), {"ab", "--resume"}, {"ab", "--abort"}, {"ab", "--resume", "--state", (state / "ab").string()}}) {
+           short_live_run(tmp.path / "runs", ""), {"ab", "--resume"}, {"ab", "--abort"}, {"ab", "--resume", "--state", (state / "ab").string()}}) {
     SCOPED_TRACE(args[0] + " " + args[1]);
     const auto r = run_kvmbench(args, 60, "", {env});
     EXPECT_EQ(r.exit_code, 2) << r.err;
