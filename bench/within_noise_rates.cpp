@@ -107,8 +107,8 @@ Boots first(const Boots& b, std::size_t n) {
 
 MetricComparison tested(const std::string& key, const std::vector<double>& base, const std::vector<double>& cand) {
   MetricComparison m;
-  m.key = m.metric = key;
-  m.unit = "ms";
+  m.key.metric = key;
+  m.key.unit = "ms";
   m.direction = Direction::lower_is_better;
   m.status = MetricStatus::tested;
   m.tested = true;
@@ -130,7 +130,7 @@ std::vector<MetricEvidence> judged(const std::vector<Boots>& metrics, Comparison
   std::vector<MetricEvidence> ev;
   for (std::size_t i = 0; i < metrics.size(); ++i) {
     const MetricComparison& m = c.metrics[i];
-    ev.push_back({m.key, change_model(metrics[i].base, metrics[i].cand, m.direction), m.p_holm, m.change});
+    ev.push_back({m.key.name(), change_model(metrics[i].base, metrics[i].cand, m.direction), m.p_holm, m.change});
   }
   if (out) *out = std::move(c);
   return ev;

@@ -12,6 +12,7 @@
 
 #include "analysis/model/flatten_json.h"
 #include "analysis/verdicts/configuration_keys.h"
+#include "analysis/verdicts/comparison_bounds.h"
 #include "analysis/verdicts/family_verdicts.h"
 #include "analysis/model/units.h"
 
@@ -512,6 +513,7 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
     auto& m = c.metrics[i];
     if (m.direction == Direction::unknown) add_note(m, "direction unknown (unit '" + m.key.unit + "')");
   }
+  state_bounds(c, opt.linear);
   return c;
 }
 

@@ -132,6 +132,12 @@ struct MetricComparison {
   // (not_comparable, or one_side); the gate fails on cand's.
   std::string base_failed, cand_failed;
   bool primary = true;                   // a primary metric of its suite (metric_roles.h)
+  // What the data exclude (comparison_bounds.h), for a tested metric of
+  // known direction: a regression beyond excluded_beyond_pct (worse-
+  // positive percent; +inf: none is excluded) is excluded at the
+  // comparison's bound_level; the design finds a regression of mde_80_pct
+  // (mde_95_pct) with 80 % (95 %) power. NaN elsewhere.
+  double excluded_beyond_pct = NAN, mde_80_pct = NAN, mde_95_pct = NAN;
 };
 
 struct CompareOptions {
@@ -178,6 +184,7 @@ struct Comparison {
   std::vector<MetricComparison> metrics;  // base order, then cand-only series
   std::size_t left_out = 0;               // series --metrics / --exclude left out
   std::string repetition;                 // what a repetition is, where the runs say
+  double bound_level = NAN;               // of the metrics' exclusions: 1 - alpha / k
 
   // "hardware", or "base hardware, cand replay" when they differ.
   std::string source_label() const;

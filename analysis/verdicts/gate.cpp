@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include "analysis/report/numbers.h"
+#include "analysis/verdicts/comparison_bounds.h"
 
 namespace kvmbench {
 
@@ -21,12 +23,27 @@ std::size_t GateResult::skipped() const {
   return k;
 }
 
+std::size_t GateResult::undecided() const {
+  std::size_t k = 0;
+  for (auto& m : metrics) k += m.undecided();
+  return k;
+}
+
 std::size_t GateResult::judged() const { return metrics.size() - skipped(); }
+
+double GateResult::largest_bound_pct() const {
+  double x = NAN;
+  for (auto& m : metrics)
+    if (!m.decision.key.empty() && !std::isnan(m.decision.excluded_beyond_pct))
+      x = std::isnan(x) ? m.decision.excluded_beyond_pct : std::max(x, m.decision.excluded_beyond_pct);
+  return x;
+}
 
 int GateResult::exit_code() const {
   switch (status) {
     case GateStatus::pass: return 0;
     case GateStatus::fail: return 1;
+    case GateStatus::inconclusive: return 3;
     case GateStatus::unusable: return 2;
   }
   return 2;
@@ -53,30 +70,47 @@ GateResult unusable_gate(const std::string& base_label, const std::string& cand_
   return r;
 }
 
-// The verdict on a tested metric with a known direction.
-static GateMetric judge(const MetricComparison& m, const GateOptions& opt) {
-  GateMetric g;
-  const double allowed = opt.max_regression_pct;
+// The words for a metric regression_decision.h decided: short, the numbers
+// are in the table beside it.
+static void apply_decision(GateMetric& g, const MetricComparison& m, const MetricDecision& d,
+                           const GateOptions& opt) {
+  g.decision = d;
+  const std::string bound = std::isinf(d.excluded_beyond_pct)
+                                ? std::string("no regression is excluded")
+                                : fmt::format("a regression beyond {} is excluded", format_pct(d.excluded_beyond_pct));
+  switch (d.finding) {
+    case MetricFinding::regression_shown:
+      g.outcome = GateOutcome::fail;
+      g.message = fmt::format("FAIL: the whole {} CI is more than {}% worse (p Holm {})", format_level(m.change.level),
+                              opt.max_regression_pct, format_p(m.p_holm));
+      return;
+    case MetricFinding::regression_excluded:
+      g.outcome = GateOutcome::pass;
+      g.message = fmt::format("pass: {}, within the allowed {}%", bound, opt.max_regression_pct);
+      return;
+    case MetricFinding::inconclusive: break;
+  }
+  if (opt.within_noise()) {
+    g.outcome = GateOutcome::inconclusive;
+    g.message = fmt::format("INCONCLUSIVE: a regression of {}% or more is neither shown nor excluded ({}); {}",
+                            opt.max_regression_pct, bound,
+                            d.units_to_decide ? fmt::format("about {} units a side would decide it", *d.units_to_decide)
+                                              : std::string("more units at this spread would not decide it"));
+    return;
+  }
+  // The pass of old: no significant regression beyond the allowed amount.
+  g.outcome = GateOutcome::pass;
   const bool lower_better = m.direction == Direction::lower_is_better;
-  // The change and its CI, turned so that positive means "worse".
   const double worse = lower_better ? m.change.pct : -m.change.pct;
   const double worse_ci_low = lower_better ? m.change.ci95_low : -m.change.ci95_high;
-  const bool significant = m.p_holm < opt.alpha;
-  const bool ci_beyond = std::isfinite(worse_ci_low) && worse_ci_low > allowed;
-  g.outcome = significant && worse > 0 && ci_beyond ? GateOutcome::fail : GateOutcome::pass;
-  // Short: the numbers are in the table next to it.
-  if (g.regressed())
-    g.message = fmt::format("FAIL: the whole {} CI is more than {}% worse (p Holm {})", format_level(m.change.level), allowed,
-                            format_p(m.p_holm));
-  else if (!significant)
-    g.message = fmt::format("pass: not significant (p Holm {} >= {})", format_p(m.p_holm), opt.alpha);
+  if (!(m.p_holm < opt.alpha))
+    g.message = fmt::format("pass: not significant (p Holm {} >= {}); {}", format_p(m.p_holm), opt.alpha, bound);
   else if (worse <= 0)
-    g.message = fmt::format("pass: {}", stats::to_string(m.verdict));
+    g.message = fmt::format("pass: {}; {}", stats::to_string(m.verdict), bound);
   else if (!std::isfinite(worse_ci_low))
     g.message = "pass: worse, but the CI of the change is unbounded";
   else
-    g.message = fmt::format("pass: worse, but the CI reaches within the allowed {}%", allowed);
-  return g;
+    g.message = fmt::format("pass: worse, but the CI reaches within the allowed {}%; {}", opt.max_regression_pct, bound);
 }
 
 static GateMetric decide(const MetricComparison& m, const GateOptions& opt) {
@@ -117,7 +151,30 @@ static GateMetric decide(const MetricComparison& m, const GateOptions& opt) {
   }
   if (m.direction == Direction::unknown)
     return skip(fmt::format("unit '{}' does not say whether higher or lower is better", m.key.unit));
-  return judge(m, opt);
+  g.outcome = GateOutcome::pass;  // decided with the family (decide_family)
+  return g;
+}
+
+// The metrics decide() left to judge, as one family: regression_decision.h
+// on their evidence, Bonferroni's level over them for the bounds.
+static void decide_family(GateResult& r, const GateOptions& opt) {
+  std::vector<MetricEvidence> evidence;
+  std::vector<std::size_t> which;
+  for (std::size_t i = 0; i < r.metrics.size(); ++i) {
+    const GateMetric& g = r.metrics[i];
+    const MetricComparison& m = r.comparison.metrics[g.index];
+    if (g.outcome != GateOutcome::pass || !has_bound(m)) continue;
+    evidence.push_back(metric_evidence(m, opt.linear));
+    which.push_back(i);
+  }
+  if (evidence.empty()) return;
+  const FamilyDecision f = decide_regressions(evidence, {.alpha = opt.alpha, .max_regression_pct = opt.margin(),
+                                                         .mode = opt.mode});
+  r.bound_level = f.bound_level;
+  for (std::size_t j = 0; j < which.size(); ++j) {
+    GateMetric& g = r.metrics[which[j]];
+    apply_decision(g, r.comparison.metrics[g.index], f.metrics[j], opt);
+  }
 }
 
 std::vector<std::size_t> worse_but_passed(const GateResult& g) {
@@ -178,7 +235,8 @@ GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand,
     r.status = GateStatus::unusable;
     return r;
   }
-  r.status = r.failures() ? GateStatus::fail : GateStatus::pass;
+  decide_family(r, opt);
+  r.status = r.failures() ? GateStatus::fail : r.undecided() ? GateStatus::inconclusive : GateStatus::pass;
   return r;
 }
 

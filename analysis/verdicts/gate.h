@@ -1,5 +1,8 @@
 // The pre-merge gate: fail when a metric regresses significantly and by
-// more than the allowed amount, pass on noise, refuse unusable input.
+// more than the allowed amount; with an allowed amount M > 0, pass only
+// when a regression of M or more is excluded and call the rest
+// inconclusive; refuse unusable input. The rules are
+// regression_decision.h's, on comparison_bounds.h's evidence.
 //
 // A metric fails when (1) its Welch p-value, Holm-adjusted over the tested
 // primary metrics of the comparison, is below alpha, and (2) the whole CI of
@@ -11,11 +14,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cmath>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/verdicts/compare.h"
+#include "analysis/verdicts/regression_decision.h"
 
 namespace kvmbench {
 
@@ -34,19 +40,32 @@ struct GateOptions {
   // Welch on the values and Fieller's CI, not the geometric test where the
   // values are all positive (CompareOptions::linear).
   bool linear = false;
+  // within_noise: with max_regression_pct > 0, a pass needs the regression
+  // excluded; significance: the pass of old (no significant regression).
+  DecisionMode mode = DecisionMode::within_noise;
+
+  // The margin regression_decision.h decides against: none for M = 0.
+  std::optional<double> margin() const {
+    return max_regression_pct > 0 ? std::optional<double>(max_regression_pct) : std::nullopt;
+  }
+  bool within_noise() const { return margin() && mode == DecisionMode::within_noise; }
 };
 
-enum class GateStatus { pass, fail, unusable };
+enum class GateStatus { pass, fail, inconclusive, unusable };
 
 // What the gate did with one metric.
-enum class GateOutcome { pass, fail, skipped };
+enum class GateOutcome { pass, fail, inconclusive, skipped };
 
 struct GateMetric {
   std::size_t index = 0;      // into Comparison::metrics
   GateOutcome outcome = GateOutcome::skipped;
   std::string message;        // one line: why it passed, failed or was skipped
+  // For a metric decided by regression_decision.h: its finding, bound, MDE
+  // and the units that would decide it (key empty otherwise).
+  MetricDecision decision;
   bool regressed() const { return outcome == GateOutcome::fail; }
   bool skipped() const { return outcome == GateOutcome::skipped; }
+  bool undecided() const { return outcome == GateOutcome::inconclusive; }
 };
 
 struct GateResult {
@@ -56,16 +75,22 @@ struct GateResult {
   std::vector<GateMetric> metrics;     // one per comparison metric (when usable)
   std::vector<std::string> problems;   // why the input is unusable, plainly
 
+  double bound_level = NAN;            // of the decided metrics' bounds: 1 - alpha / k
+
   std::size_t failures() const;
   std::size_t skipped() const;
-  std::size_t judged() const;          // passed or failed
-  int exit_code() const;               // 0 pass, 1 fail, 2 unusable
+  std::size_t undecided() const;
+  std::size_t judged() const;          // passed, failed or inconclusive
+  // The largest bound of the decided metrics: "a regression beyond X % is
+  // excluded" holds for each (NaN: none decided; +inf: some excludes none).
+  double largest_bound_pct() const;
+  int exit_code() const;               // 0 pass, 1 fail, 3 inconclusive, 2 unusable
 };
 
 // The metrics the gate passed although their test found them significantly
 // worse (Holm p < alpha): the CI of the change still reaches within the
 // allowed regression, as it does with few units a side. Indices into
-// g.metrics. `kvmbench ab` calls such a verdict inconclusive.
+// g.metrics. With a margin, the within-noise rule decides them instead.
 std::vector<std::size_t> worse_but_passed(const GateResult& g);
 
 // Checks the input (sources, samples), compares with alpha = opt.alpha and

@@ -23,7 +23,7 @@ namespace {
 // CSV has always had).
 enum Col : std::size_t {
   kIndex, kSeries, kKey, kUnit, kDirection, kBase, kBaseSd, kBaseN, kChange, kCand, kCandSd, kCandN, kN, kCi,
-  kPWelch, kPMannWhitney, kMannWhitney, kPHolm, kVerdictWord, kVerdict, kStatus, kDerivedFrom, kMeans, kNote,
+  kPWelch, kPMannWhitney, kMannWhitney, kPHolm, kExcluded, kMde80, kMde95, kVerdictWord, kVerdict, kStatus, kDerivedFrom, kMeans, kNote,
   kColumns
 };
 
@@ -47,6 +47,9 @@ std::vector<Column> change_columns() {
   c[kPMannWhitney] = {"p_mann_whitney", Align::right, Readers::programs};
   c[kMannWhitney] = {"mann_whitney", Align::left, Readers::programs};
   c[kPHolm] = {"p(Holm)", Align::right, Readers::all, "p_holm"};
+  c[kExcluded] = {"excl. >", Align::right, Readers::all, "excluded_beyond_pct"};
+  c[kMde80] = {"mde_80_pct", Align::right, Readers::programs};
+  c[kMde95] = {"mde_95_pct", Align::right, Readers::programs};
   c[kVerdictWord] = {"verdict", Align::left, Readers::people};
   c[kVerdict] = {"verdict", Align::left, Readers::programs};
   c[kStatus] = {"status", Align::left, Readers::programs};
@@ -116,6 +119,10 @@ std::vector<Cell> change_row(const MetricComparison& m, std::size_t index) {
   r[kPMannWhitney] = p_cell(m.p_mann_whitney);
   r[kMannWhitney] = std::isnan(m.p_mann_whitney) ? "" : m.mann_whitney_exact ? "exact" : "normal approximation";
   if (m.tested) r[kPHolm] = p_cell(m.p_holm);
+  if (std::isinf(m.excluded_beyond_pct)) r[kExcluded] = Cell("none");
+  else if (std::isfinite(m.excluded_beyond_pct)) r[kExcluded] = figure(m.excluded_beyond_pct, format_pct(m.excluded_beyond_pct));
+  if (std::isfinite(m.mde_80_pct)) r[kMde80] = figure(m.mde_80_pct, format_pct(m.mde_80_pct));
+  if (std::isfinite(m.mde_95_pct)) r[kMde95] = figure(m.mde_95_pct, format_pct(m.mde_95_pct));
   r[kVerdictWord] = verdict_word(m);
   r[kVerdictWord].tone = verdict_tone(m);
   r[kVerdict] = std::string(stats::to_string(m.verdict));
@@ -142,7 +149,8 @@ std::vector<std::string> change_notes(const Comparison& c, const Comparison& all
   for (auto& [n, idx] : notes) out.push_back(fmt::format("{}: {}", index_list(idx), n));
   out.push_back("base, cand: the mean of the units, %stddev: their sd in percent of it; n: units a side (base/cand "
                 "where they differ); %change: cand / base - 1; CI: of the change, at Holm's level for a tested "
-                "metric's rank (1 - alpha / (metrics - rank)), 95% for others; ~ not significant.");
+                "metric's rank (1 - alpha / (metrics - rank)), 95% for others; ~ not significant; excl. >: a "
+                "regression beyond it is excluded (the one-sided bound at 1 - alpha / metrics; none: no bound).");
   bool geometric = false, fallback = false;
   for (const auto& m : c.metrics) {
     geometric = geometric || (m.change.log_scale && m.change.geometric);
@@ -266,6 +274,7 @@ Document comparison_document(const Comparison& all_rows, const CompareView& view
   d.title = title_of(c);
   d.source = c.source_label();
   d.lead.push_back(verdict_line(all_rows));
+  if (const std::string excluded = excluded_line(all_rows); !excluded.empty()) d.lead.push_back(excluded);
   if (const std::string banner = source_banner(c); !banner.empty()) d.lead.push_back(banner);
   for (auto& l : comparison_context(c)) d.lead.push_back(l);
   d.lead.push_back("");

@@ -65,6 +65,8 @@ nlohmann::json comparison_to_json(const Comparison& c) {
   j["cand"] = side_json(c.cand);
   j["source"] = c.source_label();
   j["verdict"] = verdict_line(c);
+  j["excluded"] = excluded_line(c);
+  j["excluded_level"] = num_or_null(c.bound_level);
   j["alpha"] = c.alpha;
   j["meta_differences"] = nlohmann::json::array();
   for (auto& d : c.meta_differences)
@@ -97,6 +99,12 @@ nlohmann::json comparison_to_json(const Comparison& c) {
                                                                                             : "normal approximation")},
                         {"from_aggregates", m.from_aggregates},
                         {"note", m.note}};
+    // What the data exclude (comparison_bounds.h); null where not stated,
+    // and nothing_excluded where the bound is unbounded.
+    r["excluded_beyond_pct"] = num_or_null(m.excluded_beyond_pct);
+    r["nothing_excluded"] = std::isinf(m.excluded_beyond_pct);
+    r["mde_80_pct"] = num_or_null(m.mde_80_pct);
+    r["mde_95_pct"] = num_or_null(m.mde_95_pct);
     // Why the side's test failed, where it did: its figures are no good run's.
     if (!m.base_failed.empty()) r["base_failed"] = m.base_failed;
     if (!m.cand_failed.empty()) r["cand_failed"] = m.cand_failed;

@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
+
+#include "analysis/report/numbers.h"
 
 namespace kvmbench {
 
@@ -36,6 +40,30 @@ std::string verdict_line(const Comparison& c) {
     const std::string& name = !slower.empty() ? slower[0] : !faster.empty() ? faster[0] : different[0];
     if (line.size() + name.size() + 2 <= 80) line += ": " + name;
   }
+  return line;
+}
+
+std::string excluded_line(const Comparison& c) {
+  std::size_t k = 0, none = 0;
+  double bound = -INFINITY, mde80 = -INFINITY, mde95 = -INFINITY;
+  for (const auto& m : c.metrics) {
+    if (std::isnan(m.excluded_beyond_pct)) continue;
+    ++k;
+    if (std::isinf(m.excluded_beyond_pct)) ++none;
+    else bound = std::max(bound, m.excluded_beyond_pct);
+    if (std::isfinite(m.mde_80_pct)) mde80 = std::max(mde80, m.mde_80_pct);
+    if (std::isfinite(m.mde_95_pct)) mde95 = std::max(mde95, m.mde_95_pct);
+  }
+  if (k == 0) return "";
+  const std::string each = k == 1 ? "" : fmt::format(" for each of {} tested metrics", k);
+  std::string line =
+      none == k ? fmt::format("excluded: no regression{} (too few units or too wide a spread)", each)
+      : none    ? fmt::format("a regression beyond {} is excluded for {} of {} tested metrics ({}); for {} none is",
+                              format_pct(bound), k - none, k, format_level(c.bound_level), none)
+                : fmt::format("a regression beyond {} is excluded{} ({})", format_pct(bound), each,
+                              format_level(c.bound_level));
+  if (std::isfinite(mde80))
+    line += fmt::format("; this design detects {} with 80% power, {} with 95%", format_pct(mde80), format_pct(mde95));
   return line;
 }
 

@@ -17,6 +17,12 @@ namespace kvmbench {
 // alpha 0.05)", "verdict: WORSE in 2 of 24 tested metrics (...)").
 std::string verdict_line(const Comparison& c);
 
+// What the data exclude, the line under the verdict: "a regression beyond
+// +4.20% is excluded for each of 24 tested metrics (99.79%); this design
+// detects +6.10% with 80% power, +7.90% with 95%" (the largest bound and
+// MDEs of the metrics, comparison_bounds.h); "" where no metric has one.
+std::string excluded_line(const Comparison& c);
+
 // A line saying the figures are no measurement of this machine's
 // performance, for emulated, model and replay input; "" for hardware.
 std::string source_banner(const Comparison& c);

@@ -6,11 +6,20 @@
 // metric; JSON the gate's data and the comparison's.
 #pragma once
 
+#include <string>
+#include <string_view>
+
 #include "analysis/report/document.h"
 #include "analysis/verdicts/gate.h"
 
 namespace kvmbench {
 
 Document gate_document(const GateResult& g);
+
+// What a verdict excludes, or what would decide it, for a one-line
+// verdict (ab's): ": a regression beyond +8.10% is excluded (97.5%)" for a
+// pass, ": KEY neither shown nor excluded; about 7 boots a side would decide
+// it" where inconclusive ("boots" being `units`), "" otherwise.
+std::string verdict_exclusion(const GateResult& g, std::string_view units);
 
 }  // namespace kvmbench

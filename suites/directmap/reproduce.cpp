@@ -7,6 +7,7 @@
 
 #include "analysis/model/json_input.h"
 #include "analysis/store/run_store.h"
+#include "analysis/verdicts/published_change.h"
 #include "suites/directmap/report.h"
 
 namespace kvmbench::suites::directmap {
@@ -37,6 +38,22 @@ Reproduction reproduce_document(const std::filesystem::path& dir, const Reproduc
   }
   r.notes.push_back("only the aggregated table exists (mean, sd, n = 3, rounded to 0.1 GB/s): the t-test uses "
                     "those summaries");
+  // What the published summaries exclude: the candidate (pre-split) against
+  // today's kernel in each column (Fieller's interval: summaries only).
+  for (const Cell& base : cells) {
+    if (base.case_name != kBase) continue;
+    for (const Cell& cand : cells) {
+      if (cand.case_name != kCandidate || cand.variant != base.variant) continue;
+      ChangeModel m;
+      m.geometric = false;
+      m.direction = Direction::higher_is_better;
+      m.base = base.summary;
+      m.cand = cand.summary;
+      r.notes.push_back(published_change_sentence(
+          published_change(m, 0.95), 0.95,
+          fmt::format("{} against {}, {}, {} runs a side (means)", kCandidate, kBase, base.variant, base.summary.n)));
+    }
+  }
   return r;
 }
 

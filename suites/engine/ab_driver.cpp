@@ -320,23 +320,11 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
       cand.label = fmt::format("{}{} ({} boots)", e.cand.spec, e.cand.append.empty() ? "" : " + " + e.cand.append, nc);
       // Boots differ by a factor (a busy host slows all of a boot): the
       // gate's default, the test and its CI on the logs (family_verdicts.h).
+      // With --max-regression M > 0 a PASS needs a regression of M or
+      // more excluded (regression_decision.h); neither shown nor excluded
+      // is INCONCLUSIVE, with the boots a side that would decide it.
       g = evaluate_gate(base, cand, go);
       for (const auto& p : problems) g.problems.push_back(p);
-      // Significantly worse by the test while the CI still reaches within the
-      // allowed regression (few boots, a wide interval): the gate's rule
-      // passes it, but a pass would hide what the test found. Undecided:
-      // more boots decide.
-      std::string undecided;
-      if (g.status == GateStatus::pass)
-        for (std::size_t i : worse_but_passed(g))
-          undecided += (undecided.empty() ? "" : ", ") + g.comparison.metrics[g.metrics[i].index].key.name();
-      if (!undecided.empty()) {
-        g.status = GateStatus::unusable;
-        g.problems.push_back(fmt::format(
-            "significantly worse ({}) but the 95% CI of the change reaches within the allowed {}%: more boots a "
-            "side (-n) decide",
-            undecided, e.max_regression_pct));
-      }
       // Each regressed series as a person names it: its workload first
       // where the suite's case names leave it out (asid's mmap_churn).
       const suites::Suite* suite = suites::find_suite(g.comparison.base.suite);
@@ -350,11 +338,10 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
                               mc.key.name());
       }
       const char* word = g.status == GateStatus::fail ? "REGRESSION" : g.status == GateStatus::pass ? "PASS" : "INCONCLUSIVE";
-      if (!undecided.empty()) failed = g.problems.back();
       e.verdict_line = fmt::format(
-          "kvmbench ab: {}{} ({} base and {} candidate boots, the boot the unit; Holm over {} primary metric{}; "
+          "kvmbench ab: {}{}{} ({} base and {} candidate boots, the boot the unit; Holm over {} primary metric{}; "
           "allowed regression {}%){}",
-          word, failed.empty() ? "" : ": " + failed, nb, nc, g.comparison.tested_count(),
+          word, failed.empty() ? "" : ": " + failed, verdict_exclusion(g, "boots"), nb, nc, g.comparison.tested_count(),
           g.comparison.tested_count() == 1 ? "" : "s", e.max_regression_pct,
           emulated ? " [EMULATED: a functional check of the pipeline, not a performance verdict]" : "");
       // The one-line verdict first (one line, whatever its length: it is

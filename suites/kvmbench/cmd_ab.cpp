@@ -40,7 +40,8 @@ void add_ab_command(CLI::App& app) {
   cmd->add_option("--out", o->out_dir, "where each boot's run goes (default results/runs/<experiment>)");
   cmd->add_option("--junit", o->junit, "write the verdict as JUnit XML here");
   cmd->add_option("--markdown", o->markdown, "write the verdict as Markdown here");
-  cmd->add_option("--max-regression", o->max_regression_pct, "allowed regression in percent (default 0)");
+  cmd->add_option("--max-regression", o->max_regression_pct, "allowed regression in percent (default 0); above 0, PASS needs a regression of that much excluded, "
+                  "else INCONCLUSIVE (exit 3) with the boots that would decide it");
   cmd->add_option("--alpha", o->alpha, "family-wise significance level (Holm; default 0.05)");
   cmd->add_option("--boot-timeout", o->boot_timeout_s,
                   "seconds a kexec'd kernel has to come back before its boot counts as failed (default 600)");

@@ -3,12 +3,15 @@
 //               [--metrics GLOB]... [--exclude GLOB]... [--strict]
 //               [--log-scale] [--junit FILE] [--markdown FILE]
 //               [--format text|md|json|junit|html|csv|mail]
-// Exit 0: no significant regression beyond the threshold; 1: a regression;
-// 2: unusable input (each reason said plainly). The --junit and --markdown
+// Exit 0: pass (with --max-regression M > 0: a regression of M % or more is
+// excluded; else no significant regression); 1: a regression; 3:
+// inconclusive (neither shown nor excluded); 2: unusable input (each reason
+// said plainly). The --junit and --markdown
 // files are written in every case, unusable input included, so that a CI
 // job never reads an old "passed".
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <memory>
 
@@ -28,8 +31,8 @@ namespace {
 // The option errors, in words; empty when the options are usable.
 std::string option_problem(const GateOptions& go) {
   if (!(go.alpha > 0 && go.alpha < 1)) return fmt::format("--alpha must be between 0 and 1, not {}", go.alpha);
-  if (!(go.max_regression_pct >= 0))
-    return fmt::format("--max-regression must be >= 0 (percent), not {}", go.max_regression_pct);
+  if (!(go.max_regression_pct >= 0 && std::isfinite(go.max_regression_pct)))
+    return fmt::format("--max-regression must be a finite percentage >= 0, not {}", go.max_regression_pct);
   if (go.min_n < 2) return "--min-samples must be at least 2";
   for (auto* list : {&go.include, &go.exclude})
     for (auto& p : *list)
@@ -47,12 +50,14 @@ void add_gate_command(CLI::App& app) {
     double max_regression = 0, alpha = 0.05;
     std::size_t min_samples = 3;
     std::vector<std::string> include, exclude;
-    bool strict = false, log_scale = false, linear = false;
+    bool strict = false, log_scale = false, linear = false, significance_only = false;
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand(
       "gate", "Pre-merge gate: exit 1 when a primary metric regresses significantly (Holm-adjusted) and its "
-              "whole CI (at Holm's level) lies beyond --max-regression; 0 otherwise; 2 on unusable input");
+              "whole CI (at Holm's level) lies beyond --max-regression M; 0 when, with M > 0, a regression of M % "
+              "or more is excluded for every metric (without M: when none is shown); 3 when neither is shown "
+              "nor excluded (with the units a side that would decide it); 2 on unusable input");
   cmd->add_option("BASE", o->base,
                   "base: a run directory, Google Benchmark JSON, KVM selftest or vmexit output; A,B,C: several "
                   "invocations (with --baseline: the candidate)");
@@ -62,7 +67,11 @@ void add_gate_command(CLI::App& app) {
                   "suite, preset and parameters in the results database, judged by their between-run noise");
   add_db_option(cmd, o->db);
   cmd->add_flag("--cross-machine", o->cross_machine, "gate even when BASE and CAND come from different machines");
-  cmd->add_option("--max-regression", o->max_regression, "allowed regression in percent")->capture_default_str();
+  cmd->add_option("--max-regression", o->max_regression,
+                  "allowed regression in percent; above 0, a pass needs a regression of that much excluded")
+      ->capture_default_str();
+  cmd->add_flag("--significance-only", o->significance_only,
+                "pass whatever is not shown to regress beyond --max-regression (the pass of old: no exit 3)");
   cmd->add_option("--alpha", o->alpha, "family-wise significance level (Holm)")->capture_default_str();
   cmd->add_option("--min-samples", o->min_samples,
                   "least experimental units (repetitions, or invocations) per side; fewer: the metric is skipped")
@@ -94,6 +103,7 @@ void add_gate_command(CLI::App& app) {
     go.include = o->include;
     go.exclude = o->exclude;
     go.strict = o->strict;
+    go.mode = o->significance_only ? DecisionMode::significance : DecisionMode::within_noise;
     if (o->log_scale && o->linear) usage_error("--log-scale and --linear exclude each other");
     go.linear = o->linear;
     GateResult g;
@@ -136,6 +146,7 @@ void add_gate_command(CLI::App& app) {
     fmt::print("{}", text);
     std::fflush(stdout);
     if (g.status == GateStatus::fail) throw ExitError(kExitGateFailed, "");
+    if (g.status == GateStatus::inconclusive) throw ExitError(kExitInconclusive, "");
   });
 }
 

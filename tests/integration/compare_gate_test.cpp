@@ -69,7 +69,7 @@ TEST(CompareCli, TextTableWithMetadataAndVerdicts) {
   EXPECT_NE(r.out.find("slower"), std::string::npos);
   EXPECT_NE(r.out.find("not significant"), std::string::npos);
   // Ten units a side (the n column): the warm-up is excluded.
-  EXPECT_NE(r.out.find("\n1   812    ±0.9%   +5.00%   853    ±0.9%  10  "), std::string::npos)
+  EXPECT_NE(r.out.find("\n1  812   ±0.9%  +5.00%  853   ±0.9% 10 "), std::string::npos)
       << "warm-up must be excluded: n=10\n" << r.out;
   for (std::size_t p = 0, q; p < r.out.size(); p = q + 1) {
     q = r.out.find('\n', p);
@@ -241,7 +241,7 @@ TEST(CompareCli, SeveralRunsPerSide) {
   EXPECT_NE(r.out.find("each side: 2 invocations of 10 repetitions"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("CI and tests are over the"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Repetitions per invocation (Kalibera and Jones 2013)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("  2  [+4.4,+15.8]*"), std::string::npos) << r.out;  // n = 2 invocations
+  EXPECT_NE(r.out.find(" 2 [+4.4,+15.8]*"), std::string::npos) << r.out;  // n = 2 invocations
   auto bad = run_kvmbench({"compare", a1.string() + ",", b1});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("an empty path between commas"), std::string::npos) << bad.err;
@@ -253,7 +253,7 @@ TEST(CompareCli, GoogleBenchmarkJsonWithRepetitions) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("source: replay"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("BM_FaultIn/4096/real_time"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("  6  [+2.3,+5.7]*"), std::string::npos) << "aggregate rows are not samples\n" << r.out;
+  EXPECT_NE(r.out.find(" 6 [+2.3,+5.7]*"), std::string::npos) << "aggregate rows are not samples\n" << r.out;
   EXPECT_NE(r.out.find("+4.00%"), std::string::npos) << r.out;
   // The gate on the same files: +4% against 1% allowed fails.
   auto g = run_kvmbench({"gate", data / "gbench_base.json", data / "gbench_cand.json", "--max-regression", "1"});
@@ -324,4 +324,54 @@ TEST(CompareCli, NoCiContradictsItsVerdict) {
     }
   }
   EXPECT_EQ(tested, 15u);
+}
+
+// Every verdict says what it excludes (issue 41): compare's second line and
+// JSON, the mail layout's first lines, and the gate's within-noise rule.
+TEST(GateCli, SaysWhatItExcludesAndIsInconclusiveWhenItCannot) {
+  TempDir t;
+  auto a = make_run(t.path / "a", standard());
+  std::vector<Metric> same = standard();
+  for (auto& m : same) std::reverse(m.values.begin(), m.values.end());
+  auto b = make_run(t.path / "b", same);
+  auto c = run_kvmbench({"compare", a, b});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const std::string second = c.out.substr(c.out.find('\n') + 1, c.out.find('\n', c.out.find('\n') + 1) - c.out.find('\n') - 1);
+  EXPECT_NE(second.find("a regression beyond +"), std::string::npos) << c.out;
+  EXPECT_NE(second.find("is excluded for each of 3 tested metrics"), std::string::npos) << c.out;
+  auto mail = run_kvmbench({"compare", a, b, "--format", "mail"});
+  ASSERT_EQ(mail.exit_code, 0) << mail.err;
+  EXPECT_LT(mail.out.find("is excluded"), 400u) << mail.out;
+  auto j = run_kvmbench({"compare", a, b, "--format", "json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const auto doc = nlohmann::json::parse(j.out);
+  const auto& metrics = doc.contains("metrics") ? doc["metrics"] : doc["comparison"]["metrics"];
+  ASSERT_FALSE(metrics.empty()) << j.out.substr(0, 2000);
+  for (const auto& m : metrics) {
+    EXPECT_TRUE(m["excluded_beyond_pct"].is_number()) << m.dump();
+    EXPECT_TRUE(m["mde_80_pct"].is_number()) << m.dump();
+    EXPECT_GT(m["mde_95_pct"].get<double>(), m["mde_80_pct"].get<double>()) << m.dump();
+  }
+
+  // Three units a side of the same ~1% noise: a regression of 0.5% can be
+  // neither shown nor excluded: INCONCLUSIVE, exit 3, with the units that
+  // would decide it; the pass of old on request.
+  auto a3 = make_run(t.path / "a3", {{"anon-4k", "fault_ns", "ns", around(812, 3)}});
+  auto b3 = make_run(t.path / "b3", {{"anon-4k", "fault_ns", "ns", around(812 * 1.001, 3)}});
+  auto g = run_kvmbench({"gate", a3, b3, "--max-regression", "0.5"});
+  EXPECT_EQ(g.exit_code, 3) << g.out << g.err;
+  EXPECT_EQ(g.out.rfind("gate: INCONCLUSIVE", 0), 0u) << g.out;
+  EXPECT_NE(g.out.find("units a side would decide"), std::string::npos) << g.out;
+  auto old = run_kvmbench({"gate", a3, b3, "--max-regression", "0.5", "--significance-only"});
+  EXPECT_EQ(old.exit_code, 0) << old.out << old.err;
+  // A generous margin is excluded: a PASS that says by how much.
+  auto wide = run_kvmbench({"gate", a3, b3, "--max-regression", "20"});
+  EXPECT_EQ(wide.exit_code, 0) << wide.out << wide.err;
+  EXPECT_NE(wide.out.find("gate: PASSED, a regression beyond +"), std::string::npos) << wide.out;
+  EXPECT_NE(wide.out.find("is excluded"), std::string::npos) << wide.out;
+  // A margin that is no finite percentage is bad input.
+  for (const char* bad : {"inf", "nan", "-1"}) {
+    auto r = run_kvmbench({"gate", a3, b3, "--max-regression", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad << r.out << r.err;
+  }
 }

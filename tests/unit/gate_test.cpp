@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <nlohmann/json.hpp>
+
 #include "analysis/report/render/junit_xml.h"
 #include "analysis/views/gate_view.h"
 
@@ -55,8 +58,10 @@ TEST(Gate, PassesWhenCiReachesIntoAllowedRange) {
                          {.max_regression_pct = 10, .alpha = 0.05, .min_n = 3});
   EXPECT_EQ(g.status, GateStatus::pass);
   EXPECT_NE(g.metrics[0].message.find("allowed"), std::string::npos) << g.metrics[0].message;
-  // Significantly worse, passed by the CI rule: what ab calls undecided.
+  // Significantly worse, but a regression of 10% is excluded: the within-
+  // noise pass, not the CI rule's.
   EXPECT_EQ(worse_but_passed(g), std::vector<std::size_t>{0});
+  EXPECT_NE(g.metrics[0].message.find("is excluded"), std::string::npos) << g.metrics[0].message;
 }
 
 TEST(Gate, ImprovementPasses) {
@@ -110,7 +115,7 @@ TEST(Gate, TooFewSamplesSkipsTheMetricNotTheGate) {
       << x;
   const std::string md = render(gate_document(g), Format::md);
   // The skipped metric's row in its metric's table, with the gate's word.
-  EXPECT_NE(md.find("| case<&> | +0.0% |  |  | skipped |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| case<&> | +0.0% |  |  |  | skipped |"), std::string::npos) << md;
   EXPECT_NE(md.find("too few samples"), std::string::npos) << md;
   // The headline (longer than 80 columns: text wraps it) counts it.
   EXPECT_NE(gate_document(g).data->at("headline").get<std::string>().find(", 1 skipped (exit 1)"), std::string::npos);
@@ -182,7 +187,8 @@ TEST(Gate, DecidesOnThePrimaryMetrics) {
   EXPECT_NEAR(g.comparison.metrics[1].change.pct, -20, 1e-9);  // shown
   EXPECT_NE(g.metrics[1].message.find("not a primary metric"), std::string::npos);
   EXPECT_NE(render(gate_document(g), Format::text).find("Not gated: 1 secondary metric"), std::string::npos) << render(gate_document(g), Format::text);
-  EXPECT_EQ(render(gate_document(g), Format::text).find("bound"), std::string::npos) << "a secondary metric is counted, not listed";
+  EXPECT_EQ(render(gate_document(g), Format::text).find("bound"), std::string::npos)
+      << "a secondary metric is counted, not listed: " << render(gate_document(g), Format::text);
   EXPECT_EQ(evaluate_gate(base, cand, {.max_regression_pct = 1, .include = {"bound"}}).exit_code(), 1);
   // compare tests the primary metrics too, unless asked for every one.
   EXPECT_EQ(compare(base, cand).metrics[1].status, MetricStatus::secondary);
@@ -227,4 +233,65 @@ TEST(GateReport, JunitIsEscapedAndCountsFailures) {
 
 TEST(GateReport, XmlEscapeControls) {
   EXPECT_EQ(xml_escape("a<b>&\"'\x01"), "a&lt;b&gt;&amp;&quot;&apos;?");
+}
+
+// The within-noise rule on values whose bound is derived by hand. Both
+// sides e^{-0.01, 0, 0.01} (a time): the logs' mean difference d = 0, each
+// side's sample variance 0.0001, se = sqrt(2 * 0.0001 / 3) = 0.0081650,
+// Welch df = 4, t(0.95; 4) = 2.131847; the one-sided 95 % bound on the
+// log ratio 2.131847 * 0.0081650 = 0.017407, as a regression
+// (e^0.017407 - 1) * 100 = 1.7559 %.
+TEST(Gate, WithinNoiseExcludesOnlyWhatTheBoundExcludes) {
+  const std::vector<double> v = {std::exp(-0.01), 1.0, std::exp(0.01)};
+  const auto base = make_side("a", {{"t", v}}), cand = make_side("b", {{"t", v}});
+  // M = 2: the bound 1.7559 % is below it, a PASS that says so.
+  auto pass = evaluate_gate(base, cand, {.max_regression_pct = 2});
+  ASSERT_EQ(pass.metrics.size(), 1u);
+  EXPECT_EQ(pass.status, GateStatus::pass);
+  EXPECT_NEAR(pass.metrics[0].decision.excluded_beyond_pct, 1.7559, 0.0005);
+  EXPECT_NEAR(pass.bound_level, 0.95, 1e-12);
+  EXPECT_EQ(pass.metrics[0].decision.finding, MetricFinding::regression_excluded);
+  const auto pass_json = nlohmann::json::parse(render(gate_document(pass), Format::json));
+  EXPECT_EQ(pass_json["headline"].get<std::string>().rfind("gate: PASSED, a regression beyond +1.76% is excluded (95%)", 0),
+            0u)
+      << pass_json["headline"];
+  // M = 1: neither shown nor excluded: INCONCLUSIVE, exit 3, with the units
+  // that would decide it (the bound shrinks as 1 / sqrt(n)).
+  auto undecided = evaluate_gate(base, cand, {.max_regression_pct = 1});
+  EXPECT_EQ(undecided.status, GateStatus::inconclusive);
+  EXPECT_EQ(undecided.exit_code(), 3);
+  ASSERT_TRUE(undecided.metrics[0].decision.units_to_decide.has_value());
+  EXPECT_GT(*undecided.metrics[0].decision.units_to_decide, 3u);
+  EXPECT_NE(render(gate_document(undecided), Format::text).find("gate: INCONCLUSIVE"), std::string::npos);
+  // The pass of old, asked for: no exit 3.
+  auto old = evaluate_gate(base, cand, {.max_regression_pct = 1, .mode = DecisionMode::significance});
+  EXPECT_EQ(old.status, GateStatus::pass);
+  EXPECT_EQ(old.exit_code(), 0);
+  // Without a margin: today's decision, the bound stated all the same.
+  auto plain = evaluate_gate(base, cand, {});
+  EXPECT_EQ(plain.status, GateStatus::pass);
+  // (The first line wraps in text; JSON's headline is whole.)
+  const auto plain_json = nlohmann::json::parse(render(gate_document(plain), Format::json));
+  EXPECT_NE(plain_json["headline"].get<std::string>().find("a regression beyond +1.76% is excluded (95%)"),
+            std::string::npos)
+      << plain_json["headline"];
+  // JSON names both figures per metric.
+  const auto j = nlohmann::json::parse(render(gate_document(undecided), Format::json));
+  EXPECT_EQ(j["status"], "inconclusive");
+  EXPECT_NEAR(j["metrics"][0]["excluded_beyond_pct"].get<double>(), 1.7559, 0.0005);
+  EXPECT_TRUE(j["metrics"][0]["mde_80_pct"].is_number());
+  EXPECT_TRUE(j["metrics"][0]["mde_95_pct"].is_number());
+}
+
+// Two metrics: each bound is at 1 - alpha / 2 (Bonferroni, regression_
+// decision.h), t(0.975; 4) = 2.776445: 2.776445 * 0.0081650 = 0.022670,
+// (e^0.022670 - 1) * 100 = 2.2929 %.
+TEST(Gate, BoundsOfAFamilyAreAtBonferronisLevel) {
+  const std::vector<double> v = {std::exp(-0.01), 1.0, std::exp(0.01)};
+  auto g = evaluate_gate(make_side("a", {{"t", v}, {"u", v}}), make_side("b", {{"t", v}, {"u", v}}),
+                         {.max_regression_pct = 2});
+  ASSERT_EQ(g.metrics.size(), 2u);
+  EXPECT_NEAR(g.bound_level, 0.975, 1e-12);
+  for (const auto& m : g.metrics) EXPECT_NEAR(m.decision.excluded_beyond_pct, 2.2929, 0.0005);
+  EXPECT_EQ(g.status, GateStatus::inconclusive) << "2.29 % is not below 2 %";
 }
