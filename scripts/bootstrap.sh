@@ -7,7 +7,7 @@ PACKAGES="cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev libeigen3-dev
 libbenchmark-dev libgtest-dev nlohmann-json3-dev libhwloc-dev libnuma-dev
 libboost-dev libsqlite3-dev libpq-dev postgresql git qemu-system-x86 busybox-static cpio kmod
 chromium dpkg-dev file libxml2-utils python3-jsonschema lava-common
-lava-dispatcher mmdebstrap kexec-tools systemd"
+kexec-tools systemd"
 # chromium: the HTML report is checked in a real (headless) browser.
 # dpkg-dev, file: CPack's Debian package takes its Depends from
 # dpkg-shlibdeps, which CPack runs on what `file` says is ELF.
@@ -16,11 +16,13 @@ lava-dispatcher mmdebstrap kexec-tools systemd"
 # `--to kcidb` against KCIDB's schema. lava-common (with python3-yaml and
 # python3-voluptuous, nothing else): LAVA's own job and test definition
 # schemas check lab-jobs/lava/. Test tools only, not kvmbench's.
-# lava-dispatcher, mmdebstrap: the LAVA test (ctest -L lava) runs the QEMU
-# job of lab-jobs/lava/ with LAVA's dispatcher (lava-run) on a Debian root
-# file system mmdebstrap builds (tests/support/lava/rootfs.sh); about 130
+# `scripts/bootstrap.sh nightly` adds lava-dispatcher and mmdebstrap: the
+# LAVA test (ctest -L lava, labelled nightly) runs the QEMU job of
+# lab-jobs/lava/ with LAVA's dispatcher (lava-run) on a Debian root file
+# system mmdebstrap builds (tests/support/lava/rootfs.sh); about 130
 # packages with their Depends (libguestfs, udev, Perl), some 2.5 minutes of
-# apt on a busy 2-core machine. The package enables a lava-worker service,
+# apt on a busy 2-core machine, which the test command (CI's 60 minutes)
+# leaves out with the test. The package enables a lava-worker service,
 # which lava-run does not need.
 # kexec-tools: `kvmbench ab` boots each invocation's kernel with kexec, also
 # inside the emulated lab (`kvmbench lab ab`), which uses the host's own.
@@ -41,6 +43,9 @@ lava-dispatcher mmdebstrap kexec-tools systemd"
 # download a second compiler.
 if [ "${1:-}" = fuzz ]; then
     PACKAGES="$PACKAGES clang-14 libclang-rt-14-dev"
+fi
+if [ "${1:-}" = nightly ]; then
+    PACKAGES="$PACKAGES lava-dispatcher mmdebstrap"
 fi
 
 missing=""
