@@ -12,7 +12,14 @@ std::string MetricRoles::derived_from(std::string_view metric) const {
   return it == derived.end() ? std::string() : it->second;
 }
 
+bool MetricRoles::is_monitor(std::string_view metric) const {
+  for (const auto& source : monitor)
+    if (metric.size() > source.size() + 1 && metric.starts_with(source) && metric[source.size()] == '.') return true;
+  return false;
+}
+
 bool MetricRoles::is_primary(std::string_view metric) const {
+  if (is_monitor(metric)) return false;
   if (primary.empty()) return !is_derived(metric);
   return std::find(primary.begin(), primary.end(), metric) != primary.end();
 }
@@ -20,6 +27,7 @@ bool MetricRoles::is_primary(std::string_view metric) const {
 nlohmann::json MetricRoles::to_json() const {
   nlohmann::json j = {{"primary", primary}, {"derived", derived}};
   if (!repetition.empty()) j["repetition"] = repetition;
+  if (!monitor.empty()) j["monitor"] = monitor;
   return j;
 }
 
@@ -45,6 +53,14 @@ MetricRoles MetricRoles::from_json(const nlohmann::json& j) {
     if (!j["repetition"].is_string()) throw std::runtime_error("metric_roles.repetition is not text");
     r.repetition = j["repetition"].get<std::string>();
   }
+  if (j.contains("monitor") && !j["monitor"].is_null()) {
+    if (!j["monitor"].is_array()) throw std::runtime_error("metric_roles.monitor is not a list");
+    for (auto& v : j["monitor"]) {
+      if (!v.is_string() || v.get<std::string>().empty())
+        throw std::runtime_error("metric_roles.monitor holds something that is not a monitor source name");
+      r.monitor.push_back(v.get<std::string>());
+    }
+  }
   return r;
 }
 
@@ -53,6 +69,8 @@ MetricRoles merge_roles(const MetricRoles& a, const MetricRoles& b) {
   for (auto& p : b.primary)
     if (std::find(r.primary.begin(), r.primary.end(), p) == r.primary.end()) r.primary.push_back(p);
   for (auto& [k, v] : b.derived) r.derived.try_emplace(k, v);
+  for (auto& m : b.monitor)
+    if (std::find(r.monitor.begin(), r.monitor.end(), m) == r.monitor.end()) r.monitor.push_back(m);
   if (a.repetition.empty()) r.repetition = b.repetition;
   else if (!b.repetition.empty() && b.repetition != a.repetition) r.repetition.clear();
   return r;

@@ -9,6 +9,11 @@
 // is primary (Google Benchmark files, selftest output). Written into a
 // run's meta.json ("metric_roles") so that a run says this itself, whatever
 // the suite's code is later.
+//
+// Monitors (what the kernel counted while kvmbench measured: /proc/vmstat,
+// KVM's statistics, perf counters) are metrics named <source>.<counter>
+// whose source the run declares in "monitor": never primary, never derived,
+// never in a verdict's family (compare tests them as a family of their own).
 #pragma once
 
 #include <map>
@@ -27,9 +32,15 @@ struct MetricRoles {
   // What one repetition of the run is, for the reader of a comparison
   // ("fresh memory in one kvmbench process", "a fresh guest boot").
   std::string repetition;
+  // The monitor sources ("vmstat", "kvm"): a metric "<source>.<counter>" of
+  // one of them has the monitor role.
+  std::vector<std::string> monitor;
 
+  // A monitor's counter: "vmstat.pgfault" with "vmstat" declared.
+  bool is_monitor(std::string_view metric) const;
   bool is_derived(std::string_view metric) const { return derived.count(std::string(metric)) > 0; }
-  // Primary: named in `primary`, or not derived when `primary` is empty.
+  // Primary: named in `primary`, or not derived (nor a monitor) when
+  // `primary` is empty; a monitor never is.
   bool is_primary(std::string_view metric) const;
   // The primary metric `metric` is derived from, "" when it is primary.
   std::string derived_from(std::string_view metric) const;
@@ -43,7 +54,7 @@ struct MetricRoles {
 
 // Two sides' declarations as one: primary where either side says so, derived
 // where either side says so (a metric derived in one run is a transform
-// there, whatever the other says); the repetition text of each, "" when
+// there, whatever the other says), a monitor source where either says so; the repetition text of each, "" when
 // they differ.
 MetricRoles merge_roles(const MetricRoles& a, const MetricRoles& b);
 

@@ -404,8 +404,11 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
     m.primary = roles.is_primary(s.key.metric);
     return m;
   };
+  // Monitors in one family, the suite's metrics in the other.
+  auto other_family = [&](const Series& s) { return roles.is_monitor(s.key.metric) != opt.monitors_only; };
   for (auto& bs : base.series) {
     base_keys.insert(bs.key.name());
+    if (other_family(bs)) continue;
     if (!selected(opt, bs)) {
       ++c.left_out;
       continue;
@@ -429,6 +432,7 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
   }
   for (auto& cs : cand_series) {
     if (base_keys.count(cs.key.name())) continue;
+    if (other_family(cs)) continue;
     if (!selected(opt, cs)) {
       ++c.left_out;
       continue;
@@ -484,7 +488,7 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
       add_note(m, fmt::format("derived from {}: shown, not tested again", m.derived_from));
       continue;
     }
-    if (opt.primary_only && !roles.is_primary(m.key.metric)) {
+    if (opt.primary_only && !opt.monitors_only && !roles.is_primary(m.key.metric)) {
       m.status = MetricStatus::secondary;
       add_note(m, "not a primary metric of its suite: shown, not tested (--metrics gates it)");
       continue;
@@ -511,9 +515,18 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
   judge_tested_metrics(c, opt.linear ? TestScale::linear : TestScale::log_where_positive);
   for (std::size_t i : tested_idx) {
     auto& m = c.metrics[i];
-    if (m.direction == Direction::unknown) add_note(m, "direction unknown (unit '" + m.key.unit + "')");
+    if (m.direction == Direction::unknown && !opt.monitors_only)
+      add_note(m, "direction unknown (unit '" + m.key.unit + "')");
   }
-  state_bounds(c, opt.linear);
+  // What the verdict's metrics exclude; monitors explain, they state none.
+  if (!opt.monitors_only) state_bounds(c, opt.linear);
+  if (!opt.monitors_only && (!base.roles.monitor.empty() || !cand_in.roles.monitor.empty())) {
+    CompareOptions mo;
+    mo.alpha = opt.alpha;
+    mo.min_n = opt.min_n;
+    mo.monitors_only = true;
+    c.monitors = compare(base, cand_in, mo).metrics;
+  }
   return c;
 }
 

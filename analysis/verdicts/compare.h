@@ -153,6 +153,10 @@ struct CompareOptions {
   // Welch on the values and Fieller's CI for every tested metric, not the
   // geometric test where the values are all positive (family_verdicts.h).
   bool linear = false;
+  // Which family this comparison is: the suite's metrics (monitors left
+  // out: never in a verdict's family), or the monitors alone (each tested,
+  // Holm within the monitors; the explanation below a verdict).
+  bool monitors_only = false;
 };
 
 // One side of a comparison as the comparison tells it: what the user
@@ -185,6 +189,10 @@ struct Comparison {
   std::size_t left_out = 0;               // series --metrics / --exclude left out
   std::string repetition;                 // what a repetition is, where the runs say
   double bound_level = NAN;               // of the metrics' exclusions: 1 - alpha / k
+  // The monitors (metric_roles.h), compared as a family of their own: every
+  // monitor series of either side, tested where both have >= 2 units, Holm
+  // within the monitors. Never part of `metrics`, the verdict or an exit code.
+  std::vector<MetricComparison> monitors;
 
   // "hardware", or "base hardware, cand replay" when they differ.
   std::string source_label() const;
@@ -199,8 +207,9 @@ struct Comparison {
 // the values are positive), Holm-adjusted over the tested primary metrics,
 // so that "faster"/"slower" across many metrics keeps the family-wise error
 // rate at alpha, each with the CI that agrees with it (family_verdicts.h);
-// derived metrics are shown, not tested. Throws std::invalid_argument for a
-// malformed glob pattern.
+// derived metrics are shown, not tested. Monitors go to `monitors`, a family
+// of their own (not filtered by include/exclude). Throws
+// std::invalid_argument for a malformed glob pattern.
 Comparison compare(const ComparisonSide& base, const ComparisonSide& cand,
                    const CompareOptions& opt = {});
 

@@ -13,6 +13,7 @@
 #include "analysis/views/comparison_lead.h"
 #include "analysis/views/comparison_notes.h"
 #include "analysis/views/comparison_rows.h"
+#include "analysis/views/monitors_section.h"
 
 namespace kvmbench {
 
@@ -293,6 +294,7 @@ Document comparison_document(const Comparison& all_rows, const CompareView& view
   t.notes = change_notes(c, all_rows, view.all);
   d.tables.push_back(std::move(t));
   if (auto levels = levels_table(c)) d.tables.push_back(std::move(*levels));
+  append_monitors_section(d, all_rows);
 
   for (const auto& m : c.metrics)
     if (m.in_base || m.in_cand) d.charts.push_back(row_chart(m));

@@ -11,6 +11,7 @@
 #include <linux/psp-sev.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <iterator>
@@ -161,6 +162,16 @@ std::vector<uapi::CpuidEntry2> Kvm::supported_cpuid() const {
 }
 
 // ---- Vm -------------------------------------------------------------------
+
+namespace {
+std::atomic<KvmFdClosingHook> fd_closing_hook{nullptr};
+}  // namespace
+
+void set_kvm_fd_closing_hook(KvmFdClosingHook hook) { fd_closing_hook.store(hook); }
+
+Vm::~Vm() {
+  if (const KvmFdClosingHook hook = fd_closing_hook.load(); hook && fd_) hook(fd_.get(), false);
+}
 
 Vm Vm::create(const Kvm& kvm, std::uint32_t type) {
   int fd;
@@ -367,6 +378,7 @@ Vcpu::Vcpu(Vcpu&& o) noexcept : fd_(std::move(o.fd_)), run_(o.run_), run_size_(o
 }
 
 Vcpu::~Vcpu() {
+  if (const KvmFdClosingHook hook = fd_closing_hook.load(); hook && fd_) hook(fd_.get(), true);
   if (run_) ::munmap(run_, run_size_);
 }
 

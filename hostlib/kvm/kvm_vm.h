@@ -83,8 +83,18 @@ struct TdxCapabilities {
 };
 
 // One VM (KVM_CREATE_VM); its fd closes with it.
+// Called with a VM's or a vCPU's fd just before kvmbench closes it, where
+// one is set: the monitors read KVM's statistics there
+// (hostlib/monitor/kvm_stats.h). nullptr: none.
+using KvmFdClosingHook = void (*)(int fd, bool vcpu);
+void set_kvm_fd_closing_hook(KvmFdClosingHook hook);
+
 class Vm {
  public:
+  Vm() = default;
+  Vm(Vm&&) noexcept = default;
+  Vm& operator=(Vm&&) noexcept = default;
+  ~Vm();
   static Vm create(const Kvm& kvm, std::uint32_t type = 0);
   int fd() const { return fd_.get(); }
   std::uint32_t type() const { return type_; }

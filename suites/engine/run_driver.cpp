@@ -10,11 +10,13 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "analysis/model/text_wrap.h"
 #include "analysis/stats/adaptive.h"
 #include "analysis/store/run_store.h"
 #include "hostlib/state/host_change_record.h"
+#include "hostlib/monitor/repetition_monitors.h"
 #include "hostlib/os/interrupt.h"
 #include "kvmbench_version.h"
 #include "suites/framework/chosen_suites.h"
@@ -62,6 +64,9 @@ class RunSource {
       usage_error(fmt::format("--replay {}: not a directory", req.replay_dir));
     preset_ = "document";
   }
+
+  // Whether the numbers are measured on this host (the monitors count here).
+  bool live_host() const { return live(); }
 
   // The preset asked for ("": the one chosen per suite).
   const std::string& preset() const { return preset_; }
@@ -195,8 +200,10 @@ enum class Outcome { ok, failed, interrupted };
 // parameters, and the host that measured them.
 nlohmann::json start_meta(const Target& t, const HostCaps& caps, const RunRequest& req,
                           const suites::Collector& collector, const std::map<std::string, std::string>& params,
-                          int reps) {
+                          int reps, const host::RepetitionMonitors& monitors) {
   const Preset& preset = *t.preset;
+  MetricRoles roles = preset.metric_roles();
+  roles.monitor = monitors.sources();
   const Source source = collector.source(preset.source, caps);
   nlohmann::json meta = {
       {"suite", t.suite->name},
@@ -208,7 +215,7 @@ nlohmann::json start_meta(const Target& t, const HostCaps& caps, const RunReques
       {"repetitions", req.adaptive ? nlohmann::json("auto") : nlohmann::json(reps)},
       {"warmup_repetitions", req.warmup},
       {"host", caps.metadata},
-      {"metric_roles", preset.metric_roles().to_json()},
+      {"metric_roles", roles.to_json()},
   };
   collector.describe(meta, caps, preset.source);
   return meta;
@@ -223,13 +230,66 @@ struct Repeated {
   std::vector<adaptive::StabilityWarning> stability_warnings;
 };
 
+// The monitors' readings of the measured repetitions as samples of case
+// "repetition": a counter that moved in some repetition has a value in
+// every one (0 where it did not move), one that never moved none.
+class MonitorSamples {
+ public:
+  explicit MonitorSamples(host::RepetitionMonitors& m) : monitors_(m) {}
+  void begin() { monitors_.begin(); }
+  // The readings of repetition `iteration`, kept until emit().
+  void end(int iteration) {
+    for (auto& r : monitors_.end()) pending_.push_back({iteration, std::move(r)});
+  }
+  void emit(suites::RunContext& ctx) {
+    for (auto& [it, r] : pending_) {
+      if (seen_.try_emplace(r.metric, std::pair{r.unit, std::set<int>{}}).first->second.second.insert(it).second) {
+        emit_at(ctx, sample(r.metric, r.unit, r.value, it));
+        // Repetitions before this counter first moved: it counted 0 there.
+        for (int before = 0; before < it; ++before)
+          if (seen_[r.metric].second.insert(before).second) emit_at(ctx, sample(r.metric, r.unit, 0, before));
+      }
+    }
+    pending_.clear();
+  }
+  // Zeros for the repetitions since a counter last moved.
+  void finish(suites::RunContext& ctx, int measured) {
+    for (auto& [metric, v] : seen_)
+      for (int it = 0; it < measured; ++it)
+        if (v.second.insert(it).second) emit_at(ctx, sample(metric, v.first, 0, it));
+  }
+
+ private:
+  // Emitted as a sample of measured repetition `s.iteration` (emit stamps
+  // the context's repetition).
+  static void emit_at(suites::RunContext& ctx, const Sample& s) {
+    const int iteration = ctx.iteration();
+    const bool warmup = ctx.warmup();
+    ctx.set_iteration(s.iteration, false);
+    ctx.emit(s);
+    ctx.set_iteration(iteration, warmup);
+  }
+  static Sample sample(const std::string& metric, const std::string& unit, double value, int iteration) {
+    Sample s;
+    s.case_name = "repetition";
+    s.metric = metric;
+    s.unit = unit;
+    s.value = value;
+    s.iteration = iteration;
+    return s;
+  }
+  host::RepetitionMonitors& monitors_;
+  std::vector<std::pair<int, host::MonitorReading>> pending_;
+  std::map<std::string, std::pair<std::string, std::set<int>>> seen_;  // metric -> unit, repetitions stored
+};
+
 // Runs the preset's repetitions (warm-ups first) until the stop rule says
 // enough: -r N measured ones, or `-r auto`'s CI target, run cap or time
 // limit; or Ctrl-C, or a failure (kept in the result). A bad parameter
 // (ExitError) leaves through the exception.
 Repeated repeat(const Preset& preset, suites::RunContext& ctx, const RunRequest& req, int reps,
                 const std::vector<Sample>& collected, Progress& progress, const std::string& label,
-                std::size_t& rep_no, std::size_t& rep_of) {
+                std::size_t& rep_no, std::size_t& rep_of, MonitorSamples& monitors) {
   adaptive::StoppingRule rule;
   rule.target_ci_pct = req.target_ci_pct;
   rule.warmup_runs = static_cast<std::size_t>(req.warmup);
@@ -248,12 +308,15 @@ Repeated repeat(const Preset& preset, suites::RunContext& ctx, const RunRequest&
       rep_of = warm ? static_cast<std::size_t>(req.warmup) : (req.adaptive ? 0 : static_cast<std::size_t>(reps));
       progress.update(label + (warm ? ": warm-up" : ": repetition"), rep_no, rep_of);
       const std::size_t first = collected.size();
+      if (!warm) monitors.begin();
       const auto t0 = std::chrono::steady_clock::now();
       preset.run(ctx);
       const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (!warm) monitors.end(r.measured);
       progress.step_done();
       if (host::interrupted()) break;
       repetitions.add_run(primary_values(collected, first, preset.primary_metrics), dt);
+      monitors.emit(ctx);
       warm ? ++warmed : ++r.measured;
       if (!warm) r.repetition_seconds.push_back(dt);
       if (req.adaptive) {
@@ -267,6 +330,7 @@ Repeated repeat(const Preset& preset, suites::RunContext& ctx, const RunRequest&
       }
     }
     if (host::interrupted()) r.outcome = Outcome::interrupted;
+    monitors.finish(ctx, r.measured);
   } catch (const ExitError&) {
     throw;
   } catch (const std::exception& e) {
@@ -304,9 +368,11 @@ void print_skips(const Target& t, const nlohmann::json& skips) {
 // status, the skips and the outcome are said, and the run's tables printed
 // (titled with what they lack); the warnings go to the summary, counted.
 void finish_run(const Target& t, const RunRequest& req, RunWriter& writer, const suites::RunContext& ctx,
-                const Repeated& r, double invocation_s, std::size_t changes_from, RunSummary& summary) {
+                const Repeated& r, double invocation_s, std::size_t changes_from, RunSummary& summary,
+                const nlohmann::json& monitors) {
   const Preset& preset = *t.preset;
   nlohmann::json patch = {{"skipped_parts", ctx.skips()},
+                          {"monitors", monitors},
                           {"host_changes", host::host_changes_json(changes_from)},
                           {"measured_repetitions", r.measured},
                           {"repetition_seconds", r.repetition_seconds},
@@ -348,6 +414,13 @@ void finish_run(const Target& t, const RunRequest& req, RunWriter& writer, const
               note.empty() ? fmt::format("ran, {} repetition{}", r.measured, r.measured == 1 ? "" : "s") : note, writer.dir(), invocation_s);
 }
 
+// meta.json's "monitors": what was counted, what was skipped and why.
+nlohmann::json monitors_meta(const host::RepetitionMonitors& m, bool live) {
+  nlohmann::json j = m.describe();
+  if (!live) j["reason"] = "a replay measures nothing on this host: no monitors";
+  return j;
+}
+
 // One preset's run: its meta.json, its repetitions, and its closing.
 // `setup_s`: the seconds this process spent before it (probing the host),
 // part of what an invocation costs beside its repetitions.
@@ -357,7 +430,10 @@ Outcome run_one(const Target& t, const RunSource& source, const HostCaps& caps, 
   const Preset& preset = *t.preset;
   const std::unique_ptr<suites::Collector> collector = source.collector(*t.suite);
   const int reps = req.repetitions > 0 ? req.repetitions : preset.default_repetitions;
-  const nlohmann::json meta = start_meta(t, caps, req, *collector, t.params.text, reps);
+  // A replay measures nothing on this host: nothing to count beside it.
+  host::RepetitionMonitors monitors(source.live_host() ? *host::parse_monitor_level(req.monitors)
+                                                       : host::MonitorLevel::off);
+  const nlohmann::json meta = start_meta(t, caps, req, *collector, t.params.text, reps, monitors);
 
   RunWriter writer = RunWriter::create_in(req.out_root, meta);
   // What this run changes on the host (knobs, module reloads) and puts back.
@@ -385,8 +461,9 @@ Outcome run_one(const Target& t, const RunSource& source, const HostCaps& caps, 
   ctx.progress = [&](const std::string& what) { progress.update(label + ": " + what, rep_no, rep_of); };
 
   Repeated r;
+  MonitorSamples monitor_samples(monitors);
   try {
-    r = repeat(preset, ctx, req, reps, collected, progress, label, rep_no, rep_of);
+    r = repeat(preset, ctx, req, reps, collected, progress, label, rep_no, rep_of, monitor_samples);
   } catch (const ExitError&) {
     progress.finish();
     writer.update_meta({{"skipped_parts", ctx.skips()}, {"host_changes", host::host_changes_json(changes_from)}});
@@ -402,7 +479,7 @@ Outcome run_one(const Target& t, const RunSource& source, const HostCaps& caps, 
   progress.finish();
   finish_run(t, req, writer, ctx, r,
              setup_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
-             changes_from, summary);
+             changes_from, summary, monitors_meta(monitors, source.live_host()));
   return r.outcome;
 }
 

@@ -13,6 +13,7 @@
 #include "analysis/report/case_table.h"
 #include "analysis/model/metric_roles.h"
 #include "analysis/report/series_table.h"
+#include "analysis/views/run_monitors.h"
 #include "analysis/series/series_values.h"
 #include "analysis/report/numbers.h"
 #include "suites/framework/suite.h"
@@ -119,12 +120,15 @@ static std::function<bool(std::string_view)> shown_by_layout(std::string_view su
 
 std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
   const std::string source(to_string(run.source()));
-  std::vector<Table> tables = suite_layout_tables(run.suite(), run.samples, source);
+  const MetricRoles roles = MetricRoles::from_json(run.meta.value("metric_roles", nlohmann::json::object()));
+  // The monitors have a table of their own (--verbose): the suite's tables
+  // read the suite's samples.
+  const std::vector<Sample> measured = without_monitors(run.samples, roles);
+  std::vector<Table> tables = suite_layout_tables(run.suite(), measured, source);
   const auto in_layout = shown_by_layout(run.suite(), tables);
   const bool everything = detail != ReportDetail::brief;
   if (const Suite* s = suites::find_suite(run.suite()); everything && s && s->detail_tables)
-    for (auto& t : s->detail_tables(run.samples, source)) tables.push_back(std::move(t));
-  const MetricRoles roles = MetricRoles::from_json(run.meta.value("metric_roles", nlohmann::json::object()));
+    for (auto& t : s->detail_tables(measured, source)) tables.push_back(std::move(t));
   // In brief, the primary metrics only (what a gate decides on): the
   // derived ones and the measurements beside are a --verbose away.
   std::set<std::string, std::less<>> left_out;
@@ -136,7 +140,7 @@ std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
   };
   // Both generic tables are of the same series: the samples (a long log
   // has up to three per record) are grouped once.
-  const std::vector<CaseSeries> cases = group_by_case(run.samples, kMaxCases);
+  const std::vector<CaseSeries> cases = group_by_case(measured, kMaxCases);
   for (auto& t : case_tables(cases, kMaxCases, source, wanted)) {
     // "# rmpopt: emulated_sweep_wall (ms)": `run all` prints several suites'.
     if (suites::find_suite(run.suite())) t.title.insert(2, run.suite() + ": ");
@@ -150,10 +154,16 @@ std::vector<Table> report_tables(const Run& run, ReportDetail detail) {
     tables.back().notes.push_back(named.size() <= 80 ? named
                                                      : fmt::format("{} more metrics: {}", left_out.size(), where));
   }
+  if (const std::size_t monitors = monitor_count(run.samples, roles); !everything && monitors > 0 && !tables.empty())
+    tables.back().notes.push_back(
+        fmt::format("{} monitor{} (what the kernel counted): `kvmbench report --verbose DIR`", monitors,
+                    monitors == 1 ? "" : "s"));
   if (everything)
     for (auto& t : series_summary_tables(cases, kMaxCases, source,
                                          detail == ReportDetail::data ? std::numeric_limits<std::size_t>::max() : 80))
       tables.push_back(std::move(t));
+  if (everything)
+    if (auto t = run_monitors_table(run.samples, roles, source)) tables.push_back(std::move(*t));
   for (auto& t : gbench_aggregate_tables(run.meta, source)) tables.push_back(std::move(t));
   return tables;
 }

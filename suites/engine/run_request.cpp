@@ -56,6 +56,8 @@ RunRequest checked_run_request(const RunCommandLine& line) {
   if (!req.kmsg_file.empty() && !req.dry_run)
     usage_error("--kmsg FILE plans with a captured kernel log: it needs --dry-run (a run reads /dev/kmsg)");
   set_repetitions(req, line.repetitions, line.warmup);
+  if (req.monitors != "off" && req.monitors != "basic" && req.monitors != "all")
+    usage_error(fmt::format("--monitors: '{}' is none of off, basic, all", req.monitors));
   for (const auto& s : line.sets) {
     const auto eq = s.find('=');
     if (eq == std::string::npos || eq == 0) usage_error(fmt::format("--set '{}': expected NAME=VALUE", s));

@@ -17,6 +17,9 @@ struct RunRequest {
   std::string out_root = "results/runs";
   std::string format = "text";
   bool verbose = false;  // every metric's table and the per-case dumps
+  // `--monitors off|basic|all`: what the kernel counted in each measured
+  // repetition, stored as monitors (hostlib/monitor/repetition_monitors.h).
+  std::string monitors = "basic";
   int repetitions = 0;    // 0: the preset's default
   bool adaptive = false;  // -r auto
   int warmup = 0;

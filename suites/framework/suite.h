@@ -68,7 +68,7 @@ struct Preset {
   std::map<std::string, std::string> derived_metrics = {};
   // What one repetition is, for the reader of a comparison.
   std::string repetition = {};
-  MetricRoles metric_roles() const { return {primary_metrics, derived_metrics, repetition}; }
+  MetricRoles metric_roles() const { return {primary_metrics, derived_metrics, repetition, {}}; }
   // `run --dry-run`: what `run` would do on ctx.host(), from the same
   // parameters and builders, touching nothing (suites/framework/plan.h).
   // Empty for presets without a plan.

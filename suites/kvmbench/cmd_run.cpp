@@ -55,6 +55,11 @@ void add_run_command(CLI::App& app) {
       ->option_text("[=SECONDS]");
   cmd->add_option("--format", req.format, "Report format printed after the run: text or md")
       ->check(CLI::IsMember({"text", "md"}));
+  cmd->add_option("--monitors", req.monitors,
+                  "What the kernel counted in each measured repetition, stored as monitors beside the figures: off, "
+                  "basic (/proc/vmstat's fault, THP, compaction, TLB and NUMA counters, KVM's statistics of the VMs "
+                  "kvmbench opens; the default) or all (every counter)")
+      ->check(CLI::IsMember({"off", "basic", "all"}));
   cmd->add_flag("--verbose", req.verbose,
                 "Report: a table for every metric (not only the primary ones) and each case's statistics in full");
   cmd->footer(

@@ -90,6 +90,7 @@ const Rules& hostlib_rules() {
       {"hostlib/kvm", with({"hostlib/os"})},
       {"hostlib/facts", with({"hostlib/os", "hostlib/kvm"})},
       {"hostlib/measure", with({"hostlib/os", "hostlib/kvm"})},
+      {"hostlib/monitor", with({"hostlib/os", "hostlib/kvm"})},
       {"hostlib/state", with({"hostlib/os"})},
       {"hostlib/qemu", with({"hostlib/os", "hostlib/kvm", "hostlib/facts", "hostlib/measure", "guests/protocol"})},
       {"hostlib/lab", with({"hostlib/os", "hostlib/kvm", "hostlib/facts", "hostlib/measure", "hostlib/qemu"})},
@@ -110,7 +111,7 @@ const Rules& suites_rules() {
                                               "analysis/views",
                                               "hostlib/os",      "hostlib/kvm",     "hostlib/facts",
                                               "hostlib/measure", "hostlib/state",   "hostlib/qemu",
-                                              "hostlib/lab",     "hostlib/describe"};
+                                              "hostlib/lab",     "hostlib/describe", "hostlib/monitor"};
   auto with = [&](std::set<std::string> rooms) {
     rooms.insert(below.begin(), below.end());
     return rooms;
