@@ -1,5 +1,7 @@
 #include "analysis/verdicts/comparison_bounds.h"
 
+#include <cmath>
+
 namespace kvmbench {
 
 MetricEvidence metric_evidence(const MetricComparison& m, bool linear) {
@@ -21,6 +23,10 @@ MetricEvidence metric_evidence(const MetricComparison& m, bool linear) {
 
 bool has_bound(const MetricComparison& m) {
   return m.tested && m.direction != Direction::unknown && m.base_failed.empty() && m.cand_failed.empty();
+}
+
+bool says_nothing(double pct, Direction d) {
+  return std::isinf(pct) || (d == Direction::higher_is_better && pct >= 99.995);
 }
 
 void state_bounds(Comparison& c, bool linear) {

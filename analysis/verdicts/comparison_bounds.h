@@ -22,6 +22,12 @@ MetricEvidence metric_evidence(const MetricComparison& m, bool linear);
 // direction, from no test that failed.
 bool has_bound(const MetricComparison& m);
 
+// Whether a regression bound (or an MDE) of `pct` says nothing: +inf, or
+// for a quantity where higher is better 100 % (a rate cannot lose more
+// than all of itself: "beyond 100 % is excluded" excludes nothing), as
+// printed to two decimals.
+bool says_nothing(double pct, Direction d);
+
 // Fills excluded_beyond_pct and the MDEs of every metric has_bound()
 // admits, and c.bound_level (NaN where there is none).
 void state_bounds(Comparison& c, bool linear);

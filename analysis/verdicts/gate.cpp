@@ -33,9 +33,14 @@ std::size_t GateResult::judged() const { return metrics.size() - skipped(); }
 
 double GateResult::largest_bound_pct() const {
   double x = NAN;
-  for (auto& m : metrics)
-    if (!m.decision.key.empty() && !std::isnan(m.decision.excluded_beyond_pct))
-      x = std::isnan(x) ? m.decision.excluded_beyond_pct : std::max(x, m.decision.excluded_beyond_pct);
+  for (auto& m : metrics) {
+    if (m.decision.key.empty() || std::isnan(m.decision.excluded_beyond_pct)) continue;
+    // A rate's 100 % excludes nothing: as +inf, so that no line claims it.
+    const double b = says_nothing(m.decision.excluded_beyond_pct, comparison.metrics[m.index].direction)
+                         ? INFINITY
+                         : m.decision.excluded_beyond_pct;
+    x = std::isnan(x) ? b : std::max(x, b);
+  }
   return x;
 }
 
@@ -75,7 +80,7 @@ GateResult unusable_gate(const std::string& base_label, const std::string& cand_
 static void apply_decision(GateMetric& g, const MetricComparison& m, const MetricDecision& d,
                            const GateOptions& opt) {
   g.decision = d;
-  const std::string bound = std::isinf(d.excluded_beyond_pct)
+  const std::string bound = says_nothing(d.excluded_beyond_pct, m.direction)
                                 ? std::string("no regression is excluded")
                                 : fmt::format("a regression beyond {} is excluded", format_pct(d.excluded_beyond_pct));
   switch (d.finding) {

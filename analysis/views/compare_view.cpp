@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "analysis/report/numbers.h"
+#include "analysis/verdicts/comparison_bounds.h"
 #include "analysis/verdicts/family_verdicts.h"
 #include "analysis/views/comparison_json.h"
 #include "analysis/views/comparison_lead.h"
@@ -120,7 +121,7 @@ std::vector<Cell> change_row(const MetricComparison& m, std::size_t index) {
   r[kPMannWhitney] = p_cell(m.p_mann_whitney);
   r[kMannWhitney] = std::isnan(m.p_mann_whitney) ? "" : m.mann_whitney_exact ? "exact" : "normal approximation";
   if (m.tested) r[kPHolm] = p_cell(m.p_holm);
-  if (std::isinf(m.excluded_beyond_pct)) r[kExcluded] = Cell("none");
+  if (says_nothing(m.excluded_beyond_pct, m.direction)) r[kExcluded] = Cell("none");
   else if (std::isfinite(m.excluded_beyond_pct)) r[kExcluded] = figure(m.excluded_beyond_pct, format_pct(m.excluded_beyond_pct));
   if (std::isfinite(m.mde_80_pct)) r[kMde80] = figure(m.mde_80_pct, format_pct(m.mde_80_pct));
   if (std::isfinite(m.mde_95_pct)) r[kMde95] = figure(m.mde_95_pct, format_pct(m.mde_95_pct));

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "analysis/verdicts/comparison_bounds.h"
 #include "analysis/views/comparison_lead.h"
 #include "analysis/views/comparison_notes.h"
 #include "analysis/views/comparison_rows.h"
@@ -102,7 +103,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
     // What the data exclude (comparison_bounds.h); null where not stated,
     // and nothing_excluded where the bound is unbounded.
     r["excluded_beyond_pct"] = num_or_null(m.excluded_beyond_pct);
-    r["nothing_excluded"] = std::isinf(m.excluded_beyond_pct);
+    r["nothing_excluded"] = says_nothing(m.excluded_beyond_pct, m.direction);
     r["mde_80_pct"] = num_or_null(m.mde_80_pct);
     r["mde_95_pct"] = num_or_null(m.mde_95_pct);
     // Why the side's test failed, where it did: its figures are no good run's.

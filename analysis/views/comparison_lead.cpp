@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "analysis/report/numbers.h"
+#include "analysis/verdicts/comparison_bounds.h"
 
 namespace kvmbench {
 
@@ -46,11 +47,13 @@ std::string verdict_line(const Comparison& c) {
 std::string excluded_line(const Comparison& c) {
   std::size_t k = 0, none = 0;
   double bound = -INFINITY, mde80 = -INFINITY, mde95 = -INFINITY;
+  bool undetectable = false;
   for (const auto& m : c.metrics) {
     if (std::isnan(m.excluded_beyond_pct)) continue;
     ++k;
-    if (std::isinf(m.excluded_beyond_pct)) ++none;
+    if (says_nothing(m.excluded_beyond_pct, m.direction)) ++none;
     else bound = std::max(bound, m.excluded_beyond_pct);
+    if (says_nothing(m.mde_80_pct, m.direction) || says_nothing(m.mde_95_pct, m.direction)) undetectable = true;
     if (std::isfinite(m.mde_80_pct)) mde80 = std::max(mde80, m.mde_80_pct);
     if (std::isfinite(m.mde_95_pct)) mde95 = std::max(mde95, m.mde_95_pct);
   }
@@ -62,7 +65,10 @@ std::string excluded_line(const Comparison& c) {
                               format_pct(bound), k - none, k, format_level(c.bound_level), none)
                 : fmt::format("a regression beyond {} is excluded{} ({})", format_pct(bound), each,
                               format_level(c.bound_level));
-  if (std::isfinite(mde80))
+  if (undetectable)
+    line += k == 1 ? "; this design detects no regression with 80% power"
+                   : "; for some, this design detects no regression with 80% power";
+  else if (std::isfinite(mde80))
     line += fmt::format("; this design detects {} with 80% power, {} with 95%", format_pct(mde80), format_pct(mde95));
   return line;
 }

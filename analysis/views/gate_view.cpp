@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "analysis/report/numbers.h"
+#include "analysis/verdicts/comparison_bounds.h"
 #include "analysis/views/comparison_json.h"
 #include "analysis/views/comparison_lead.h"
 #include "analysis/views/comparison_notes.h"
@@ -163,7 +164,7 @@ nlohmann::json gate_json(const GateResult& g) {
                          {"message", m.message}};
     if (!m.decision.key.empty()) {
       jm["excluded_beyond_pct"] = figure(m.decision.excluded_beyond_pct);
-      jm["nothing_excluded"] = std::isinf(m.decision.excluded_beyond_pct);
+      jm["nothing_excluded"] = says_nothing(m.decision.excluded_beyond_pct, g.comparison.metrics[m.index].direction);
       jm["mde_80_pct"] = figure(m.decision.detectable_80_pct);
       jm["mde_95_pct"] = figure(m.decision.detectable_95_pct);
       jm["finding"] = std::string(to_string(m.decision.finding));
@@ -251,7 +252,7 @@ Document gate_document(const GateResult& g) {
       Cell p = mc.tested ? Cell::number(mc.p_holm, "", format_p(mc.p_holm)) : Cell("");
       const MetricDecision& dm = m.decision;
       Cell excluded = dm.key.empty() || std::isnan(dm.excluded_beyond_pct) ? Cell("")
-                      : std::isinf(dm.excluded_beyond_pct)
+                      : says_nothing(dm.excluded_beyond_pct, mc.direction)
                           ? Cell("none")
                           : Cell::number(dm.excluded_beyond_pct, "", format_pct(dm.excluded_beyond_pct));
       Cell mde = dm.key.empty() || !std::isfinite(dm.detectable_80_pct)
