@@ -13,6 +13,7 @@
 #include <random>
 
 #include "analysis/model/text_wrap.h"
+#include "analysis/verdicts/ab_boot.h"
 #include "analysis/verdicts/ab_experiment.h"
 #include "analysis/report/render/renderer.h"
 #include "analysis/verdicts/gate.h"
@@ -74,6 +75,11 @@ std::string new_id() {
   return fmt::format("ab-{}-{:04x}", utc_timestamp_compact(), rd() & 0xffff);
 }
 
+// The command line a kernel boots with for `step` (-1: the way back).
+std::string boot_cmdline(const Experiment& e, const ab::KernelChoice& k, int step) {
+  return host::kexec_cmdline(k.cmdline, "", e.marker(step));
+}
+
 // The command after --: a `run` of one suite that stores its run where ab
 // says (--out is ab's), checked as a dry run plans it.
 void check_command(const std::vector<std::string>& cmd) {
@@ -90,6 +96,23 @@ void check_command(const std::vector<std::string>& cmd) {
   const host::ProgramRun r = host::run_program(dry, 120);
   if (r.exit_code != 0 && r.exit_code != kExitCannotRun)
     usage_error(fmt::format("the command after -- is refused as a dry run: {}", r.failure()));
+}
+
+// Before anything is written or arranged: whether kexec can take this
+// machine into both kernels (analysis/verdicts/ab_boot.h decides, on what
+// hostlib/state/kexec.h reads), the static facts first, then a trial load
+// and unload of each kernel with the command line it will boot with.
+void preflight(const Experiment& e) {
+  const ab::KexecHost h = host::probe_kexec_host();
+  std::vector<ab::KexecKernel> kernels = {host::kexec_kernel(e.base, "base"), host::kexec_kernel(e.cand, "cand")};
+  if (const auto why = ab::preflight_refusal(h, kernels)) usage_error("kexec cannot boot this experiment: " + *why);
+  for (auto& k : kernels) {
+    const ab::KernelChoice& choice = k.side == "base" ? e.base : e.cand;
+    k.trial_load = host::trial_load(choice, boot_cmdline(e, choice, 0),
+                                    ab::use_kexec_file_load(h.lockdown, k.image_signed));
+    if (!k.trial_load->empty()) break;
+  }
+  if (const auto why = ab::preflight_refusal(h, kernels)) usage_error("kexec cannot boot this experiment: " + *why);
 }
 
 Experiment new_experiment(const AbRequest& req, const fs::path& state_dir) {
@@ -127,8 +150,7 @@ Experiment new_experiment(const AbRequest& req, const fs::path& state_dir) {
   } catch (const std::invalid_argument& ex) {
     usage_error(ex.what());
   }
-  if (const std::string why = host::kexec_unavailable(); !why.empty())
-    usage_error("kexec cannot be used here, so no boot can be made: " + why);
+  preflight(e);
   e.out_dir = req.out_dir.empty() ? (fs::path("results/runs") / e.id).string() : req.out_dir;
   std::error_code ec;
   e.out_dir = fs::absolute(e.out_dir, ec).string();
@@ -153,7 +175,7 @@ void leave_for(Experiment& e, const fs::path& file, int step) {
   e.kexec_at = utc_timestamp_iso();
   if (step >= 0) e.steps[static_cast<std::size_t>(step)].status = StepStatus::booting;
   save_state(file, e);
-  const std::string cmdline = host::kexec_cmdline(k.cmdline, "", e.marker(step));
+  const std::string cmdline = boot_cmdline(e, k, step);
   say(fmt::format("{}: kexec into the {} kernel ({}{}); the experiment goes on after the boot (`kvmbench ab "
                   "--status`)",
                   step >= 0 ? step_name(e, static_cast<std::size_t>(step)) : std::string("the end"),
