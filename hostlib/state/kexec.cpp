@@ -240,11 +240,23 @@ void kexec_into(const ab::KernelChoice& k, const std::string& cmdline) {
   ::sync();
   if (systemd_runs_this_machine()) {
     const ProgramRun j = run_program({"/bin/sh", "-c", "exec systemctl kexec"}, 120);
-    if (!j.ok()) throw std::runtime_error("systemctl kexec failed: " + j.failure());
+    if (!j.ok()) {
+      std::vector<std::string> unload = {"/bin/sh", "-c", "exec kexec \"$@\"", "kexec"};
+      if (file_load) unload.push_back("-s");
+      unload.push_back("-u");
+      (void)run_program(unload, 60);
+      throw std::runtime_error("systemctl kexec failed: " + j.failure());
+    }
     return;
   }
-  ::execlp("kexec", "kexec", "-e", static_cast<char*>(nullptr));
-  throw std::runtime_error(fmt::format("kexec -e failed: {}", std::strerror(errno)));
+  // A kexec -e that boots never returns: one that returns has failed (the
+  // kernel refused the jump), and the loaded image is unloaded again.
+  const ProgramRun e = run_program({"/bin/sh", "-c", "exec kexec -e"}, 600);
+  std::vector<std::string> unload = {"/bin/sh", "-c", "exec kexec \"$@\"", "kexec"};
+  if (file_load) unload.push_back("-s");
+  unload.push_back("-u");
+  (void)run_program(unload, 60);
+  throw std::runtime_error("kexec -e failed: " + (e.ok() ? std::string("it returned (exit 0) without booting") : e.failure()));
 }
 
 namespace {

@@ -59,8 +59,9 @@ std::string trial_load(const ab::KernelChoice& k, const std::string& cmdline, bo
 
 // Loads `k` with `cmdline` and starts the jump: `systemctl kexec` where
 // systemd is PID 1 (services stop and file systems are unmounted first; it
-// returns, and the process is ended by the shutdown), else `kexec -e`
-// (never returns). Throws std::runtime_error when kexec refuses to load.
+// returns, and the process is ended by the shutdown), else `kexec -e` (a
+// child that never returns when it boots). Throws std::runtime_error with
+// kexec's words when the load or the jump is refused, the image unloaded.
 void kexec_into(const ab::KernelChoice& k, const std::string& cmdline);
 
 // Pure: the unit files that run `SELF ab --resume --state STATE_DIR` at

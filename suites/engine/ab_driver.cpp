@@ -166,8 +166,20 @@ std::string step_name(const Experiment& e, std::size_t i) {
   return fmt::format("step {} of {} ({})", i + 1, e.steps.size(), to_string(e.steps[i].side));
 }
 
+int give_verdict(Experiment& e, const fs::path& state_dir);
+void print_verdict(const Experiment& e, const fs::path& state_dir);
+
+// Whether no step has run or ended yet: the experiment is only being
+// started, and a failed first jump can take it all back.
+bool nothing_ran(const Experiment& e) {
+  return std::all_of(e.steps.begin(), e.steps.end(), [](const Step& s) {
+    return s.status == StepStatus::pending || s.status == StepStatus::booting;
+  });
+}
+
 // Leaves for the boot of `step` (-1: back to base). Returns when systemd
-// does the jump; kexec -e does not return.
+// does the jump; kexec -e does not return. Throws std::runtime_error when
+// the jump is refused (the step left as it was).
 void leave_for(Experiment& e, const fs::path& file, int step) {
   const ab::KernelChoice& k = kernel_of(e, step);
   e.kexec_step = step;
@@ -183,7 +195,36 @@ void leave_for(Experiment& e, const fs::path& file, int step) {
                   k.append.empty() ? "" : ", + " + k.append));
   std::fflush(stdout);
   std::fflush(stderr);
-  host::kexec_into(k, cmdline);
+  try {
+    host::kexec_into(k, cmdline);
+  } catch (const std::runtime_error&) {
+    if (step >= 0) e.steps[static_cast<std::size_t>(step)].status = StepStatus::pending;
+    e.kexec_step = -2;
+    e.kexec_from_boot_id.clear();
+    throw;
+  }
+}
+
+// A jump that kexec refused after the experiment began: it cannot go on.
+// The steps left are not run, the verdict is given on what ran, and the
+// experiment ends here (the resume unit undone), so that --status answers
+// the verdict's code, not "running" for ever.
+int end_after_refused_jump(Experiment& e, const fs::path& state_dir, const std::string& why) {
+  for (auto& s : e.steps)
+    if (s.status == StepStatus::pending || s.status == StepStatus::booting) {
+      s.status = StepStatus::skipped;
+      s.note = "not run: kexec refused the jump (" + why + ")";
+    }
+  int code = e.result_code;
+  if (e.phase != ab::Phase::returning) code = give_verdict(e, state_dir);
+  e.phase = ab::Phase::done;
+  save_state(state_dir / "state.json", e);
+  host::cancel_resume_at_boot();
+  say(fmt::format("kexec refused a jump, so the experiment ends here, in {} ({}); a kernel of the boot loader's "
+                  "(`--boot-via reboot`) or a reboot goes on from there",
+                  host::running_release(), why));
+  print_verdict(e, state_dir);
+  return code;
 }
 
 // What this boot is, for an experiment that left for one: the boot it
@@ -459,7 +500,18 @@ int go_on(Experiment& e, const fs::path& state_dir) {
       run_step(e, file, i);
       continue;
     }
-    leave_for(e, file, static_cast<int>(i));
+    try {
+      leave_for(e, file, static_cast<int>(i));
+    } catch (const std::runtime_error& ex) {
+      if (!nothing_ran(e)) return end_after_refused_jump(e, state_dir, ex.what());
+      // The first jump: nothing has happened yet, and nothing is left.
+      std::error_code ec;
+      fs::remove(file, ec);
+      host::cancel_resume_at_boot();
+      usage_error(fmt::format("the first kexec failed, so the experiment is not started (its state and resume unit "
+                              "are removed): {}; let the boot loader boot each kernel (`--boot-via reboot`)",
+                              ex.what()));
+    }
     return kExitOk;
   }
   const int code = give_verdict(e, state_dir);
@@ -469,7 +521,11 @@ int go_on(Experiment& e, const fs::path& state_dir) {
   if (ab::marked_step(host::proc_cmdline(), e.id)) {
     say(e.verdict_line.substr(std::string("kvmbench ab: ").size()) + "; the full verdict follows the boot back");
     e.phase = ab::Phase::returning;
-    leave_for(e, file, -1);
+    try {
+      leave_for(e, file, -1);
+    } catch (const std::runtime_error& ex) {
+      return end_after_refused_jump(e, state_dir, ex.what());
+    }
     return code;
   }
   e.phase = ab::Phase::done;

@@ -349,3 +349,48 @@ TEST(AbCli, PreflightLoadsASignedImageWithKexecFileLoadUnderLockdown) {
   EXPECT_TRUE(has(m.calls(), "kexec -s -l " + m.image.string())) << m.calls();
   EXPECT_FALSE(fs::exists(m.state / "state.json"));
 }
+
+// The first jump refused by kexec (a TDX host, a kernel that says no only
+// at kexec -e): the experiment is taken back whole, its resume unit and its
+// state removed, exit 2 naming the refusal; --status has no experiment.
+TEST(AbCli, AFirstJumpRefusedTakesTheStartBack) {
+  StubMachine m;
+  m.with_systemd();
+  std::ofstream(m.tmp.path / "refuse-exec") << "";
+  // systemd's `systemctl kexec` is the stub's: the jump is kexec -e's here.
+  fs::remove_all(m.root / "run/systemd/system");
+  kvmbench::test_support::write_text(m.root / "proc/1/comm", "init\n");
+  const auto r = m.ab();
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  const std::string err = kvmbench::test_support::unwrapped(r.err);
+  EXPECT_TRUE(has(err, "the first kexec failed, so the experiment is not started")) << r.err;
+  EXPECT_TRUE(has(err, "Starting new kernel failed: Operation not supported")) << r.err;
+  EXPECT_TRUE(has(err, "--boot-via reboot")) << r.err;
+  EXPECT_TRUE(has(m.calls(), "kexec -e")) << m.calls();
+  EXPECT_TRUE(has(m.calls(), "kexec -u")) << m.calls();  // the loaded image unloaded again
+  EXPECT_FALSE(fs::exists(m.state / "state.json"));
+  const auto status = run_kvmbench({"ab", "--status"}, 60, "", m.env());
+  EXPECT_EQ(status.exit_code, 2) << status.out << status.err;
+  EXPECT_TRUE(has(status.err, "no experiment in")) << status.err;
+}
+
+// The same with systemd: the unit written for the experiment is removed.
+TEST(AbCli, AFirstJumpRefusedUndoesTheResumeUnit) {
+  StubMachine m;
+  m.with_systemd();
+  // systemctl kexec refused.
+  kvmbench::test_support::write_text(m.bin / "systemctl",
+                                     "#!/bin/sh\necho \"systemctl $*\" >> '" + m.log.string() + "'\n"
+                                     "[ \"$1\" = cat ] && exit 1\n"
+                                     "[ \"$1\" = kexec ] && { echo 'Cannot kexec: no kernel loaded' >&2; exit 1; }\nexit 0\n");
+  const auto r = m.ab();
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(r.err), "systemctl kexec failed")) << r.err;
+  const std::string calls = m.calls();
+  EXPECT_TRUE(has(calls, "systemctl enable kvmbench-ab.service")) << calls;
+  EXPECT_TRUE(has(calls, "systemctl disable kvmbench-ab.service")) << calls;
+  EXPECT_LT(calls.find("systemctl enable"), calls.find("systemctl disable")) << calls;
+  EXPECT_FALSE(fs::exists(m.unit()));
+  EXPECT_FALSE(fs::exists(m.state / "state.json"));
+  EXPECT_NE(run_kvmbench({"ab", "--status"}, 60, "", m.env()).exit_code, 75);
+}
