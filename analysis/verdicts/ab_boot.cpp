@@ -120,4 +120,16 @@ std::optional<std::string> boot_problem(bool marked_as_asked, std::optional<doub
   return std::nullopt;
 }
 
+std::optional<std::string> candidate_never_came_back(const Experiment& e) {
+  std::optional<std::size_t> first;
+  for (std::size_t i = 0; i < e.steps.size(); ++i) {
+    const Step& s = e.steps[i];
+    if (s.side != Side::cand) continue;
+    if (s.status == StepStatus::done || s.status == StepStatus::failed || s.status == StepStatus::running) return std::nullopt;
+    if (s.status == StepStatus::no_boot && !first) first = i;
+  }
+  if (!first) return std::nullopt;
+  return fmt::format("the candidate kernel did not come back (step {}: {})", *first + 1, e.steps[*first].note);
+}
+
 }  // namespace kvmbench::ab

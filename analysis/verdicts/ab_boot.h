@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "analysis/model/kexec_facts.h"
+#include "analysis/verdicts/ab_experiment.h"
 
 namespace kvmbench::ab {
 
@@ -47,5 +48,10 @@ std::optional<double> seconds_between(std::string_view from_iso, std::string_vie
 // `elapsed_s` nullopt: not known (the times could not be read).
 std::optional<std::string> boot_problem(bool marked_as_asked, std::optional<double> elapsed_s, double timeout_s,
                                         std::string_view this_release);
+
+// Why the candidate never came back, for the verdict: a candidate step
+// that did not boot (its note says what came instead) and none that did;
+// nullopt otherwise.
+std::optional<std::string> candidate_never_came_back(const Experiment& e);
 
 }  // namespace kvmbench::ab

@@ -76,8 +76,10 @@ std::string new_id() {
 }
 
 // The command line a kernel boots with for `step` (-1: the way back).
+// Each kernel ab boots gets the words that turn a hang into a reset
+// (ab_boot.h's hang_words) after its own.
 std::string boot_cmdline(const Experiment& e, const ab::KernelChoice& k, int step) {
-  return host::kexec_cmdline(k.cmdline, "", e.marker(step));
+  return host::kexec_cmdline(k.cmdline, ab::hang_words(), e.marker(step));
 }
 
 // The command after --: a `run` of one suite that stores its run where ab
@@ -236,22 +238,25 @@ void arrive(Experiment& e) {
   if (boot == e.kexec_from_boot_id) return;  // still the boot that asked: go on from it
   const std::optional<int> marked = ab::marked_step(host::proc_cmdline(), e.id);
   const int wanted = e.kexec_step;
+  bool came = false;  // the step's own boot, in time
   if (wanted >= 0) {
     Step& s = e.steps[static_cast<std::size_t>(wanted)];
-    if (marked == wanted) {
-      s.status = StepStatus::running;  // set again by the run below
-    } else {
+    const std::string now = utc_timestamp_iso();
+    // --boot-timeout: the time from the jump to this resume, the boot
+    // included (a kernel that came back late is no boot of the step's).
+    if (const auto problem = ab::boot_problem(marked == wanted, ab::seconds_between(e.kexec_at, now),
+                                              e.boot_timeout_s, host::running_release())) {
       s.status = StepStatus::no_boot;
-      s.ended_at = utc_timestamp_iso();
-      s.note = fmt::format("its kernel did not come back: this boot is {} without the step's marker (a hang ended "
-                           "by a power cycle, a crash or a power loss)",
-                           host::running_release());
+      s.ended_at = now;
+      s.note = *problem;
+    } else {
+      s.status = StepStatus::running;  // set again by the run below
+      came = true;
     }
   }
   // A step that was running when the machine went down.
   for (auto& s : e.steps)
-    if (s.status == StepStatus::running && !(wanted >= 0 && &s == &e.steps[static_cast<std::size_t>(wanted)] &&
-                                             marked == wanted)) {
+    if (s.status == StepStatus::running && !(came && &s == &e.steps[static_cast<std::size_t>(wanted)])) {
       s.status = StepStatus::failed;
       s.ended_at = utc_timestamp_iso();
       s.note = "the machine went down while its command ran (crash or power loss)";
@@ -282,7 +287,8 @@ void tag_run(const fs::path& run, const Experiment& e, std::size_t i) {
              {"step", i},
              {"kernel", k.spec},
              {"append", k.append},
-             {"boot_id", e.steps[i].boot_id}};
+             {"boot_id", e.steps[i].boot_id},
+             {"boot", "kexec"}};
   write_file_atomic(meta, m.dump(2) + "\n");
 }
 
@@ -346,6 +352,22 @@ void run_step(Experiment& e, const fs::path& file, std::size_t i) {
 // The verdict: the candidate's boots against the base's, each boot one
 // unit (the mean of its repetitions), through the gate; printed and kept.
 int give_verdict(Experiment& e, const fs::path& state_dir) {
+  if (const auto why = ab::candidate_never_came_back(e)) {
+    e.verdict_line = "kvmbench ab: FAIL: " + *why;
+    e.result_code = kExitGateFailed;
+    write_file_atomic(state_dir / "verdict.txt", e.verdict_line + "\n");
+    GateOptions go;
+    go.max_regression_pct = e.max_regression_pct;
+    go.alpha = e.alpha;
+    const GateResult g = unusable_gate("base", "cand", go, *why);
+    try {
+      if (!e.junit.empty()) write_file_atomic(e.junit, render(gate_document(g), Format::junit));
+      if (!e.markdown.empty()) write_file_atomic(e.markdown, render(gate_document(g), Format::md));
+    } catch (const std::exception& ex) {
+      say(fmt::format("cannot write the result files: {}", ex.what()));
+    }
+    return e.result_code;
+  }
   std::vector<ComparisonSide> sides[2];
   std::vector<std::string> problems;
   for (const auto& s : e.steps) {
@@ -460,6 +482,7 @@ void print_verdict(const Experiment& e, const fs::path& state_dir) {
 void print_status(const Experiment& e) {
   fmt::print("experiment {} ({}), started {}\n", e.id, to_string(e.phase), e.created_at);
   fmt::print("command: kvmbench {}\n", fmt::join(e.command, " "));
+  fmt::print("each boot: + {}; --boot-timeout {:g} s\n", ab::hang_words(), e.boot_timeout_s);
   fmt::print("base: {}{}\ncand: {}{}\n", e.base.spec, e.base.append.empty() ? "" : " + " + e.base.append, e.cand.spec,
              e.cand.append.empty() ? "" : " + " + e.cand.append);
   for (std::size_t i = 0; i < e.steps.size(); ++i) {
@@ -475,6 +498,15 @@ void print_status(const Experiment& e) {
 int go_on(Experiment& e, const fs::path& state_dir) {
   const fs::path file = state_dir / "state.json";
   arrive(e);
+  // A candidate that has never booted is not booted again (each try is a
+  // hang or a panic of the machine): the steps left are not run, and the
+  // verdict fails with the reason.
+  if (const auto why = ab::candidate_never_came_back(e); why && e.phase == ab::Phase::running)
+    for (auto& s : e.steps)
+      if (s.status == StepStatus::pending) {
+        s.status = StepStatus::skipped;
+        s.note = "not run: " + *why;
+      }
   if (e.phase == ab::Phase::returning) {
     e.phase = ab::Phase::done;
     save_state(file, e);
@@ -615,6 +647,9 @@ int run_ab(const AbRequest& req) {
                       why, self_exe().string(), dir.string()));
   }
   save_state(file, e);
+  say(fmt::format("each kernel boots with `{}` after its own words (a hang or a panic resets the machine, which "
+                  "comes back in its default boot entry), and has --boot-timeout {:g} s from the jump to come back",
+                  ab::hang_words(), e.boot_timeout_s));
   say(fmt::format("experiment {}: {} boots ({}), `kvmbench {}` on each; state in {}", e.id, e.steps.size(),
                   [&] {
                     std::string o;

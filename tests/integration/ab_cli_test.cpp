@@ -394,3 +394,76 @@ TEST(AbCli, AFirstJumpRefusedUndoesTheResumeUnit) {
   EXPECT_FALSE(fs::exists(m.state / "state.json"));
   EXPECT_NE(run_kvmbench({"ab", "--status"}, 60, "", m.env()).exit_code, 75);
 }
+
+namespace {
+
+// An experiment of two boots a side on the stub machine's bzImage, as
+// `ab` would have stored it, with a jump in flight to `step` made at `at`
+// from another boot.
+kvmbench::ab::Experiment in_flight(const StubMachine& m, int step, const std::string& at) {
+  kvmbench::ab::Experiment e = two_boots_a_side({"run", "directmap", "--preset", "host"});
+  e.base.spec = e.cand.spec = e.base.image = e.cand.image = m.image.string();
+  e.base.cmdline = e.cand.cmdline = "root=/dev/vda1 ro";
+  e.out_dir = (m.tmp.path / "runs").string();
+  e.created_at = "2026-12-06T10:00:00Z";
+  e.kexec_step = step;
+  e.kexec_from_boot_id = "a boot before this one";
+  e.kexec_at = at;
+  for (int i = 0; i < step; ++i) {
+    e.steps[i].status = kvmbench::ab::StepStatus::done;
+    e.steps[i].run_dir = (m.tmp.path / "runs" / ("step" + std::to_string(i + 1))).string();
+  }
+  e.steps[step].status = kvmbench::ab::StepStatus::booting;
+  kvmbench::test_support::write_text(m.state / "state.json", to_json(e).dump(2));
+  return e;
+}
+
+nlohmann::json state_of(const StubMachine& m) {
+  return nlohmann::json::parse(kvmbench::test_support::read_text(m.state / "state.json"));
+}
+
+}  // namespace
+
+// The step's kernel came back, with its marker, but later than
+// --boot-timeout: the step is recorded as no boot, with how long it took.
+// (The next jump is refused by the stub, which ends the experiment: not
+// "running" for ever.)
+TEST(AbCli, ABootLaterThanTheTimeoutIsNoBootOfTheStep) {
+  StubMachine m;
+  std::ofstream(m.tmp.path / "refuse-exec") << "";
+  const auto e = in_flight(m, 0, "2026-01-01T00:00:00Z");
+  kvmbench::test_support::write_text(m.root / "proc/cmdline", "root=/dev/vda1 ro " + e.marker(0) + "\n");
+  const auto r = run_kvmbench({"ab", "--resume"}, 120, "", m.env());
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  const auto j = state_of(m);
+  EXPECT_EQ(j["steps"][0]["status"], "no_boot") << j.dump(2);
+  const std::string note = j["steps"][0]["note"];
+  EXPECT_TRUE(has(note, "its kernel came back after ")) << note;
+  EXPECT_TRUE(has(note, "beyond --boot-timeout 600 s")) << note;
+  // Every jump carries the words that end a hang.
+  EXPECT_TRUE(has(m.calls(), "panic=10 softlockup_panic=1 hung_task_panic=1 kvmbench.ab=" + e.id + ":1")) << m.calls();
+  EXPECT_EQ(j["phase"], "done");
+  EXPECT_EQ(run_kvmbench({"ab", "--status"}, 60, "", m.env()).exit_code, 3);
+}
+
+// The candidate's first boot did not come back (the machine is in a boot
+// without the step's marker: a panic reset it into its default entry): it
+// is not tried again, and the verdict fails saying why.
+TEST(AbCli, ACandidateThatNeverBootsFailsTheVerdict) {
+  StubMachine m;
+  in_flight(m, 1, "2026-12-06T10:05:00Z");
+  const auto r = run_kvmbench({"ab", "--resume"}, 120, "", m.env());
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "kvmbench ab: FAIL: the candidate kernel did not come back (step 2: its kernel did not "
+                         "come back: this boot is"))
+      << r.out;
+  const auto j = state_of(m);
+  EXPECT_EQ(j["steps"][1]["status"], "no_boot");
+  EXPECT_EQ(j["steps"][2]["status"], "skipped");
+  EXPECT_EQ(j["steps"][3]["status"], "skipped");
+  EXPECT_EQ(j["phase"], "done");
+  EXPECT_FALSE(has(m.calls(), "kexec -e")) << m.calls();  // no boot tried after it
+  const auto status = run_kvmbench({"ab", "--status"}, 60, "", m.env());
+  EXPECT_EQ(status.exit_code, 1) << status.out;
+  EXPECT_TRUE(has(status.out, "FAIL: the candidate kernel did not come back")) << status.out;
+}

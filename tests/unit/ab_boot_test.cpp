@@ -175,3 +175,29 @@ TEST(AbBoot, BootProblem) {
   EXPECT_TRUE(has(*other, "did not come back: this boot is 6.1.0-57-amd64 without the step's marker")) << *other;
   EXPECT_TRUE(has(*other, "95 s after the jump")) << *other;
 }
+
+TEST(AbBoot, ACandidateThatNeverCameBack) {
+  Experiment e;
+  e.n = 2;
+  for (auto s : invocation_order(2, "abba", 0)) {
+    Step step;
+    step.side = s;
+    e.steps.push_back(step);
+  }
+  EXPECT_EQ(candidate_never_came_back(e), std::nullopt);
+  e.steps[0].status = StepStatus::done;
+  e.steps[1].status = StepStatus::no_boot;
+  e.steps[1].note = "its kernel did not come back: this boot is 6.1.0";
+  EXPECT_EQ(candidate_never_came_back(e),
+            "the candidate kernel did not come back (step 2: its kernel did not come back: this boot is 6.1.0)");
+  // Once a candidate boot came back, a later one that did not is no verdict of its own.
+  e.steps[2].status = StepStatus::done;
+  EXPECT_EQ(candidate_never_came_back(e), std::nullopt);
+  e.steps[2].status = StepStatus::failed;
+  EXPECT_EQ(candidate_never_came_back(e), std::nullopt);
+  // A base boot that did not come back is not the candidate's.
+  e.steps[1].status = StepStatus::pending;
+  e.steps[2].status = StepStatus::pending;
+  e.steps[0].status = StepStatus::no_boot;
+  EXPECT_EQ(candidate_never_came_back(e), std::nullopt);
+}
