@@ -13,7 +13,9 @@ namespace {
 
 // The way out of every refusal that is kexec's: the boot loader boots what
 // kexec cannot.
-constexpr const char* kOtherWay = "or let the boot loader boot each kernel (`--boot-via reboot`)";
+constexpr const char* kOtherWay =
+    "or let the boot loader boot each kernel (`--boot-via reboot`, not in this kvmbench yet: boot each by hand, `run` "
+    "on each, then `compare`)";
 
 bool needs_file_load(const KexecHost& h, const KexecKernel& k) { return use_kexec_file_load(h.lockdown, k.image_signed); }
 

@@ -222,9 +222,9 @@ int end_after_refused_jump(Experiment& e, const fs::path& state_dir, const std::
   e.phase = ab::Phase::done;
   save_state(state_dir / "state.json", e);
   host::cancel_resume_at_boot();
-  say(fmt::format("kexec refused a jump, so the experiment ends here, in {} ({}); a kernel of the boot loader's "
-                  "(`--boot-via reboot`) or a reboot goes on from there",
-                  host::running_release(), why));
+  say(fmt::format("kexec refused a jump ({}), so the experiment ends here; the machine stays in {} until it is "
+                  "rebooted",
+                  why, host::running_release()));
   print_verdict(e, state_dir);
   return code;
 }
@@ -541,7 +541,8 @@ int go_on(Experiment& e, const fs::path& state_dir) {
       fs::remove(file, ec);
       host::cancel_resume_at_boot();
       usage_error(fmt::format("the first kexec failed, so the experiment is not started (its state and resume unit "
-                              "are removed): {}; let the boot loader boot each kernel (`--boot-via reboot`)",
+                              "are removed): {}; let the boot loader boot each kernel (`--boot-via reboot`, not in this "
+                              "kvmbench yet)",
                               ex.what()));
     }
     return kExitOk;
