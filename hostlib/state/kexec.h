@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "analysis/model/kernel_choice.h"
+#include "analysis/model/kexec_facts.h"
 
 namespace kvmbench::host {
 
@@ -35,14 +36,32 @@ std::string kexec_cmdline(std::string_view running, std::string_view append, std
 ab::KernelChoice resolve_kernel(const std::string& spec, const std::string& append,
                                 const std::filesystem::path& work_dir);
 
-// "" when kexec can be used here (kexec-tools installed, root, and
-// kernel.kexec_load_disabled 0), else why not.
-std::string kexec_unavailable();
+// The root under which the preflight reads /sys, /proc and /etc and looks
+// for systemd: $KVMBENCH_SYSFS_ROOT (a stub machine in the tests), else "/".
+std::filesystem::path machine_root();
+
+// What the preflight reads of this machine (analysis/model/kexec_facts.h):
+// kexec on PATH, root, /sys/kernel/kexec_loaded, kexec_load_disabled,
+// /sys/kernel/security/lockdown, the tdx_pw_mce bug flag in /proc/cpuinfo,
+// kvm_intel's tdx parameter. Nothing is changed.
+ab::KexecHost probe_kexec_host();
+
+// Whether `image` is a PE image (an EFI-stub bzImage) with an Authenticode
+// signature: its certificate table is not empty.
+bool image_is_signed(const std::filesystem::path& image);
+
+// The preflight's view of `k`, the trial load not yet tried.
+ab::KexecKernel kexec_kernel(const ab::KernelChoice& k, std::string_view side);
+
+// Loads `k` as kexec_into would (`kexec -s` where `file_load`) and unloads
+// it again: "" when it loaded, else kexec's own words.
+std::string trial_load(const ab::KernelChoice& k, const std::string& cmdline, bool file_load);
 
 // Loads `k` with `cmdline` and starts the jump: `systemctl kexec` where
 // systemd is PID 1 (services stop and file systems are unmounted first; it
-// returns, and the process is ended by the shutdown), else `kexec -e`
-// (never returns). Throws std::runtime_error when kexec refuses to load.
+// returns, and the process is ended by the shutdown), else `kexec -e` (a
+// child that never returns when it boots). Throws std::runtime_error with
+// kexec's words when the load or the jump is refused, the image unloaded.
 void kexec_into(const ab::KernelChoice& k, const std::string& cmdline);
 
 // Pure: the unit files that run `SELF ab --resume --state STATE_DIR` at

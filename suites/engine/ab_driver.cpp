@@ -13,6 +13,7 @@
 #include <random>
 
 #include "analysis/model/text_wrap.h"
+#include "analysis/verdicts/ab_boot.h"
 #include "analysis/verdicts/ab_experiment.h"
 #include "analysis/report/render/renderer.h"
 #include "analysis/verdicts/gate.h"
@@ -74,6 +75,13 @@ std::string new_id() {
   return fmt::format("ab-{}-{:04x}", utc_timestamp_compact(), rd() & 0xffff);
 }
 
+// The command line a kernel boots with for `step` (-1: the way back).
+// Each kernel ab boots gets the words that turn a hang into a reset
+// (ab_boot.h's hang_words) after its own.
+std::string boot_cmdline(const Experiment& e, const ab::KernelChoice& k, int step) {
+  return host::kexec_cmdline(k.cmdline, ab::hang_words(), e.marker(step));
+}
+
 // The command after --: a `run` of one suite that stores its run where ab
 // says (--out is ab's), checked as a dry run plans it.
 void check_command(const std::vector<std::string>& cmd) {
@@ -90,6 +98,23 @@ void check_command(const std::vector<std::string>& cmd) {
   const host::ProgramRun r = host::run_program(dry, 120);
   if (r.exit_code != 0 && r.exit_code != kExitCannotRun)
     usage_error(fmt::format("the command after -- is refused as a dry run: {}", r.failure()));
+}
+
+// Before anything is written or arranged: whether kexec can take this
+// machine into both kernels (analysis/verdicts/ab_boot.h decides, on what
+// hostlib/state/kexec.h reads), the static facts first, then a trial load
+// and unload of each kernel with the command line it will boot with.
+void preflight(const Experiment& e) {
+  const ab::KexecHost h = host::probe_kexec_host();
+  std::vector<ab::KexecKernel> kernels = {host::kexec_kernel(e.base, "base"), host::kexec_kernel(e.cand, "cand")};
+  if (const auto why = ab::preflight_refusal(h, kernels)) usage_error("kexec cannot boot this experiment: " + *why);
+  for (auto& k : kernels) {
+    const ab::KernelChoice& choice = k.side == "base" ? e.base : e.cand;
+    k.trial_load = host::trial_load(choice, boot_cmdline(e, choice, 0),
+                                    ab::use_kexec_file_load(h.lockdown, k.image_signed));
+    if (!k.trial_load->empty()) break;
+  }
+  if (const auto why = ab::preflight_refusal(h, kernels)) usage_error("kexec cannot boot this experiment: " + *why);
 }
 
 Experiment new_experiment(const AbRequest& req, const fs::path& state_dir) {
@@ -127,8 +152,7 @@ Experiment new_experiment(const AbRequest& req, const fs::path& state_dir) {
   } catch (const std::invalid_argument& ex) {
     usage_error(ex.what());
   }
-  if (const std::string why = host::kexec_unavailable(); !why.empty())
-    usage_error("kexec cannot be used here, so no boot can be made: " + why);
+  preflight(e);
   e.out_dir = req.out_dir.empty() ? (fs::path("results/runs") / e.id).string() : req.out_dir;
   std::error_code ec;
   e.out_dir = fs::absolute(e.out_dir, ec).string();
@@ -144,8 +168,20 @@ std::string step_name(const Experiment& e, std::size_t i) {
   return fmt::format("step {} of {} ({})", i + 1, e.steps.size(), to_string(e.steps[i].side));
 }
 
+int give_verdict(Experiment& e, const fs::path& state_dir);
+void print_verdict(const Experiment& e, const fs::path& state_dir);
+
+// Whether no step has run or ended yet: the experiment is only being
+// started, and a failed first jump can take it all back.
+bool nothing_ran(const Experiment& e) {
+  return std::all_of(e.steps.begin(), e.steps.end(), [](const Step& s) {
+    return s.status == StepStatus::pending || s.status == StepStatus::booting;
+  });
+}
+
 // Leaves for the boot of `step` (-1: back to base). Returns when systemd
-// does the jump; kexec -e does not return.
+// does the jump; kexec -e does not return. Throws std::runtime_error when
+// the jump is refused (the step left as it was).
 void leave_for(Experiment& e, const fs::path& file, int step) {
   const ab::KernelChoice& k = kernel_of(e, step);
   e.kexec_step = step;
@@ -153,7 +189,7 @@ void leave_for(Experiment& e, const fs::path& file, int step) {
   e.kexec_at = utc_timestamp_iso();
   if (step >= 0) e.steps[static_cast<std::size_t>(step)].status = StepStatus::booting;
   save_state(file, e);
-  const std::string cmdline = host::kexec_cmdline(k.cmdline, "", e.marker(step));
+  const std::string cmdline = boot_cmdline(e, k, step);
   say(fmt::format("{}: kexec into the {} kernel ({}{}); the experiment goes on after the boot (`kvmbench ab "
                   "--status`)",
                   step >= 0 ? step_name(e, static_cast<std::size_t>(step)) : std::string("the end"),
@@ -161,7 +197,36 @@ void leave_for(Experiment& e, const fs::path& file, int step) {
                   k.append.empty() ? "" : ", + " + k.append));
   std::fflush(stdout);
   std::fflush(stderr);
-  host::kexec_into(k, cmdline);
+  try {
+    host::kexec_into(k, cmdline);
+  } catch (const std::runtime_error&) {
+    if (step >= 0) e.steps[static_cast<std::size_t>(step)].status = StepStatus::pending;
+    e.kexec_step = -2;
+    e.kexec_from_boot_id.clear();
+    throw;
+  }
+}
+
+// A jump that kexec refused after the experiment began: it cannot go on.
+// The steps left are not run, the verdict is given on what ran, and the
+// experiment ends here (the resume unit undone), so that --status answers
+// the verdict's code, not "running" for ever.
+int end_after_refused_jump(Experiment& e, const fs::path& state_dir, const std::string& why) {
+  for (auto& s : e.steps)
+    if (s.status == StepStatus::pending || s.status == StepStatus::booting) {
+      s.status = StepStatus::skipped;
+      s.note = "not run: kexec refused the jump (" + why + ")";
+    }
+  int code = e.result_code;
+  if (e.phase != ab::Phase::returning) code = give_verdict(e, state_dir);
+  e.phase = ab::Phase::done;
+  save_state(state_dir / "state.json", e);
+  host::cancel_resume_at_boot();
+  say(fmt::format("kexec refused a jump ({}), so the experiment ends here; the machine stays in {} until it is "
+                  "rebooted",
+                  why, host::running_release()));
+  print_verdict(e, state_dir);
+  return code;
 }
 
 // What this boot is, for an experiment that left for one: the boot it
@@ -173,22 +238,25 @@ void arrive(Experiment& e) {
   if (boot == e.kexec_from_boot_id) return;  // still the boot that asked: go on from it
   const std::optional<int> marked = ab::marked_step(host::proc_cmdline(), e.id);
   const int wanted = e.kexec_step;
+  bool came = false;  // the step's own boot, in time
   if (wanted >= 0) {
     Step& s = e.steps[static_cast<std::size_t>(wanted)];
-    if (marked == wanted) {
-      s.status = StepStatus::running;  // set again by the run below
-    } else {
+    const std::string now = utc_timestamp_iso();
+    // --boot-timeout: the time from the jump to this resume, the boot
+    // included (a kernel that came back late is no boot of the step's).
+    if (const auto problem = ab::boot_problem(marked == wanted, ab::seconds_between(e.kexec_at, now),
+                                              e.boot_timeout_s, host::running_release())) {
       s.status = StepStatus::no_boot;
-      s.ended_at = utc_timestamp_iso();
-      s.note = fmt::format("its kernel did not come back: this boot is {} without the step's marker (a hang ended "
-                           "by a power cycle, a crash or a power loss)",
-                           host::running_release());
+      s.ended_at = now;
+      s.note = *problem;
+    } else {
+      s.status = StepStatus::running;  // set again by the run below
+      came = true;
     }
   }
   // A step that was running when the machine went down.
   for (auto& s : e.steps)
-    if (s.status == StepStatus::running && !(wanted >= 0 && &s == &e.steps[static_cast<std::size_t>(wanted)] &&
-                                             marked == wanted)) {
+    if (s.status == StepStatus::running && !(came && &s == &e.steps[static_cast<std::size_t>(wanted)])) {
       s.status = StepStatus::failed;
       s.ended_at = utc_timestamp_iso();
       s.note = "the machine went down while its command ran (crash or power loss)";
@@ -219,7 +287,8 @@ void tag_run(const fs::path& run, const Experiment& e, std::size_t i) {
              {"step", i},
              {"kernel", k.spec},
              {"append", k.append},
-             {"boot_id", e.steps[i].boot_id}};
+             {"boot_id", e.steps[i].boot_id},
+             {"boot", "kexec"}};
   write_file_atomic(meta, m.dump(2) + "\n");
 }
 
@@ -283,6 +352,22 @@ void run_step(Experiment& e, const fs::path& file, std::size_t i) {
 // The verdict: the candidate's boots against the base's, each boot one
 // unit (the mean of its repetitions), through the gate; printed and kept.
 int give_verdict(Experiment& e, const fs::path& state_dir) {
+  if (const auto why = ab::candidate_never_came_back(e)) {
+    e.verdict_line = "kvmbench ab: FAIL: " + *why;
+    e.result_code = kExitGateFailed;
+    write_file_atomic(state_dir / "verdict.txt", e.verdict_line + "\n");
+    GateOptions go;
+    go.max_regression_pct = e.max_regression_pct;
+    go.alpha = e.alpha;
+    const GateResult g = unusable_gate("base", "cand", go, *why);
+    try {
+      if (!e.junit.empty()) write_file_atomic(e.junit, render(gate_document(g), Format::junit));
+      if (!e.markdown.empty()) write_file_atomic(e.markdown, render(gate_document(g), Format::md));
+    } catch (const std::exception& ex) {
+      say(fmt::format("cannot write the result files: {}", ex.what()));
+    }
+    return e.result_code;
+  }
   std::vector<ComparisonSide> sides[2];
   std::vector<std::string> problems;
   for (const auto& s : e.steps) {
@@ -384,6 +469,7 @@ void print_verdict(const Experiment& e, const fs::path& state_dir) {
 void print_status(const Experiment& e) {
   fmt::print("experiment {} ({}), started {}\n", e.id, to_string(e.phase), e.created_at);
   fmt::print("command: kvmbench {}\n", fmt::join(e.command, " "));
+  fmt::print("each boot: + {}; --boot-timeout {:g} s\n", ab::hang_words(), e.boot_timeout_s);
   fmt::print("base: {}{}\ncand: {}{}\n", e.base.spec, e.base.append.empty() ? "" : " + " + e.base.append, e.cand.spec,
              e.cand.append.empty() ? "" : " + " + e.cand.append);
   for (std::size_t i = 0; i < e.steps.size(); ++i) {
@@ -399,6 +485,15 @@ void print_status(const Experiment& e) {
 int go_on(Experiment& e, const fs::path& state_dir) {
   const fs::path file = state_dir / "state.json";
   arrive(e);
+  // A candidate that has never booted is not booted again (each try is a
+  // hang or a panic of the machine): the steps left are not run, and the
+  // verdict fails with the reason.
+  if (const auto why = ab::candidate_never_came_back(e); why && e.phase == ab::Phase::running)
+    for (auto& s : e.steps)
+      if (s.status == StepStatus::pending) {
+        s.status = StepStatus::skipped;
+        s.note = "not run: " + *why;
+      }
   if (e.phase == ab::Phase::returning) {
     e.phase = ab::Phase::done;
     save_state(file, e);
@@ -424,7 +519,19 @@ int go_on(Experiment& e, const fs::path& state_dir) {
       run_step(e, file, i);
       continue;
     }
-    leave_for(e, file, static_cast<int>(i));
+    try {
+      leave_for(e, file, static_cast<int>(i));
+    } catch (const std::runtime_error& ex) {
+      if (!nothing_ran(e)) return end_after_refused_jump(e, state_dir, ex.what());
+      // The first jump: nothing has happened yet, and nothing is left.
+      std::error_code ec;
+      fs::remove(file, ec);
+      host::cancel_resume_at_boot();
+      usage_error(fmt::format("the first kexec failed, so the experiment is not started (its state and resume unit "
+                              "are removed): {}; let the boot loader boot each kernel (`--boot-via reboot`, not in this "
+                              "kvmbench yet)",
+                              ex.what()));
+    }
     return kExitOk;
   }
   const int code = give_verdict(e, state_dir);
@@ -434,7 +541,11 @@ int go_on(Experiment& e, const fs::path& state_dir) {
   if (ab::marked_step(host::proc_cmdline(), e.id)) {
     say(e.verdict_line.substr(std::string("kvmbench ab: ").size()) + "; the full verdict follows the boot back");
     e.phase = ab::Phase::returning;
-    leave_for(e, file, -1);
+    try {
+      leave_for(e, file, -1);
+    } catch (const std::runtime_error& ex) {
+      return end_after_refused_jump(e, state_dir, ex.what());
+    }
     return code;
   }
   e.phase = ab::Phase::done;
@@ -524,6 +635,9 @@ int run_ab(const AbRequest& req) {
                       why, self_exe().string(), dir.string()));
   }
   save_state(file, e);
+  say(fmt::format("each kernel boots with `{}` after its own words (a hang or a panic resets the machine, which "
+                  "comes back in its default boot entry), and has --boot-timeout {:g} s from the jump to come back",
+                  ab::hang_words(), e.boot_timeout_s));
   say(fmt::format("experiment {}: {} boots ({}), `kvmbench {}` on each; state in {}", e.id, e.steps.size(),
                   [&] {
                     std::string o;

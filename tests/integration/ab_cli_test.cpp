@@ -206,3 +206,264 @@ TEST(AbCli, OptionsTheStateCouldNotKeepAreRefusedBeforeAnythingIsWritten) {
     EXPECT_FALSE(fs::exists(tmp.path / "state")) << says;
   }
 }
+
+namespace {
+
+// A stub machine for ab's preflight and its jumps: /sys, /proc and /etc
+// under a root of its own ($KVMBENCH_SYSFS_ROOT), a kexec on PATH that logs
+// its arguments and refuses what the test says (files `refuse-load`,
+// `refuse-exec` beside it), a systemctl that logs and succeeds. No kernel
+// is ever loaded or booted.
+struct StubMachine {
+  TempDir tmp;
+  fs::path root = tmp.path / "root", bin = tmp.path / "bin", log = tmp.path / "calls.log";
+  fs::path state = tmp.path / "state", image;
+  StubMachine() {
+    using kvmbench::test_support::write_text;
+    write_text(root / "sys/kernel/kexec_loaded", "0\n");
+    write_text(root / "proc/sys/kernel/kexec_load_disabled", "0\n");
+    write_text(root / "proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme\nbugs\t\t: spectre_v1 spectre_v2\n\n");
+    write_text(root / "proc/cmdline", "BOOT_IMAGE=/vmlinuz root=/dev/vda1 ro console=ttyS0\n");
+    write_text(root / "proc/sys/kernel/random/boot_id", "11111111-2222-3333-4444-555555555555\n");
+    write_text(bin / "kexec",
+               "#!/bin/sh\necho \"kexec $*\" >> '" + log.string() + "'\n"
+               "case \" $* \" in\n"
+               "  *\" -l \"*) if [ -e '" + (tmp.path / "refuse-load").string() + "' ]; then\n"
+               "    echo 'kexec_load failed: Operation not supported' >&2; exit 1; fi ;;\n"
+               "  *\" -e \"*) if [ -e '" + (tmp.path / "refuse-exec").string() + "' ]; then\n"
+               "    echo 'kexec_core: Starting new kernel failed: Operation not supported' >&2; exit 1; fi ;;\n"
+               "esac\nexit 0\n");
+    write_text(bin / "systemctl", "#!/bin/sh\necho \"systemctl $*\" >> '" + log.string() + "'\n"
+               "[ \"$1\" = cat ] && exit 1\nexit 0\n");
+    fs::permissions(bin / "kexec", fs::perms::owner_all, fs::perm_options::add);
+    fs::permissions(bin / "systemctl", fs::perms::owner_all, fs::perm_options::add);
+    image = fake_bzimage(tmp.path);
+  }
+  std::vector<std::string> env() const {
+    return {private_state_dir_env(), "KVMBENCH_SYSFS_ROOT=" + root.string(),
+            "PATH=" + bin.string() + ":/usr/sbin:/usr/bin:/sbin:/bin", "KVMBENCH_AB_STATE=" + state.string()};
+  }
+  // systemd as PID 1 of the stub machine: the resume unit goes under its /etc.
+  void with_systemd() {
+    fs::create_directories(root / "run/systemd/system");
+    kvmbench::test_support::write_text(root / "proc/1/comm", "systemd\n");
+  }
+  fs::path unit() const { return root / "etc/systemd/system/kvmbench-ab.service"; }
+  kvmbench::test_support::CommandResult ab(const std::vector<std::string>& more = {}) const {
+    std::vector<std::string> args = {"ab", "--base", image.string(), "--cand", image.string(), "-n", "2"};
+    args.insert(args.end(), more.begin(), more.end());
+    args.insert(args.end(), {"--", "run", "directmap", "--preset", "host"});
+    return run_kvmbench(args, 120, "", env());
+  }
+  std::string calls() const { return kvmbench::test_support::read_text(log); }
+};
+
+// A PE image (an EFI-stub bzImage) with a certificate table: signed.
+fs::path fake_signed_bzimage(const fs::path& dir) {
+  std::string b(0x400, '\0');
+  auto put32 = [&](std::size_t at, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) b[at + i] = static_cast<char>((v >> (8 * i)) & 0xff);
+  };
+  b.replace(0, 2, "MZ");
+  put32(0x3c, 0x80);
+  b.replace(0x80, 4, std::string("PE\0\0", 4));
+  const std::size_t opt = 0x80 + 24;
+  b[opt] = 0x0b;  // PE32+ (0x20b)
+  b[opt + 1] = 0x02;
+  put32(opt + 108, 16);          // 16 data directories
+  put32(opt + 112 + 32, 0x300);  // the certificate table's offset
+  put32(opt + 112 + 36, 0x100);  // and size
+  b.replace(0x202, 4, "HdrS");
+  std::ofstream(dir / "signed-bzImage", std::ios::binary) << b;
+  return dir / "signed-bzImage";
+}
+
+}  // namespace
+
+// Everything that keeps kexec from booting the experiment is found before
+// anything is written or arranged: exit 2 naming the cause and the way out,
+// no state (so --status has no experiment to call running), no unit.
+TEST(AbCli, PreflightRefusesBeforeAnythingIsWritten) {
+  struct Case {
+    const char* what;
+    std::function<void(StubMachine&)> arrange;
+    std::vector<std::string> says;
+  };
+  const std::vector<Case> cases = {
+      {"no KEXEC_CORE", [](StubMachine& m) { fs::remove(m.root / "sys/kernel/kexec_loaded"); },
+       {"CONFIG_KEXEC_CORE", "--boot-via reboot"}},
+      {"kexec_load_disabled",
+       [](StubMachine& m) { kvmbench::test_support::write_text(m.root / "proc/sys/kernel/kexec_load_disabled", "1\n"); },
+       {"kexec_load_disabled is 1", "--boot-via reboot"}},
+      {"the TDX partial-write erratum",
+       [](StubMachine& m) {
+         kvmbench::test_support::write_text(m.root / "proc/cpuinfo", "processor\t: 0\nbugs\t\t: spectre_v1 tdx_pw_mce\n");
+       },
+       {"tdx_pw_mce", "--boot-via reboot"}},
+      {"TDX initialised",
+       [](StubMachine& m) { kvmbench::test_support::write_text(m.root / "sys/module/kvm_intel/parameters/tdx", "Y\n"); },
+       {"TDX is initialised", "--boot-via reboot"}},
+      {"lockdown and an unsigned image",
+       [](StubMachine& m) {
+         kvmbench::test_support::write_text(m.root / "sys/kernel/security/lockdown", "none [integrity] confidentiality\n");
+       },
+       {"locked down ([integrity]", "is not signed", "--boot-via reboot"}},
+      {"a refused trial load", [](StubMachine& m) { std::ofstream(m.tmp.path / "refuse-load") << ""; },
+       {"kexec refuses to load the base kernel", "kexec_load failed: Operation not supported", "--boot-via reboot"}},
+      {"root=UUID= and a bzImage without initrd",
+       [](StubMachine& m) {
+         kvmbench::test_support::write_text(m.root / "proc/cmdline", "BOOT_IMAGE=/vmlinuz root=UUID=5e1f-77 ro\n");
+       },
+       {"has no initrd (a bzImage gets none)", "root=UUID=5e1f-77", "--base-append root=PARTUUID="}},
+  };
+  for (const auto& c : cases) {
+    StubMachine m;
+    m.with_systemd();
+    c.arrange(m);
+    const auto r = m.ab();
+    EXPECT_EQ(r.exit_code, 2) << c.what << "\n" << r.err;
+    const std::string err = kvmbench::test_support::unwrapped(r.err);
+    EXPECT_TRUE(has(err, "kexec cannot boot this experiment: ")) << c.what << "\n" << r.err;
+    for (const auto& w : c.says) EXPECT_TRUE(has(err, w)) << c.what << ": " << w << "\n" << r.err;
+    EXPECT_FALSE(fs::exists(m.state / "state.json")) << c.what;
+    EXPECT_FALSE(fs::exists(m.unit())) << c.what;
+    EXPECT_FALSE(has(m.calls(), "systemctl enable")) << c.what << "\n" << m.calls();
+    EXPECT_FALSE(has(m.calls(), " -e")) << c.what << "\n" << m.calls();
+    const auto status = run_kvmbench({"ab", "--status"}, 60, "", m.env());
+    EXPECT_EQ(status.exit_code, 2) << c.what << "\n" << status.out << status.err;
+    EXPECT_TRUE(has(status.err, "no experiment in")) << status.err;
+  }
+}
+
+// Under lockdown a signed image is loaded with kexec_file_load (`kexec
+// -s`), and unloaded again the same way; an unlocked machine loads with
+// kexec_load as before.
+TEST(AbCli, PreflightLoadsASignedImageWithKexecFileLoadUnderLockdown) {
+  StubMachine m;
+  kvmbench::test_support::write_text(m.root / "sys/kernel/security/lockdown", "none [integrity] confidentiality\n");
+  m.image = fake_signed_bzimage(m.tmp.path);
+  std::ofstream(m.tmp.path / "refuse-load") << "";  // stop after the trial
+  const auto r = m.ab();
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(r.err), "a trial `kexec -s -l " + m.image.string())) << r.err;
+  EXPECT_TRUE(has(m.calls(), "kexec -s -l " + m.image.string())) << m.calls();
+  EXPECT_FALSE(fs::exists(m.state / "state.json"));
+}
+
+// The first jump refused by kexec (a TDX host, a kernel that says no only
+// at kexec -e): the experiment is taken back whole, its resume unit and its
+// state removed, exit 2 naming the refusal; --status has no experiment.
+TEST(AbCli, AFirstJumpRefusedTakesTheStartBack) {
+  StubMachine m;
+  m.with_systemd();
+  std::ofstream(m.tmp.path / "refuse-exec") << "";
+  // systemd's `systemctl kexec` is the stub's: the jump is kexec -e's here.
+  fs::remove_all(m.root / "run/systemd/system");
+  kvmbench::test_support::write_text(m.root / "proc/1/comm", "init\n");
+  const auto r = m.ab();
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  const std::string err = kvmbench::test_support::unwrapped(r.err);
+  EXPECT_TRUE(has(err, "the first kexec failed, so the experiment is not started")) << r.err;
+  EXPECT_TRUE(has(err, "Starting new kernel failed: Operation not supported")) << r.err;
+  EXPECT_TRUE(has(err, "--boot-via reboot")) << r.err;
+  EXPECT_TRUE(has(m.calls(), "kexec -e")) << m.calls();
+  EXPECT_TRUE(has(m.calls(), "kexec -u")) << m.calls();  // the loaded image unloaded again
+  EXPECT_FALSE(fs::exists(m.state / "state.json"));
+  const auto status = run_kvmbench({"ab", "--status"}, 60, "", m.env());
+  EXPECT_EQ(status.exit_code, 2) << status.out << status.err;
+  EXPECT_TRUE(has(status.err, "no experiment in")) << status.err;
+}
+
+// The same with systemd: the unit written for the experiment is removed.
+TEST(AbCli, AFirstJumpRefusedUndoesTheResumeUnit) {
+  StubMachine m;
+  m.with_systemd();
+  // systemctl kexec refused.
+  kvmbench::test_support::write_text(m.bin / "systemctl",
+                                     "#!/bin/sh\necho \"systemctl $*\" >> '" + m.log.string() + "'\n"
+                                     "[ \"$1\" = cat ] && exit 1\n"
+                                     "[ \"$1\" = kexec ] && { echo 'Cannot kexec: no kernel loaded' >&2; exit 1; }\nexit 0\n");
+  const auto r = m.ab();
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(r.err), "systemctl kexec failed")) << r.err;
+  const std::string calls = m.calls();
+  EXPECT_TRUE(has(calls, "systemctl enable kvmbench-ab.service")) << calls;
+  EXPECT_TRUE(has(calls, "systemctl disable kvmbench-ab.service")) << calls;
+  EXPECT_LT(calls.find("systemctl enable"), calls.find("systemctl disable")) << calls;
+  EXPECT_FALSE(fs::exists(m.unit()));
+  EXPECT_FALSE(fs::exists(m.state / "state.json"));
+  EXPECT_NE(run_kvmbench({"ab", "--status"}, 60, "", m.env()).exit_code, 75);
+}
+
+namespace {
+
+// An experiment of two boots a side on the stub machine's bzImage, as
+// `ab` would have stored it, with a jump in flight to `step` made at `at`
+// from another boot.
+kvmbench::ab::Experiment in_flight(const StubMachine& m, int step, const std::string& at) {
+  kvmbench::ab::Experiment e = two_boots_a_side({"run", "directmap", "--preset", "host"});
+  e.base.spec = e.cand.spec = e.base.image = e.cand.image = m.image.string();
+  e.base.cmdline = e.cand.cmdline = "root=/dev/vda1 ro";
+  e.out_dir = (m.tmp.path / "runs").string();
+  e.created_at = "2026-12-06T10:00:00Z";
+  e.kexec_step = step;
+  e.kexec_from_boot_id = "a boot before this one";
+  e.kexec_at = at;
+  for (int i = 0; i < step; ++i) {
+    e.steps[i].status = kvmbench::ab::StepStatus::done;
+    e.steps[i].run_dir = (m.tmp.path / "runs" / ("step" + std::to_string(i + 1))).string();
+  }
+  e.steps[step].status = kvmbench::ab::StepStatus::booting;
+  kvmbench::test_support::write_text(m.state / "state.json", to_json(e).dump(2));
+  return e;
+}
+
+nlohmann::json state_of(const StubMachine& m) {
+  return nlohmann::json::parse(kvmbench::test_support::read_text(m.state / "state.json"));
+}
+
+}  // namespace
+
+// The step's kernel came back, with its marker, but later than
+// --boot-timeout: the step is recorded as no boot, with how long it took.
+// (The next jump is refused by the stub, which ends the experiment: not
+// "running" for ever.)
+TEST(AbCli, ABootLaterThanTheTimeoutIsNoBootOfTheStep) {
+  StubMachine m;
+  std::ofstream(m.tmp.path / "refuse-exec") << "";
+  const auto e = in_flight(m, 0, "2026-01-01T00:00:00Z");
+  kvmbench::test_support::write_text(m.root / "proc/cmdline", "root=/dev/vda1 ro " + e.marker(0) + "\n");
+  const auto r = run_kvmbench({"ab", "--resume"}, 120, "", m.env());
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  const auto j = state_of(m);
+  EXPECT_EQ(j["steps"][0]["status"], "no_boot") << j.dump(2);
+  const std::string note = j["steps"][0]["note"];
+  EXPECT_TRUE(has(note, "its kernel came back after ")) << note;
+  EXPECT_TRUE(has(note, "beyond --boot-timeout 600 s")) << note;
+  // Every jump carries the words that end a hang.
+  EXPECT_TRUE(has(m.calls(), "panic=10 softlockup_panic=1 hung_task_panic=1 kvmbench.ab=" + e.id + ":1")) << m.calls();
+  EXPECT_EQ(j["phase"], "done");
+  EXPECT_EQ(run_kvmbench({"ab", "--status"}, 60, "", m.env()).exit_code, 3);
+}
+
+// The candidate's first boot did not come back (the machine is in a boot
+// without the step's marker: a panic reset it into its default entry): it
+// is not tried again, and the verdict fails saying why.
+TEST(AbCli, ACandidateThatNeverBootsFailsTheVerdict) {
+  StubMachine m;
+  in_flight(m, 1, "2026-12-06T10:05:00Z");
+  const auto r = run_kvmbench({"ab", "--resume"}, 120, "", m.env());
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "kvmbench ab: FAIL: the candidate kernel did not come back (step 2: its kernel did not "
+                         "come back: this boot is"))
+      << r.out;
+  const auto j = state_of(m);
+  EXPECT_EQ(j["steps"][1]["status"], "no_boot");
+  EXPECT_EQ(j["steps"][2]["status"], "skipped");
+  EXPECT_EQ(j["steps"][3]["status"], "skipped");
+  EXPECT_EQ(j["phase"], "done");
+  EXPECT_FALSE(has(m.calls(), "kexec -e")) << m.calls();  // no boot tried after it
+  const auto status = run_kvmbench({"ab", "--status"}, 60, "", m.env());
+  EXPECT_EQ(status.exit_code, 1) << status.out;
+  EXPECT_TRUE(has(status.out, "FAIL: the candidate kernel did not come back")) << status.out;
+}
