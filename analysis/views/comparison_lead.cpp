@@ -68,6 +68,8 @@ std::string excluded_line(const Comparison& c) {
   if (undetectable)
     line += k == 1 ? "; this design detects no regression with 80% power"
                    : "; for some, this design detects no regression with 80% power";
+  else if (mde80 >= 1000)  // ten times slower or more: said as a size, not in digits
+    line += "; this design detects no regression below +1000% with 80% power";
   else if (std::isfinite(mde80))
     line += fmt::format("; this design detects {} with 80% power, {} with 95%", format_pct(mde80), format_pct(mde95));
   return line;

@@ -69,7 +69,7 @@ TEST(CompareCli, TextTableWithMetadataAndVerdicts) {
   EXPECT_NE(r.out.find("slower"), std::string::npos);
   EXPECT_NE(r.out.find("not significant"), std::string::npos);
   // Ten units a side (the n column): the warm-up is excluded.
-  EXPECT_NE(r.out.find("\n1  812   ±0.9%  +5.00%  853   ±0.9% 10 "), std::string::npos)
+  EXPECT_NE(r.out.find("\n1   812    ±0.9%   +5.00%   853    ±0.9%  10  "), std::string::npos)
       << "warm-up must be excluded: n=10\n" << r.out;
   for (std::size_t p = 0, q; p < r.out.size(); p = q + 1) {
     q = r.out.find('\n', p);
@@ -241,7 +241,7 @@ TEST(CompareCli, SeveralRunsPerSide) {
   EXPECT_NE(r.out.find("each side: 2 invocations of 10 repetitions"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("CI and tests are over the"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Repetitions per invocation (Kalibera and Jones 2013)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(" 2 [+4.4,+15.8]*"), std::string::npos) << r.out;  // n = 2 invocations
+  EXPECT_NE(r.out.find("  2  [+4.4,+15.8]*"), std::string::npos) << r.out;  // n = 2 invocations
   auto bad = run_kvmbench({"compare", a1.string() + ",", b1});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("an empty path between commas"), std::string::npos) << bad.err;
@@ -253,7 +253,7 @@ TEST(CompareCli, GoogleBenchmarkJsonWithRepetitions) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("source: replay"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("BM_FaultIn/4096/real_time"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(" 6 [+2.3,+5.7]*"), std::string::npos) << "aggregate rows are not samples\n" << r.out;
+  EXPECT_NE(r.out.find("  6  [+2.3,+5.7]*"), std::string::npos) << "aggregate rows are not samples\n" << r.out;
   EXPECT_NE(r.out.find("+4.00%"), std::string::npos) << r.out;
   // The gate on the same files: +4% against 1% allowed fails.
   auto g = run_kvmbench({"gate", data / "gbench_base.json", data / "gbench_cand.json", "--max-regression", "1"});
