@@ -199,8 +199,10 @@ GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand,
   return evaluate_gate(base, cand, opt, nullptr);
 }
 
-GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand, const GateOptions& opt,
+GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand, const GateOptions& options,
                          const std::function<void(Comparison&)>& retest) {
+  GateOptions opt = options;
+  if (retest) opt.mode = DecisionMode::significance;  // gate.h: the bounds are not the retest's model
   if (!(opt.alpha > 0 && opt.alpha < 1))
     throw std::invalid_argument(fmt::format("alpha must be between 0 and 1, not {}", opt.alpha));
   if (!(opt.max_regression_pct >= 0))

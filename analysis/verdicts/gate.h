@@ -107,6 +107,10 @@ GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand,
 // The same, with `retest` replacing the comparison's tests (p-values, CIs,
 // Holm, verdicts) before the gate decides on them: `gate --baseline db`
 // tests against the between-run noise of the history (history_baseline.h).
+// Its decision is DecisionMode::significance whatever opt.mode says: the
+// bounds are the two-sample model's (comparison_bounds.h), not the
+// retest's prediction test, and a pass must not rest on another model than
+// its test's. The bounds are stated all the same.
 GateResult evaluate_gate(const ComparisonSide& base, const ComparisonSide& cand, const GateOptions& opt,
                          const std::function<void(Comparison&)>& retest);
 
