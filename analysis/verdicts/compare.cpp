@@ -425,11 +425,11 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
   c.meta_alike = meta_alike(base.meta, cand_in.meta);
   c.base_host_recorded = host_recorded(base.meta);
   c.cand_host_recorded = host_recorded(cand_in.meta);
-  // A host kvmbench never saw is unknown, not different: its keys absent
-  // on that side say nothing.
+  // What published output does not record is unknown, not different: a
+  // key absent on a side whose host kvmbench never saw says nothing (a
+  // run's host, suite or preset against a file's nothing).
   std::erase_if(c.meta_differences, [&](const MetaDifference& d) {
-    const bool host_key = d.key.starts_with("host.") || d.key.starts_with("lab.");
-    return host_key && ((!c.base_host_recorded && d.base == "(absent)") || (!c.cand_host_recorded && d.cand == "(absent)"));
+    return (!c.base_host_recorded && d.base == "(absent)") || (!c.cand_host_recorded && d.cand == "(absent)");
   });
   const MetricRoles roles = merge_roles(base.roles, cand_in.roles);
   c.repetition = roles.repetition;

@@ -154,8 +154,11 @@ TEST(KvmSelftestsPublished, ASummaryWrappedByAMailIsJoined) {
   EXPECT_EQ(only(p.result, "clear_dirty_log_total_time"), 0.037045677);
   EXPECT_EQ(only(p.result, "clear_dirty_log_avg_time"), 0.012348559);
   // Each summary's samples carry the line it began on; a note says it was joined.
-  for (auto& s : p.result.samples)
-    if (s.metric == "get_dirty_log_total_time") EXPECT_EQ(s.extra["line"], 25);
+  for (auto& s : p.result.samples) {
+    if (s.metric == "get_dirty_log_total_time") {
+      EXPECT_EQ(s.extra["line"], 25);
+    }
+  }
   ASSERT_EQ(p.result.notes.size(), 2u);
   EXPECT_EQ(p.result.notes[0], "line 25: a dirty-log summary wrapped onto line 26 (as mails wrap lines), read joined");
   int iterations = 0;
