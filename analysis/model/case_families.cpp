@@ -15,8 +15,8 @@ std::string_view case_family(std::string_view name) {
   return eq == std::string_view::npos ? std::string_view() : name.substr(0, eq);
 }
 
-bool family_pooled(std::size_t family_cases, std::size_t all_cases, std::size_t max_cases) {
-  return max_cases > 0 && all_cases > max_cases && family_cases > max_cases;
+bool family_pooled(std::string_view family, std::size_t family_cases, std::size_t all_cases, std::size_t max_cases) {
+  return !family.empty() && max_cases > 0 && all_cases > max_cases && family_cases > max_cases;
 }
 
 std::optional<std::string> mixed_units_problem(std::span<const Sample* const> samples, std::size_t max_cases) {
@@ -30,7 +30,7 @@ std::optional<std::string> mixed_units_problem(std::span<const Sample* const> sa
     const Sample& s = *sample;
     if (s.warmup) continue;
     const std::string_view family = case_family(s.case_name);
-    const bool pooled = family_pooled(cases_of_family[family], seen.size(), max_cases);
+    const bool pooled = family_pooled(family, cases_of_family[family], seen.size(), max_cases);
     const auto [it, fresh] =
         unit_of.try_emplace({pooled ? family : std::string_view(s.case_name), pooled, s.variant, s.metric}, s.unit);
     if (!fresh && it->second != s.unit)

@@ -23,9 +23,13 @@ inline constexpr std::size_t kMaxCases = 24;
 // "group=12" -> "group"; "" for a name without '='.
 std::string_view case_family(std::string_view name);
 
-// Whether a family of `family_cases` cases, of `all_cases` in the run, is
-// pooled into one table: both more than `max_cases` (0: never).
-bool family_pooled(std::size_t family_cases, std::size_t all_cases, std::size_t max_cases);
+// Whether the family `family` of `family_cases` cases, of `all_cases` in
+// the run, is pooled into one table: both more than `max_cases` (0: never).
+// Pooling is for one family's sub-units ("group=N": the print groups of
+// one kernel log's statistic); cases without a key ("" here: Google
+// Benchmark's benchmarks, a selftest's tests) are different things, each
+// its own table however many there are.
+bool family_pooled(std::string_view family, std::size_t family_cases, std::size_t all_cases, std::size_t max_cases);
 
 // "series CASE/VARIANT/METRIC mixes units 'ms' and 's'" for the first series
 // (case, variant, metric; of a pooled family, the family's) whose non-warm-up

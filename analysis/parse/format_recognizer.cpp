@@ -87,7 +87,10 @@ ParsedInput parsed_kernel_log(KernelLogParse k) {
       const std::string& w = out.result.warnings.front();  // "line N: ..."
       line = std::strtoul(w.c_str() + 5, nullptr, 10);
     }
-    throw ParseError(line, "kernel log record incomplete, nothing to ingest" +
+    const bool earlier = !out.result.warnings.empty() &&
+                         out.result.warnings.front().find(": not read: an earlier form") != std::string::npos;
+    throw ParseError(line, std::string(earlier ? "no kernel log record kvmbench reads, nothing to ingest"
+                                               : "kernel log record incomplete, nothing to ingest") +
                                (out.result.warnings.empty() ? "" : " (" + out.result.warnings.front() + ")"));
   }
   return out;

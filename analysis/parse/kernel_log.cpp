@@ -38,7 +38,9 @@ std::size_t find_anchor(std::string_view s) {
 // mail: pr_err("guest_memfd to_shared: nr_pages=%lu, ..."), whose values
 // are printf conversions): not a record. `status`: one of the RMPOPT
 // series' status lines (kRmpoptNotEnabled, kRmpoptEnabled).
-enum class Match { ok, incomplete, unknown, source, status };
+// `earlier`: a debug print of the RMPOPT series' earlier forms
+// (kRmpoptEarlierForms), not read.
+enum class Match { ok, incomplete, unknown, source, status, earlier };
 
 // A cursor over the (possibly joined) record text.
 struct Scanner {
@@ -204,6 +206,8 @@ Match match_record(std::string_view text, std::size_t line, KernelRecord& r) {
   if (text.starts_with("SEV-SNP: RMP optimizations")) return Match::unknown;
   if (text.substr(0, rmpopt.size()) == rmpopt) {
     sc.s.remove_prefix(rmpopt.size());
+    for (std::string_view earlier : kRmpoptEarlierForms)
+      if (sc.s.starts_with(earlier.substr(7))) return Match::earlier;
     constexpr std::string_view exec = "execution time ";
     const std::size_t n = std::min(exec.size(), sc.s.size());
     if (sc.s.substr(0, n) == exec.substr(0, n)) {
@@ -343,6 +347,18 @@ std::size_t RecordReader::read(std::string_view text, std::size_t stop) {
       line_no += used - 1;
       broken = true;
       pos = next_pos;
+      continue;
+    }
+    if (m == Match::earlier) {
+      // Said, not guessed: what these counted is not what the later
+      // prints do (cycles, not ns, per range; max./min. of what).
+      res.warnings.push_back(fmt::format(
+          "line {}: not read: an earlier form of the RMPOPT series' debug print ({}); kvmbench reads the later "
+          "\"RMPOPT largest|smallest|average cycles N\" and \"RMPOPT execution time N ns for physical address "
+          "range ...\"",
+          r.line, std::string(first.substr(0, 60))));
+      ++res.lines_ignored;
+      broken = true;
       continue;
     }
     if (m != Match::ok) {

@@ -3,6 +3,10 @@
 //   SEV-SNP: RMPOPT largest|smallest|average cycles N
 //   SEV-SNP: RMPOPT execution time N ns for physical address range 0xA - 0xB on all cpus
 //   guest_memfd to_shared: nr_pages=N, make_shared=N cycles, total=N cycles
+// Recognised and not read, with a warning that says so: the series'
+// earlier debug prints (kRmpoptEarlierForms: "RMPOPT max. CPU cycles N",
+// "min. CPU cycles N", "RMPOPT cycles taken for physical address range
+// 0xA - 0xB on all cpus N cycles").
 // Not records, and said so in ParseResult::notes: the RMPOPT series' own
 // status lines (kRmpoptNotEnabled, kRmpoptEnabled after "SEV-SNP: "), and
 // a record's print in source form, as a patch quoted in a mail has it
@@ -55,6 +59,10 @@ inline constexpr std::string_view kRmpoptNotEnabled = "RMPOPT optimizations not 
 inline constexpr std::string_view kRmpoptEnabled = "RMP optimizations enabled on physical address range";
 inline constexpr std::string_view kRmpoptAttempt = "Attempt RMP optimizations on physical address range";
 inline constexpr std::string_view kRmpoptCoverage = "RMPOPT coverage limited to";
+// The series' earlier debug prints: recognised and not read (a warning
+// says so), since what they counted is not what the later prints count.
+inline constexpr std::string_view kRmpoptEarlierForms[] = {
+    "RMPOPT max. CPU cycles", "RMPOPT min. CPU cycles", "RMPOPT cycles taken for physical address range"};
 
 enum class KernelRecordKind { rmpopt_cycles, rmpopt_sweep, to_shared };
 enum class CycleStat { largest, smallest, average };

@@ -19,7 +19,8 @@ namespace kvmbench::parsers {
 namespace {
 
 constexpr std::string_view kDemandPaging = "demand_paging_test", kDirtyLog = "dirty_log_perf_test",
-                           kMemslot = "memslot_perf_test", kAccessTracking = "access_tracking_perf_test";
+                           kMemslot = "memslot_perf_test", kAccessTracking = "access_tracking_perf_test",
+                           kPageTable = "kvm_page_table_test";
 
 // A line as the test printed it: without mail quotes ("> ", "> > ", as a
 // kernel log's are read), kselftest's "# " (nested runners add one each),
@@ -44,7 +45,7 @@ std::string_view command_test(std::string_view l) {
   // A test's bare name is a word of the prose; with a path, arguments or a
   // prompt it is a command.
   if (program == l && !prompt) return {};
-  for (std::string_view t : {kDemandPaging, kDirtyLog, kMemslot, kAccessTracking})
+  for (std::string_view t : {kDemandPaging, kDirtyLog, kMemslot, kAccessTracking, kPageTable})
     if (program == t) return t;
   return {};
 }
@@ -232,6 +233,61 @@ struct Parser {
     return *v;
   }
 
+  // A dirty-log summary the mail wrapped: its first part, held for the
+  // line that completes it.
+  std::string pending_summary;
+  std::size_t pending_summary_line = 0;
+
+  // "Get dirty log over %lu iterations took %ld.%.9lds. (Avg %ld.%.9lds/
+  // iteration)" (or Clear), begun at line `at`; false, adding nothing,
+  // when it does not read so.
+  bool take_dirty_log_summary(std::string_view l, std::size_t at) {
+    const std::string metric = l.starts_with("Get ") ? "get_dirty_log" : "clear_dirty_log";
+    const std::string_view r = l.substr(l.find(" over ") + 6);
+    const std::size_t took = r.find(" took "), avg = r.find("(Avg "), slash = r.rfind("/iteration)");
+    if (took == std::string_view::npos || avg == std::string_view::npos || slash == std::string_view::npos ||
+        slash < avg || avg < took)
+      return false;
+    std::string_view t = trimmed(r.substr(took + 6, avg - took - 6));
+    if (t.ends_with('.')) t.remove_suffix(1);
+    const auto total = seconds_text(trimmed(t)), average = seconds_text(trimmed(r.substr(avg + 5, slash - avg - 5)));
+    if (!total || !average) return false;
+    const std::size_t here = line;
+    line = at;
+    add(kDirtyLog, metric + "_total_time", "s", *total);
+    add(kDirtyLog, metric + "_avg_time", "s", *average);
+    line = here;
+    return true;
+  }
+
+  // The summaries are derived from the "Iteration N" lines: one that does
+  // not read is skipped with a warning, never the run lost.
+  void skip_dirty_log_summary(std::string_view l, std::size_t at, std::string_view why) {
+    out.result.warnings.push_back(fmt::format("line {}: '{}' skipped{}: not the \"took ...s. (Avg ...s/iteration)\" "
+                                              "of dirty_log_perf_test; a summary of the \"Iteration N\" lines, which "
+                                              "are kept",
+                                              at, l, why));
+  }
+
+  // The line after a held summary: its rest when the two read as one
+  // (true: the line is taken), else the summary is skipped with a warning.
+  bool complete_summary(std::string_view l) {
+    if (pending_summary.empty()) return false;
+    const std::string first = std::move(pending_summary);
+    pending_summary.clear();
+    if (!l.empty() && !l.starts_with("Get dirty log over ") && !l.starts_with("Clear dirty log over ")) {
+      const std::string joined = first + " " + std::string(l);
+      if (take_dirty_log_summary(joined, pending_summary_line)) {
+        out.result.notes.push_back(fmt::format("line {}: a dirty-log summary wrapped onto line {} (as mails wrap "
+                                               "lines), read joined",
+                                               pending_summary_line, line));
+        return true;
+      }
+    }
+    skip_dirty_log_summary(first, pending_summary_line, l.empty() ? "" : " (nor joined with the line after it)");
+    return false;
+  }
+
   // kselftest's lines about how a test ended, a command line, an
   // assertion; false when the line is none of them.
   bool take_status(std::string_view l) {
@@ -337,18 +393,15 @@ struct Parser {
         }
       return false;
     }
-    for (auto [prefix, metric] : {std::pair<std::string_view, std::string_view>{"Get dirty log over ", "get_dirty_log"},
-                                  {"Clear dirty log over ", "clear_dirty_log"}})
-      if (after(prefix, r)) {
-        // "%lu iterations took %ld.%.9lds. (Avg %ld.%.9lds/iteration)"
-        const std::size_t took = r.find(" took "), avg = r.find("(Avg "), slash = r.rfind("/iteration)");
-        if (took == std::string_view::npos || avg == std::string_view::npos || slash == std::string_view::npos ||
-            slash < avg)
-          throw ParseError(line, fmt::format("'{}' lacks the \"took ...s. (Avg ...s/iteration)\" of its test", l));
-        std::string_view total = trimmed(r.substr(took + 6, avg - took - 6));
-        if (total.ends_with('.')) total.remove_suffix(1);
-        add(kDirtyLog, std::string(metric) + "_total_time", "s", seconds("total", total));
-        add(kDirtyLog, std::string(metric) + "_avg_time", "s", seconds("average", r.substr(avg + 5, slash - avg - 5)));
+    for (std::string_view prefix : {"Get dirty log over ", "Clear dirty log over "})
+      if (l.starts_with(prefix)) {
+        // A mail may have wrapped it: the rest of it is on the next line.
+        if (l.find("/iteration)") == std::string_view::npos) {
+          pending_summary = std::string(l);
+          pending_summary_line = line;
+          return true;
+        }
+        if (!take_dirty_log_summary(l, line)) skip_dirty_log_summary(l, line, "");
         return true;
       }
     // memslot_perf_test
@@ -380,6 +433,12 @@ struct Parser {
     if (after("Best slot setup time for the whole test area was ", r))
       return add(kMemslot, "best_slot_setup_time", "s", seconds("best slot setup time", r), 0,
                  nlohmann::json::object(), /*whole_test=*/true);
+    // kvm_page_table_test: "%s: total execution time: %ld.%.9lds" per stage
+    for (auto [prefix, metric] :
+         {std::pair<std::string_view, const char*>{"KVM_CREATE_MAPPINGS: total execution time:", "create_mappings_time"},
+          {"KVM_UPDATE_MAPPINGS: total execution time:", "update_mappings_time"},
+          {"KVM_ADJUST_MAPPINGS: total execution time:", "adjust_mappings_time"}})
+      if (after(prefix, r)) return add(kPageTable, metric, "s", seconds(metric, r));
     // access_tracking_perf_test
     std::string_view description, value;
     if (access_tracking_line(l, description, value) && seconds_text(value))
@@ -439,7 +498,7 @@ bool is_naming_line(std::string_view l) {
   static constexpr std::string_view kNaming[] = {
       "Total guest execution time:", "Overall demand paging rate:", "Populate memory time:",
       "Enabling dirty logging time:", "Best runtime result was ", "Best slot setup time for the whole test area",
-      "Populating memory             :"};
+      "Populating memory             :", "KVM_CREATE_MAPPINGS: total execution time:"};
   for (auto p : kNaming)
     if (l.starts_with(p)) return true;
   return false;
@@ -463,6 +522,7 @@ SelftestParse parse_kvm_selftest(std::string_view text) {
     p.line = n;
     ++p.out.result.lines_read;
     const std::string_view l = printed_line(raw);
+    if (p.complete_summary(l)) return;
     if (p.take_status(l)) return;
     if (l.empty()) return;
     if (!p.take(l)) {
@@ -470,6 +530,7 @@ SelftestParse parse_kvm_selftest(std::string_view text) {
       if (l.ends_with(':')) p.label_text = std::string(l);
     }
   });
+  p.complete_summary({});
   p.finish();
   if (p.out.result.samples.empty()) throw ParseError(1, "KVM selftest output without a performance line");
   auto& d = p.out.roles.derived;

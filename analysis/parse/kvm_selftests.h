@@ -18,11 +18,14 @@
 //                               (with %lu iterations)"
 //                              "Best slot setup time for the whole test area was %ld.%.9lds"
 //   access_tracking_perf_test  "%-30s: %ld.%09lds" (one line per phase)
+//   kvm_page_table_test        "KVM_CREATE_MAPPINGS: total execution time: %ld.%.9lds"
+//                              (and KVM_UPDATE_MAPPINGS, KVM_ADJUST_MAPPINGS)
 // Samples: case the test ("demand_paging_test", "memslot_perf_test/<its
 // test>"; the best slot setup time, printed once after all of memslot_perf_
 // test's tests, is "memslot_perf_test"), variant the guest mode where the
 // test prints one ("Testing guest mode: ..."), times in "s", rates in
-// "pages/s". "Iteration N" lines are the test's own repetitions (iteration
+// "pages/s" (kvm_page_table_test's stages: "create_mappings_time", ...).
+// "Iteration N" lines are the test's own repetitions (iteration
 // N - 1); a vCPU's line is a sub-unit (extra "vcpu").
 // The output is read as it is published: in a mail (quoted with "> ", at
 // any depth, as kernel logs are read), under kselftest's runner (each line
@@ -35,7 +38,11 @@
 // repetition: each gets the text before it that ends in ':' ("Without this
 // series, TDP MMU:") in its case, "dirty_log_perf_test [Without this
 // series, TDP MMU]", and runs that no text tells apart are invocations
-// (extra "invocation"); a note says which.
+// (extra "invocation"); a note says which. A dirty-log summary whose
+// "(Avg ...)" a mail wrapped onto the next line (quoted or not) is read
+// joined, with a note; one that does not read even so is skipped with a
+// warning (it is derived from the "Iteration N" lines, which are kept),
+// never the run lost.
 // A test that failed (kselftest_outcome.h: the runner's "not ok ... #
 // TIMEOUT 120 seconds", a TEST_ASSERT block) is in ParseResult::failures
 // with its reason as printed, and each figure it printed before is marked

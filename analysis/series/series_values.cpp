@@ -36,7 +36,7 @@ std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::s
   std::vector<std::string_view> last_of_family;  // per pooled table
   for (std::size_t c = 0; c < names.size(); ++c) {
     const std::string_view fam = case_family(names[c]);
-    if (!family_pooled(family_size[fam], names.size(), max_cases)) {
+    if (!family_pooled(fam, family_size[fam], names.size(), max_cases)) {
       table_of[c] = out.size();
       out.push_back({std::string(names[c]), {}, false});
       last_of_family.emplace_back();
@@ -44,8 +44,7 @@ std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::s
     }
     auto [it, fresh] = family_table.try_emplace(fam, out.size());
     if (fresh) {
-      out.push_back({fmt::format("all {} {} cases pooled (from {}", family_size[fam],
-                                 fam.empty() ? std::string("unkeyed") : std::string(fam) + "=*", names[c]),
+      out.push_back({fmt::format("all {} {}=* cases pooled (from {}", family_size[fam], fam, names[c]),
                      {},
                      true});
       last_of_family.emplace_back();

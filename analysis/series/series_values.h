@@ -24,7 +24,8 @@ struct CaseSeries {
 // The samples' series grouped by case, in first-seen order. When there are
 // more than `max_cases` cases (0: no limit), each family of cases (the key
 // before '=': "group" of "group=12") larger than that is pooled into one
-// case, titled "all N group=* cases pooled (from A to B)". Throws
+// case, titled "all N group=* cases pooled (from A to B)"; cases without a
+// key are never pooled (family_pooled, case_families.h). Throws
 // std::runtime_error when one series mixes units.
 std::vector<CaseSeries> group_by_case(const std::vector<Sample>& samples, std::size_t max_cases);
 // The `max_cases` of the generic tables (case_table.h, series_table.h) is

@@ -184,7 +184,43 @@ static std::string items_not_in(const std::string& a, const std::string& b) {
   return out;
 }
 
-std::vector<MetaDifference> meta_differences(const nlohmann::json& base, const nlohmann::json& cand) {
+namespace {
+
+// An ingested run keeps each Google Benchmark file's context under its
+// file's name; one file's is read as a compared file's "context".
+nlohmann::json configuration_meta(const nlohmann::json& meta) {
+  if (!meta.is_object()) return meta;
+  const auto it = meta.find("gbench_context");
+  if (it == meta.end() || !it->is_object() || it->size() != 1 || meta.contains("context")) return meta;
+  nlohmann::json out = meta;
+  out["context"] = it->begin().value();
+  out.erase("gbench_context");
+  return out;
+}
+
+}  // namespace
+
+bool host_recorded(const nlohmann::json& meta) {
+  if (!meta.is_object()) return false;
+  const auto it = meta.find("host");
+  return it != meta.end() && it->is_object() && !it->empty();
+}
+
+std::vector<MetaDifference> meta_alike(const nlohmann::json& base, const nlohmann::json& cand) {
+  auto fb = flatten_json(configuration_meta(base)), fc = flatten_json(configuration_meta(cand));
+  std::map<std::string, std::string> mc(fc.begin(), fc.end());
+  std::vector<MetaDifference> out;
+  for (auto& [k, v] : fb) {
+    const ConfigurationKey* configuration = configuration_key(k);
+    const auto it = mc.find(k);
+    if (configuration && it != mc.end() && same_configuration(*configuration, v, it->second))
+      out.push_back({k, v, it->second});
+  }
+  return out;
+}
+
+std::vector<MetaDifference> meta_differences(const nlohmann::json& base_meta, const nlohmann::json& cand_meta) {
+  const nlohmann::json base = configuration_meta(base_meta), cand = configuration_meta(cand_meta);
   auto fb = flatten_json(base), fc = flatten_json(cand);
   std::map<std::string, std::string> mc(fc.begin(), fc.end());
   std::map<std::string, std::string> mb(fb.begin(), fb.end());
@@ -387,6 +423,15 @@ Comparison compare(const ComparisonSide& base, const ComparisonSide& cand_in, co
   c.cand = compared_side(cand_in);
   c.alpha = opt.alpha;
   c.meta_differences = meta_differences(base.meta, cand_in.meta);
+  c.meta_alike = meta_alike(base.meta, cand_in.meta);
+  c.base_host_recorded = host_recorded(base.meta);
+  c.cand_host_recorded = host_recorded(cand_in.meta);
+  // What published output does not record is unknown, not different: a
+  // key absent on a side whose host kvmbench never saw says nothing (a
+  // run's host, suite or preset against a file's nothing).
+  std::erase_if(c.meta_differences, [&](const MetaDifference& d) {
+    return (!c.base_host_recorded && d.base == "(absent)") || (!c.cand_host_recorded && d.cand == "(absent)");
+  });
   const MetricRoles roles = merge_roles(base.roles, cand_in.roles);
   c.repetition = roles.repetition;
 

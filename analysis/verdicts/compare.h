@@ -92,6 +92,15 @@ struct MetaDifference {
 // counted as the same; times, paths, counters and warnings left out.
 std::vector<MetaDifference> meta_differences(const nlohmann::json& base, const nlohmann::json& cand);
 
+// The configuration keys (as above) both sides record alike, with the
+// value (base == cand; within tolerance, base's).
+std::vector<MetaDifference> meta_alike(const nlohmann::json& base, const nlohmann::json& cand);
+
+// Whether kvmbench saw the host a side ran on: its meta.json has a
+// "host" (a run it measured, or a captured host); published output
+// (a file compared as it is, an ingested run) has none.
+bool host_recorded(const nlohmann::json& meta);
+
 // Why two runs' metadata make no comparison: runs of two suites, or of two
 // presets of one suite, measure different things. "" when they may be
 // compared (also when either side does not say, as a file of another
@@ -184,7 +193,9 @@ ComparedSide compared_side(const ComparisonSide& side);
 struct Comparison {
   ComparedSide base, cand;
   double alpha = 0.05;
-  std::vector<MetaDifference> meta_differences;
+  std::vector<MetaDifference> meta_differences;  // where a side's host is unknown, none of its host's
+  std::vector<MetaDifference> meta_alike;        // configuration both record alike
+  bool base_host_recorded = true, cand_host_recorded = true;  // host_recorded() of each side
   std::vector<MetricComparison> metrics;  // base order, then cand-only series
   std::size_t left_out = 0;               // series --metrics / --exclude left out
   std::string repetition;                 // what a repetition is, where the runs say

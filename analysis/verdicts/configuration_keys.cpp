@@ -40,6 +40,13 @@ constexpr std::array kConfiguration = {
     ConfigurationKey{"host.virtualization.emulated"}, ConfigurationKey{"host.qemu.version"},
     ConfigurationKey{"lab.kernel"}, ConfigurationKey{"lab.accel"}, ConfigurationKey{"lab.cpu"},
     ConfigurationKey{"lab.vcpus"}, ConfigurationKey{"lab.memory_mib"},
+    // A Google Benchmark file's own "context" (a file compared as it is;
+    // an ingested run's gbench_context of one file, as meta_differences
+    // reads it): the machine and the build it says it ran on.
+    ConfigurationKey{"context.host_name"}, ConfigurationKey{"context.num_cpus"},
+    ConfigurationKey{"context.mhz_per_cpu", 0.01}, ConfigurationKey{"context.cpu_scaling_enabled"},
+    ConfigurationKey{"context.library_build_type"}, ConfigurationKey{"context.library_version"},
+    ConfigurationKey{"context.caches[*].size"},
 };
 
 std::optional<double> number(const std::string& text) {

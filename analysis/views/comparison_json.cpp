@@ -72,6 +72,13 @@ nlohmann::json comparison_to_json(const Comparison& c) {
   j["meta_differences"] = nlohmann::json::array();
   for (auto& d : c.meta_differences)
     j["meta_differences"].push_back({{"key", d.key}, {"base", d.base}, {"cand", d.cand}});
+  // Where kvmbench never saw a side's host (published output), its
+  // configuration is unknown, not the same.
+  j["configuration_unknown"] = nlohmann::json::array();
+  if (!c.base_host_recorded) j["configuration_unknown"].push_back("base");
+  if (!c.cand_host_recorded) j["configuration_unknown"].push_back("cand");
+  j["configuration_alike"] = nlohmann::json::object();
+  for (auto& d : c.meta_alike) j["configuration_alike"][d.key] = d.base;
   j["metrics"] = nlohmann::json::array();
   for (auto& m : c.metrics) {
     nlohmann::json r = {{"key", m.key.name()},

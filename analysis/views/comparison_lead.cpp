@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "analysis/model/text_wrap.h"
 #include "analysis/report/numbers.h"
 #include "analysis/verdicts/comparison_bounds.h"
 
@@ -142,12 +143,38 @@ std::vector<std::string> comparison_context(const Comparison& c) {
   }
   out.push_back(side_line("base", c.base));
   out.push_back(side_line("cand", c.cand));
-  if (c.meta_differences.empty()) {
-    out.push_back("configuration: the same (kernel, firmware, KVM, THP, SMT, QEMU, parameters)");
-  } else {
+  if (c.base_host_recorded && c.cand_host_recorded) {
+    if (c.meta_differences.empty()) {
+      out.push_back("configuration: the same (kernel, firmware, KVM, THP, SMT, QEMU, parameters)");
+    } else {
+      out.push_back("configuration that differs (base -> cand):");
+      for (auto& d : c.meta_differences) out.push_back(configuration_line(d));
+    }
+    return out;
+  }
+  // Published output: what its files say, nothing more.
+  if (!c.meta_differences.empty()) {
     out.push_back("configuration that differs (base -> cand):");
     for (auto& d : c.meta_differences) out.push_back(configuration_line(d));
   }
+  std::vector<std::string> alike;
+  for (auto& d : c.meta_alike)
+    if (d.key.starts_with("context.") || d.key.starts_with("host.") || d.key.starts_with("parameters."))
+      alike.push_back(fmt::format("{} {}", d.key.starts_with("context.") ? d.key.substr(8) : d.key, d.base));
+  if (!alike.empty())
+    for (auto& l : wrap_lines(fmt::format("configuration alike as {} say: {}",
+                                          c.meta_differences.empty() ? "both sides" : "both sides also",
+                                          fmt::join(alike, ", ")),
+                              "", 80, "  "))
+      out.push_back(l);
+  const char* whose = !c.base_host_recorded && !c.cand_host_recorded ? "base's and cand's"
+                      : !c.base_host_recorded                         ? "base's"
+                                                                      : "cand's";
+  for (auto& l : wrap_lines(fmt::format("configuration unknown: {} kernel, firmware, KVM, THP, SMT, QEMU (published "
+                                        "output: kvmbench never saw its host){}",
+                                        whose, c.meta_differences.empty() && alike.empty() ? "; nothing is known to differ or to be alike" : ""),
+                            "", 80, "  "))
+    out.push_back(l);
   return out;
 }
 

@@ -65,7 +65,11 @@ std::vector<std::string> experimental_unit_notes(const Comparison& c) {
   std::vector<std::size_t> aggregates, exact, normal;
   for (std::size_t i = 0; i < c.metrics.size(); ++i) {
     const auto& m = c.metrics[i];
-    if (m.from_aggregates && m.status != MetricStatus::one_side) aggregates.push_back(i);
+    // Only where their mean, stddev and count gave a test or a CI: a
+    // change-only row (a percentage aggregate alone) had none.
+    if (m.from_aggregates && (m.status == MetricStatus::tested || m.status == MetricStatus::derived ||
+                              m.status == MetricStatus::secondary))
+      aggregates.push_back(i);
     if (!std::isnan(m.p_mann_whitney)) (m.mann_whitney_exact ? exact : normal).push_back(i);
   }
   if (!aggregates.empty())

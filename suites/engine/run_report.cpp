@@ -77,7 +77,7 @@ static std::vector<Table> gbench_aggregate_tables(const nlohmann::json& meta, st
   if (!meta.contains("gbench_aggregates") || !meta["gbench_aggregates"].is_array()) return out;
   std::vector<std::string> cases;
   std::map<std::string, std::vector<std::string>> metrics, aggs;
-  std::map<std::string, std::map<std::pair<std::string, std::string>, double>> v;
+  std::map<std::string, std::map<std::pair<std::string, std::string>, std::pair<double, std::string>>> v;  // value, unit
   auto once = [](std::vector<std::string>& list, const std::string& x) {
     if (std::find(list.begin(), list.end(), x) == list.end()) list.push_back(x);
   };
@@ -87,7 +87,8 @@ static std::vector<Table> gbench_aggregate_tables(const nlohmann::json& meta, st
     once(cases, c);
     once(metrics[c], m);
     once(aggs[c], g);
-    v[c][{m, g}] = a["value"].get<double>();
+    const auto unit = a.find("unit");
+    v[c][{m, g}] = {a["value"].get<double>(), unit != a.end() && unit->is_string() ? unit->get<std::string>() : ""};
   }
   for (const auto& c : cases) {
     Table t;
@@ -95,11 +96,18 @@ static std::vector<Table> gbench_aggregate_tables(const nlohmann::json& meta, st
     t.source = std::string(source);
     t.columns.push_back({"", Align::left});
     for (auto& g : aggs[c]) t.columns.push_back({g});
+    // Each figure a number in its unit (csv and json hold the value, not
+    // its text); the row names the time unit its figures share (cv is a
+    // ratio: none).
     for (auto& m : metrics[c]) {
-      std::vector<std::string> row = {m};
+      std::string unit;
+      for (auto& g : aggs[c])
+        if (auto it = v[c].find({m, g}); it != v[c].end() && !it->second.second.empty()) unit = it->second.second;
+      std::vector<Cell> row = {Cell(unit.empty() ? m : m + " (" + unit + ")")};
       for (auto& g : aggs[c]) {
         auto it = v[c].find({m, g});
-        row.push_back(it == v[c].end() ? "-" : format_sig(it->second));
+        row.push_back(it == v[c].end() ? Cell("-")
+                                       : Cell::number(it->second.first, it->second.second, format_sig(it->second.first)));
       }
       t.add_row(std::move(row));
     }

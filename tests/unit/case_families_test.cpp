@@ -32,9 +32,11 @@ TEST(CaseFamilies, ASeriesInTwoUnitsIsNamed) {
 TEST(CaseFamilies, APooledFamilyIsOneSeries) {
   std::vector<Sample> samples;
   for (int g = 0; g < 25; ++g) samples.push_back(sample("group=" + std::to_string(g), g == 24 ? "s" : "ms"));
-  EXPECT_TRUE(family_pooled(25, 25, kMaxCases));
-  EXPECT_FALSE(family_pooled(24, 30, kMaxCases));
-  EXPECT_FALSE(family_pooled(25, 25, 0));
+  EXPECT_TRUE(family_pooled("group", 25, 25, kMaxCases));
+  EXPECT_FALSE(family_pooled("group", 24, 30, kMaxCases));
+  EXPECT_FALSE(family_pooled("group", 25, 25, 0));
+  // Cases without a key are different things (benchmarks, tests), never pooled.
+  EXPECT_FALSE(family_pooled("", 148, 148, kMaxCases));
   EXPECT_EQ(mixed_units_problem(samples, 0), std::nullopt);
   EXPECT_EQ(mixed_units_problem(samples), "series group=24/time mixes units 'ms' and 's'");
   // As the tables group them.

@@ -198,3 +198,80 @@ TEST(CompareView, AllAddsTheDerivedRowsInEveryFormat) {
   // JSON always has every row.
   EXPECT_EQ(nlohmann::json::parse(render(comparison_document(c), Format::json))["metrics"].size(), 2u);
 }
+
+// Published output whose host kvmbench never saw: its configuration is
+// unknown, never "the same"; what its files carry (Google Benchmark's
+// context) is said alike or different.
+TEST(CompareView, PublishedOutputsConfigurationIsWhatItsFilesSay) {
+  auto lead_of = [](const nlohmann::json& b, const nlohmann::json& c) {
+    return comparison_context(compare(side("base.txt", b, 1.0), side("cand.txt", c, 1.0)));
+  };
+  auto has = [](const std::vector<std::string>& lines, const std::string& line) {
+    return std::find(lines.begin(), lines.end(), line) != lines.end();
+  };
+  auto joined = [](const std::vector<std::string>& lines) {
+    std::string s;
+    for (auto& l : lines) s += l + "\n";
+    return s;
+  };
+  // The lines as one text, each wrap's line break and indent one space.
+  auto flat = [](const std::vector<std::string>& lines) {
+    std::string s;
+    for (auto& l : lines) s += (s.empty() ? "" : " ") + l.substr(l.find_first_not_of(' '));
+    return s;
+  };
+  // Two selftest outputs (no metadata at all).
+  auto lead = lead_of(nlohmann::json::object(), nlohmann::json::object());
+  EXPECT_EQ(joined(lead).find("configuration: the same"), std::string::npos) << joined(lead);
+  EXPECT_NE(flat(lead).find("configuration unknown: base's and cand's kernel, firmware, KVM, THP, SMT, QEMU "
+                             "(published output: kvmbench never saw its host); nothing is known to differ or to be "
+                             "alike"),
+            std::string::npos)
+      << joined(lead);
+  for (auto& l : lead) EXPECT_LE(display_width(l), 80u) << l;
+
+  // Two Google Benchmark files: a debug build on 64 CPUs is not "the same".
+  const nlohmann::json release = {{"context",
+                                   {{"host_name", "perf-lab-07"},
+                                    {"num_cpus", 2},
+                                    {"library_build_type", "release"},
+                                    {"executable", "./bench_a"},
+                                    {"load_avg", {0.3, 0.4, 0.4}}}}};
+  nlohmann::json debug = release;
+  debug["context"]["num_cpus"] = 64;
+  debug["context"]["library_build_type"] = "debug";
+  debug["context"]["executable"] = "./bench_b";
+  debug["context"]["load_avg"] = {5.0, 4.0, 3.0};
+  lead = lead_of(release, debug);
+  EXPECT_TRUE(has(lead, "configuration that differs (base -> cand):")) << joined(lead);
+  EXPECT_TRUE(has(lead, "  context.library_build_type: release -> debug")) << joined(lead);
+  EXPECT_TRUE(has(lead, "  context.num_cpus: 2 -> 64")) << joined(lead);
+  EXPECT_TRUE(has(lead, "configuration alike as both sides also say: host_name perf-lab-07")) << joined(lead);
+  EXPECT_EQ(joined(lead).find("load_avg"), std::string::npos) << joined(lead);  // a measurement, not configuration
+  EXPECT_EQ(joined(lead).find("executable"), std::string::npos) << joined(lead);
+  EXPECT_NE(flat(lead).find("configuration unknown: base's and cand's kernel, firmware, KVM, THP, SMT, QEMU "
+                             "(published output: kvmbench never saw its host)"),
+            std::string::npos)
+      << joined(lead);
+  // The same context on both sides: alike, and the host still unknown.
+  lead = lead_of(release, release);
+  EXPECT_FALSE(has(lead, "configuration that differs (base -> cand):")) << joined(lead);
+  EXPECT_NE(flat(lead).find("configuration alike as both sides say: host_name perf-lab-07, library_build_type "
+                              "release, num_cpus 2"),
+            std::string::npos)
+      << joined(lead);
+
+  // A run against published output: the run's host is not "different"
+  // from one nobody recorded; the other side's is unknown.
+  const Comparison c = compare(side("run", meta("6.12.0"), 1.0), side("cand.txt", nlohmann::json::object(), 1.0));
+  EXPECT_TRUE(c.base_host_recorded);
+  EXPECT_FALSE(c.cand_host_recorded);
+  EXPECT_TRUE(c.meta_differences.empty()) << c.meta_differences[0].key;
+  lead = comparison_context(c);
+  EXPECT_NE(flat(lead).find("configuration unknown: cand's kernel, firmware, KVM, THP, SMT, QEMU (published output:"),
+            std::string::npos)
+      << joined(lead);
+  // Two runs of kvmbench's own: as before.
+  EXPECT_TRUE(has(comparison_context(compare(side("a", meta("6.12.0"), 1.0), side("b", meta("6.12.0"), 1.0))),
+                  "configuration: the same (kernel, firmware, KVM, THP, SMT, QEMU, parameters)"));
+}

@@ -386,3 +386,29 @@ TEST(KernelLogParser, BlankAndUnrelatedLinesAreToldApartAsStrippingDoes) {
   EXPECT_GT(want_ignored, 100u);
   EXPECT_LT(want_ignored, lines - 100);  // both kinds are there
 }
+
+// The RMPOPT series' earlier debug prints (tests/data/ingest/
+// rmpopt_earlier_forms.log, written from their pattern): recognised and
+// said not to be read, each with a warning; the later lines beside them
+// are read as ever.
+TEST(KernelLogParser, EarlierRmpoptPrintsAreSaidNotToBeRead) {
+  const ParseResult r = parse_kernel_log(read_file(std::string(KVMBENCH_TEST_DATA) + "/ingest/rmpopt_earlier_forms.log"));
+  ASSERT_EQ(r.samples.size(), 1u);
+  EXPECT_EQ(r.samples[0].metric, "sweep_time");
+  EXPECT_EQ(r.samples[0].value, 380112044);
+  EXPECT_EQ(r.lines_ignored, 3u);
+  ASSERT_EQ(r.warnings.size(), 3u);
+  EXPECT_EQ(r.warnings[0].rfind("line 1: not read: an earlier form of the RMPOPT series' debug print (SEV-SNP: "
+                                "RMPOPT max. CPU cycles 1843022); kvmbench reads the later",
+                                0),
+            0u)
+      << r.warnings[0];
+  EXPECT_NE(r.warnings[1].find("(SEV-SNP: RMPOPT min. CPU cycles 1710384)"), std::string::npos) << r.warnings[1];
+  EXPECT_NE(r.warnings[2].find("line 3: not read: an earlier form"), std::string::npos) << r.warnings[2];
+  // Quoted in a mail, the same.
+  const ParseResult q = parse_kernel_log("> [   12.406117] SEV-SNP: RMPOPT max. CPU cycles 1843022\n"
+                                         "> [   41.0] SEV-SNP: RMPOPT largest cycles 5\n");
+  ASSERT_EQ(q.warnings.size(), 1u);
+  EXPECT_NE(q.warnings[0].find("not read: an earlier form"), std::string::npos);
+  EXPECT_EQ(q.samples.size(), 1u);
+}

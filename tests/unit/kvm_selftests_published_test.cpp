@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "analysis/parse/format_recognizer.h"
 #include "analysis/parse/kvm_selftests.h"
@@ -126,4 +127,83 @@ TEST(KvmSelftestsPublished, OneTestsDetailsDoNotLeakIntoTheNext) {
   EXPECT_EQ(by_case(p.result, "best_slot_setup_time"),
             (std::map<std::string, double>{{"memslot_perf_test", 0.761678900}}));
   EXPECT_EQ(by_case(p.result, "best_runtime_per_iteration").size(), 3u);
+}
+
+// A dirty-log summary a mail wrapped (tests/data/kvm/wrapped, README
+// there): its "(Avg ...)" on the next line, quoted or not, is joined; one
+// that does not read even joined is skipped with a warning, the run kept.
+namespace {
+
+const std::string kWrapped = std::string(KVMBENCH_TEST_DATA) + "/kvm/wrapped/";
+
+double only(const ParseResult& r, const std::string& metric) {
+  std::vector<double> v;
+  for (auto& s : r.samples)
+    if (s.metric == metric) v.push_back(s.value);
+  EXPECT_EQ(v.size(), 1u) << metric;
+  return v.empty() ? 0 : v[0];
+}
+
+}  // namespace
+
+TEST(KvmSelftestsPublished, ASummaryWrappedByAMailIsJoined) {
+  const auto p = parse_kvm_selftest(read_file(kWrapped + "dirty_log_wrapped_base.txt"));
+  EXPECT_TRUE(p.result.warnings.empty()) << p.result.warnings[0];
+  EXPECT_EQ(only(p.result, "get_dirty_log_total_time"), 0.009162421);
+  EXPECT_EQ(only(p.result, "get_dirty_log_avg_time"), 0.003054140);
+  EXPECT_EQ(only(p.result, "clear_dirty_log_total_time"), 0.037045677);
+  EXPECT_EQ(only(p.result, "clear_dirty_log_avg_time"), 0.012348559);
+  // Each summary's samples carry the line it began on; a note says it was joined.
+  for (auto& s : p.result.samples) {
+    if (s.metric == "get_dirty_log_total_time") {
+      EXPECT_EQ(s.extra["line"], 25);
+    }
+  }
+  ASSERT_EQ(p.result.notes.size(), 2u);
+  EXPECT_EQ(p.result.notes[0], "line 25: a dirty-log summary wrapped onto line 26 (as mails wrap lines), read joined");
+  int iterations = 0;
+  for (auto& s : p.result.samples) iterations += s.metric == "get_dirty_log_time";
+  EXPECT_EQ(iterations, 3);
+}
+
+TEST(KvmSelftestsPublished, AQuotedWrappedSummaryIsJoinedWhereverTheWrapFell) {
+  const std::string text = read_file(kWrapped + "dirty_log_wrapped_quoted.txt");
+  EXPECT_EQ(recognise_format(text).format, InputFormat::kvm_selftest);
+  const auto p = parse_kvm_selftest(text);
+  EXPECT_TRUE(p.result.warnings.empty()) << p.result.warnings[0];
+  EXPECT_TRUE(p.result.failures.empty());
+  // "> (Avg ...)": the rest quoted too.
+  EXPECT_EQ(only(p.result, "get_dirty_log_total_time"), 0.005680512);
+  EXPECT_EQ(only(p.result, "get_dirty_log_avg_time"), 0.001893504);
+  // "... (Avg" then "0.011999135s/iteration)" unquoted.
+  EXPECT_EQ(only(p.result, "clear_dirty_log_total_time"), 0.035997406);
+  EXPECT_EQ(only(p.result, "clear_dirty_log_avg_time"), 0.011999135);
+  for (auto& s : p.result.samples) EXPECT_EQ(s.case_name, "dirty_log_perf_test");
+}
+
+TEST(KvmSelftestsPublished, ASummaryThatDoesNotReadIsSkippedWithAWarningNotTheRun) {
+  const std::string run = "Iteration 1 get dirty log time: 0.001901387s\n"
+                          "Disabling dirty logging time: 0.008290417s\n";
+  // Cut short (the rest never came), cut into by another line, garbled.
+  for (const std::string& summary : {std::string("Get dirty log over 1 iterations took 0.001901387s.\n"),
+                                     std::string("Get dirty log over 1 iterations took 0.001901387s.\n"
+                                                 "Clear dirty log over 1 iterations took 0.1s. (Avg 0.1s/iteration)\n"),
+                                     std::string("Get dirty log over 1 iterations took 0.00x1901387s. (Avg "
+                                                 "0.001901387s/iteration)\n"),
+                                     std::string("Get dirty log over 1 iterations took 0.001901387s.\n"
+                                                 "(Average unknown)\n")}) {
+    const auto p = parse_kvm_selftest(run + summary);
+    ASSERT_EQ(p.result.warnings.size(), 1u) << summary;
+    EXPECT_TRUE(p.result.warnings[0].starts_with("line 3: 'Get dirty log over 1 iterations took ")) << p.result.warnings[0];
+    EXPECT_NE(p.result.warnings[0].find("skipped"), std::string::npos) << p.result.warnings[0];
+    EXPECT_NE(p.result.warnings[0].find("the \"Iteration N\" lines, which are kept"), std::string::npos)
+        << p.result.warnings[0];
+    std::set<std::string> metrics;
+    for (auto& s : p.result.samples) metrics.insert(s.metric);
+    EXPECT_TRUE(metrics.count("get_dirty_log_time")) << summary;
+    EXPECT_TRUE(metrics.count("disable_dirty_logging_time")) << summary;
+    EXPECT_FALSE(metrics.count("get_dirty_log_total_time")) << summary;
+    // Another summary after it is read as usual.
+    EXPECT_EQ(metrics.count("clear_dirty_log_total_time"), summary.find("Clear") != std::string::npos ? 1u : 0u);
+  }
 }

@@ -136,3 +136,34 @@ TEST(FormatRecognizer, KvmSelftestsAndVmexit) {
   EXPECT_TRUE(is_one_invocation(InputFormat::kvm_selftest));
   EXPECT_FALSE(is_one_invocation(InputFormat::kernel_log));
 }
+
+// kvm_page_table_test: one figure per stage, its guest mode the variant.
+TEST(KvmSelftests, PageTableTest) {
+  const std::string text = read_file(kData + "kvm_page_table_test.txt");
+  EXPECT_EQ(recognise_format(text).format, InputFormat::kvm_selftest);
+  const auto p = parse_kvm_selftest(text);
+  EXPECT_EQ(p.test, "kvm_page_table_test");
+  EXPECT_EQ(by_metric(p.result), (std::map<std::string, double>{{"create_mappings_time", 0.284315776},
+                                                                {"update_mappings_time", 0.146280319},
+                                                                {"adjust_mappings_time", 0.171093512}}));
+  for (auto& s : p.result.samples) {
+    EXPECT_EQ(s.case_name, "kvm_page_table_test");
+    EXPECT_EQ(s.variant, "PA-bits:ANY, VA-bits:48,  4K pages");
+    EXPECT_EQ(s.unit, "s");
+  }
+  EXPECT_TRUE(p.result.warnings.empty());
+  // Under kselftest's runner, and two guest modes in one run: one figure
+  // per stage and mode, one run.
+  const auto tap = parse_kvm_selftest(
+      "# selftests: kvm: kvm_page_table_test\n"
+      "# Testing guest mode: PA-bits:ANY, VA-bits:48,  4K pages\n"
+      "# KVM_CREATE_MAPPINGS: total execution time: 0.284315776s\n"
+      "# Testing guest mode: PA-bits:ANY, VA-bits:48, 64K pages\n"
+      "# KVM_CREATE_MAPPINGS: total execution time: 0.101000000s\n"
+      "ok 7 selftests: kvm: kvm_page_table_test\n");
+  ASSERT_EQ(tap.result.samples.size(), 2u);
+  EXPECT_EQ(tap.result.samples[1].variant, "PA-bits:ANY, VA-bits:48, 64K pages");
+  EXPECT_TRUE(tap.result.notes.empty()) << tap.result.notes[0];
+  // A time that is not one is refused, naming the stage.
+  EXPECT_THROW(parse_kvm_selftest("KVM_CREATE_MAPPINGS: total execution time: 0.28x\n"), ParseError);
+}
