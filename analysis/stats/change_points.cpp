@@ -61,7 +61,7 @@ std::size_t apply_floor(const std::vector<double>& z, std::vector<ChangePoint>& 
 struct SeriesTests {
   std::unique_ptr<EDivisive> ed;
   bool windows = false;
-  double window_floor = 0;  // the smallest p the windowed test can give
+  double window_floor = 0;  // the smallest p the windowed test can give (0 with the tail)
   std::optional<Candidate> whole, window;
 
   double whole_share() const { return windows ? kWholeSegmentShare : 1.0; }
@@ -103,12 +103,18 @@ std::vector<SeriesResult> detect(const std::vector<std::vector<double>>& series,
       if (!std::isfinite(v)) throw std::invalid_argument("a series holds a value that is not a finite number");
 
   const std::size_t m = series.size();
+  // R per test: what the family's strictest level needs when the p-values
+  // are exact; what one series alone needs when small ones come from the
+  // tail (the same for any family, so the cost grows as m, not m^2).
+  auto count = [&](double share) {
+    return opt.permutations ? opt.permutations : permutations_for(opt.alpha, opt.tail ? 1 : m, share);
+  };
   std::vector<SeriesResult> out(m);
   std::vector<SeriesTests> tests(m);
   std::vector<double> first_p(m, NAN);
   for (std::size_t i = 0; i < m; ++i) {
     if (series[i].size() < 2 * opt.min_segment) {
-      out[i].permutations = opt.permutations ? opt.permutations : permutations_for(opt.alpha, m);
+      out[i].permutations = count(1.0);
       out[i].first_p = NAN;
       out[i].note = fmt::format("{} points: too few to test (a change needs {} on each side)", series[i].size(),
                                 opt.min_segment);
@@ -116,16 +122,18 @@ std::vector<SeriesResult> detect(const std::vector<std::vector<double>>& series,
     }
     SeriesTests& t = tests[i];
     t.windows = opt.window != 0 && series[i].size() >= 2 * opt.window;
-    out[i].permutations = opt.permutations ? opt.permutations : permutations_for(opt.alpha, m, t.whole_share());
+    out[i].permutations = count(t.whole_share());
     if (t.windows) {
-      out[i].window_permutations = opt.permutations ? opt.permutations : permutations_for(opt.alpha, m, kWindowShare);
-      t.window_floor = 1.0 / static_cast<double>(out[i].window_permutations + 1);
+      out[i].window_permutations = count(kWindowShare);
+      // (with the tail there is no floor: the windowed test always runs)
+      t.window_floor = opt.tail ? 0.0 : 1.0 / static_cast<double>(out[i].window_permutations + 1);
     }
     // Each series its own stream, so that adding a series to the family
     // does not change another's permutations.
     t.ed = std::make_unique<EDivisive>(series[i], opt.min_segment, out[i].permutations,
                                        opt.seed + 0x9e3779b97f4a7c15ull * (i + 1), t.windows ? opt.window : 0,
                                        out[i].window_permutations);
+    t.ed->use_tail(opt.tail);
     // No series can be declared with p > alpha, Holm's loosest level.
     t.test(opt.alpha);
     const double p = std::min(t.weighted(t.whole), t.weighted(t.window));

@@ -36,6 +36,16 @@
 // any change point anywhere is at most alpha (the family-wise false-alarm
 // rate; bench/changepoint_rates measures it).
 //
+// Small p-values. Holm's strictest level, share * alpha / m, is below the
+// smallest exact permutation p-value 1/(R + 1) unless R grows with m, and
+// every series with a real change then runs all R permutations: m^2. So R
+// is what one series needs (999 whole-segment, 1,999 windowed at alpha
+// 0.05), and where no permutation reaches the observed Q the p-value is
+// the fitted tail's (Knijnenburg et al. 2009, permutation_tail.h), which
+// goes as low as the data put it. A p-value the permutations resolve (one
+// or more as high) is the exact one, and a stationary series still stops
+// early.
+//
 // The magnitude floor: a significant change smaller than min_change_pct
 // (between the means of the segments on either side) is not reported, and
 // its two segments are merged, smallest first, until every change left is
@@ -57,7 +67,15 @@ struct Options {
   double alpha = 0.05;             // family-wise, over the series scanned
   std::size_t min_segment = 3;     // points on each side of a change, at least (>= 2)
   double min_change_pct = 1.0;     // magnitude floor, percent of the mean before
-  std::size_t permutations = 0;    // 0: permutations_for(alpha, series, the scan's share)
+  std::size_t permutations = 0;    // 0: permutations_for(alpha, 1 or the series (see tail), the scan's share)
+  // true: R does not grow with the family (permutations_for(alpha, 1,
+  // share)), and a test that R cannot resolve (no permutation as high)
+  // takes its p-value from a generalized Pareto tail fitted to
+  // the permutations' largest Q (permutation_tail.h): a call over m series
+  // costs O(m). false: R = permutations_for(alpha, m, share), exact
+  // p-values only, O(m^2) where the series hold changes (bench/
+  // history_scaling compares the two).
+  bool tail = true;
   std::size_t window = 50;         // windowed splits' window, in series of 2 windows or more (0: none)
   std::uint64_t seed = 0x6b766d62656e6368ull;  // "kvmbench"
 };

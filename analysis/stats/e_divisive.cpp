@@ -5,6 +5,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "analysis/stats/permutation_tail.h"
+
 namespace kvmbench::changepoint {
 
 SegmentScan::SegmentScan(std::span<const double> values) {
@@ -162,19 +164,30 @@ std::optional<Candidate> EDivisive::next(double give_up_above, Split split) {
   std::size_t at_least = 0;
   const std::size_t permutations = split == Split::window ? window_permutations_ : permutations_;
   const double r1 = static_cast<double>(permutations + 1);
+  null_.clear();
   for (std::size_t k = 0; k < permutations; ++k) {
     // Each segment is shuffled from where the last permutation left it: a
     // uniform shuffle of any order is a uniform permutation.
     // An order that puts the same points on each side scores the same Q, up
     // to rounding in another order of summation: such ties count.
-    if (best(false, split).q >= q - 1e-9 * std::fabs(q)) ++at_least;
+    const double permuted = best(false, split).q;
+    if (tail_) null_.push_back(permuted);
+    if (permuted >= q - 1e-9 * std::fabs(q)) ++at_least;
     ++c.permutations;
-    if (static_cast<double>(at_least + 1) / r1 > give_up_above) {
+    // With the tail, a p-value below 1/(R + 1) is possible until kTailBelow
+    // permutations have reached Q.
+    if (static_cast<double>(at_least + 1) / r1 > give_up_above && (!tail_ || at_least >= kTailBelow)) {
       c.p_is_lower_bound = c.permutations < permutations;
       break;
     }
   }
   c.p = static_cast<double>(at_least + 1) / r1;
+  if (tail_ && at_least < kTailBelow && c.permutations == permutations)
+    // N_exc = 250, or a quarter of R where R is under 1,000 (999: 249).
+    if (const auto p = stats::tail_p_value(null_, q, std::min<std::size_t>(250, null_.size() / 4))) {
+      c.p = *p;
+      c.p_from_tail = true;
+    }
   return c;
 }
 

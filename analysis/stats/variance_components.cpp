@@ -130,7 +130,9 @@ double unit_variance(const VarianceComponents& c, double repetitions, double sub
   return c.between_boots + c.between_repetitions / repetitions + c.within_repetition / (repetitions * sub_units);
 }
 
-std::optional<Plan> cheapest_plan(const PlanRequest& r) {
+namespace {
+
+void check_request(const PlanRequest& r) {
   if (!r.components.known) throw std::invalid_argument("plan: the pilot's variance components are unknown");
   if (!(r.target_shift > 0)) throw std::invalid_argument("plan: the regression to find must be above 0");
   if (!(r.boot_s > 0 && r.repetition_s > 0))
@@ -138,22 +140,46 @@ std::optional<Plan> cheapest_plan(const PlanRequest& r) {
   if (!(r.one_sided_error > 0 && r.power > r.one_sided_error && r.power < 1))
     throw std::invalid_argument("plan: the power must lie between the test's error and 1");
   if (!(r.sub_units >= 1)) throw std::invalid_argument("plan: at least one value per repetition");
+}
+
+double sd_at(const PlanRequest& r, std::size_t reps) {
+  return std::sqrt(unit_variance(r.components, static_cast<double>(reps), r.sub_units));
+}
+
+double shift_at(const PlanRequest& r, double sd, std::size_t boots) {
+  return detectable_shift(TwoSampleDesign{boots, boots, sd, sd}, r.power, r.one_sided_error);
+}
+
+std::optional<std::size_t> boots_unchecked(const PlanRequest& r, std::size_t reps) {
+  const double sd = sd_at(r, reps);
+  // The detectable shift falls as boots are added: the fewest that reach
+  // the target, by bisection.
+  if (r.most_boots < 2 || shift_at(r, sd, r.most_boots) > r.target_shift) return std::nullopt;
+  std::size_t lo = 1, hi = r.most_boots;  // shift(hi) <= target; lo is below 2 units a side
+  while (hi - lo > 1) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    (shift_at(r, sd, mid) <= r.target_shift ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+}  // namespace
+
+std::optional<std::size_t> fewest_boots(const PlanRequest& r, std::size_t repetitions) {
+  check_request(r);
+  if (repetitions < 1) throw std::invalid_argument("plan: at least one repetition per boot");
+  return boots_unchecked(r, repetitions);
+}
+
+std::optional<Plan> cheapest_plan(const PlanRequest& r) {
+  check_request(r);
   std::optional<Plan> best;
   for (std::size_t reps = 1; reps <= r.most_repetitions; ++reps) {
-    const double sd = std::sqrt(unit_variance(r.components, static_cast<double>(reps), r.sub_units));
-    auto shift = [&](std::size_t n) {
-      return detectable_shift(TwoSampleDesign{n, n, sd, sd}, r.power, r.one_sided_error);
-    };
-    // The detectable shift falls as boots are added: the fewest that reach
-    // the target, by bisection.
-    if (shift(r.most_boots) > r.target_shift) continue;
-    std::size_t lo = 1, hi = r.most_boots;  // shift(hi) <= target; lo is below 2 units a side
-    while (hi - lo > 1) {
-      const std::size_t mid = lo + (hi - lo) / 2;
-      (shift(mid) <= r.target_shift ? hi : lo) = mid;
-    }
-    const double seconds = 2 * static_cast<double>(hi) * (r.boot_s + static_cast<double>(reps) * r.repetition_s);
-    if (!best || seconds < best->seconds) best = Plan{hi, reps, sd, shift(hi), seconds};
+    const auto boots = boots_unchecked(r, reps);
+    if (!boots) continue;
+    const double sd = sd_at(r, reps);
+    const double seconds = 2 * static_cast<double>(*boots) * (r.boot_s + static_cast<double>(reps) * r.repetition_s);
+    if (!best || seconds < best->seconds) best = Plan{*boots, reps, sd, shift_at(r, sd, *boots), seconds};
   }
   return best;
 }

@@ -91,4 +91,9 @@ struct Plan {
 // a target or cost that is not positive, or a power not above the error.
 std::optional<Plan> cheapest_plan(const PlanRequest& r);
 
+// The fewest boots a side (at most r.most_boots) whose detectable shift at
+// `repetitions` per boot is at most the target; nullopt when none is.
+// Throws as cheapest_plan.
+std::optional<std::size_t> fewest_boots(const PlanRequest& r, std::size_t repetitions);
+
 }  // namespace kvmbench::stats

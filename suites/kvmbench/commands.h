@@ -41,5 +41,6 @@ void add_db_command(CLI::App& app);       // cmd_db.cpp: db import|dump|load|inf
 void add_history_command(CLI::App& app);
 void add_bisect_run_command(CLI::App& app);  // cmd_bisect_run.cpp, for git bisect run
 void add_ab_command(CLI::App& app);          // cmd_ab.cpp: one verdict across boots
+void add_plan_command(CLI::App& app);        // cmd_plan.cpp: boots x repetitions from a pilot
 
 }  // namespace kvmbench::cli

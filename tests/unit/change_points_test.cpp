@@ -240,3 +240,33 @@ TEST(ChangePoints, OtavasTestSeries) {
                                       0.50, 0.51, 0.48, 0.48, 0.55, 0.50, 0.49, 0.51, 0.50, 0.49};
   EXPECT_EQ(indices(detect({single})[0]), (std::vector<std::size_t>{10}));
 }
+
+TEST(ChangePoints, PermutationsDoNotGrowWithTheFamily) {
+  // Ten 500-run series, each with +30 % for 10 runs: with the fitted tail
+  // every test runs what one series alone needs (999 whole-segment, 1,999
+  // windowed: permutations_for(0.05, 1, share)), and each series still
+  // shows both edges, significant after Holm over the ten (the level of
+  // the first is 0.2 * 0.05 / 10 = 0.001, which 1,999 permutations cannot
+  // reach by counting: 1/2000 is not a twentieth of it).
+  std::vector<std::vector<double>> s;
+  std::vector<std::size_t> from;
+  for (std::uint64_t k = 0; k < 10; ++k) {
+    from.push_back(220 + 5 * k);
+    s.push_back(long_history(100 + k, NoiseShape::normal, from.back(), 10, 1.3));
+  }
+  const auto r = detect(s);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    EXPECT_EQ(r[i].permutations, permutations_for(0.05, 1, kWholeSegmentShare));
+    EXPECT_EQ(r[i].window_permutations, permutations_for(0.05, 1, kWindowShare));
+    const auto at = indices(r[i]);
+    ASSERT_EQ(at.size(), 2u) << i;
+    EXPECT_NEAR(static_cast<double>(at[0]), static_cast<double>(from[i]), 1) << i;
+    EXPECT_NEAR(static_cast<double>(at[1]), static_cast<double>(from[i] + 10), 1) << i;
+    for (const auto& c : r[i].change_points) EXPECT_LT(c.p_holm, 0.05);
+  }
+  // Exact p-values only: R grows with the family, as before.
+  Options exact;
+  exact.tail = false;
+  const auto e = detect({s[0], s[1]}, exact);
+  EXPECT_EQ(e[0].window_permutations, permutations_for(0.05, 2, kWindowShare));
+}
