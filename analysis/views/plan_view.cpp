@@ -37,8 +37,9 @@ Document plan_document(const PilotPlan& p) {
   d.title = "kvmbench plan";
   d.source = "hardware";
   const auto& o = p.options;
-  const std::string goal = fmt::format("a regression of {}% found with {}% power (two-sided test at {})",
-                                       format_number(o.mde_pct), format_number(o.power * 100), format_number(o.alpha));
+  // The user's own figures as given ("5", not format_number's "5.000").
+  const std::string goal = fmt::format("a regression of {:g}% found with {:g}% power (two-sided test at {:g})",
+                                       o.mde_pct, o.power * 100, o.alpha);
   if (p.overall)
     d.lead.push_back(fmt::format("PLAN: {} boots x {} repetitions a side ({} boots, about {}) for {}",
                                  p.overall->boots, p.overall->repetitions, 2 * p.overall->boots,
