@@ -62,7 +62,8 @@ std::string excluded_line(const Comparison& c) {
   const std::string each = k == 1 ? "" : fmt::format(" for each of {} tested metrics", k);
   std::string line =
       none == k ? fmt::format("excluded: no regression{} (too few units or too wide a spread)", each)
-      : none    ? fmt::format("a regression beyond {} is excluded for {} of {} tested metrics ({}); for {} none is",
+      : none    ? fmt::format("a regression beyond {} is excluded for {} of {} tested metrics ({}), none for the "
+                              "other {}",
                               format_pct(bound), k - none, k, format_level(c.bound_level), none)
                 : fmt::format("a regression beyond {} is excluded{} ({})", format_pct(bound), each,
                               format_level(c.bound_level));
