@@ -241,22 +241,28 @@ class MonitorSamples {
   void end(int iteration) {
     for (auto& r : monitors_.end()) pending_.push_back({iteration, std::move(r)});
   }
-  void emit(suites::RunContext& ctx) {
+  // A repetition that measured nothing (every part skipped) stores no
+  // monitors: a run of nothing but counters would read as measured.
+  void discard() { pending_.clear(); }
+  // `measured`: the measured repetition just ended (none for a warm-up).
+  void emit(suites::RunContext& ctx, std::optional<int> measured) {
+    if (measured) measured_.insert(*measured);
     for (auto& [it, r] : pending_) {
       if (seen_.try_emplace(r.metric, std::pair{r.unit, std::set<int>{}}).first->second.second.insert(it).second) {
         emit_at(ctx, sample(r.metric, r.unit, r.value, it));
         // Repetitions before this counter first moved: it counted 0 there.
-        for (int before = 0; before < it; ++before)
-          if (seen_[r.metric].second.insert(before).second) emit_at(ctx, sample(r.metric, r.unit, 0, before));
+        for (int before : measured_)
+          if (before < it && seen_[r.metric].second.insert(before).second)
+            emit_at(ctx, sample(r.metric, r.unit, 0, before));
       }
     }
     pending_.clear();
   }
-  // Zeros for the repetitions since a counter last moved.
+  // Zeros for the measuring repetitions since a counter last moved.
   void finish(suites::RunContext& ctx, int measured) {
     for (auto& [metric, v] : seen_)
-      for (int it = 0; it < measured; ++it)
-        if (v.second.insert(it).second) emit_at(ctx, sample(metric, v.first, 0, it));
+      for (int it : measured_)
+        if (it < measured && v.second.insert(it).second) emit_at(ctx, sample(metric, v.first, 0, it));
   }
 
  private:
@@ -271,6 +277,7 @@ class MonitorSamples {
   }
   static Sample sample(const std::string& metric, const std::string& unit, double value, int iteration) {
     Sample s;
+    s.extra = nlohmann::json::object();  // as every suite's sample: readers ask it for keys
     s.case_name = "repetition";
     s.metric = metric;
     s.unit = unit;
@@ -281,6 +288,7 @@ class MonitorSamples {
   host::RepetitionMonitors& monitors_;
   std::vector<std::pair<int, host::MonitorReading>> pending_;
   std::map<std::string, std::pair<std::string, std::set<int>>> seen_;  // metric -> unit, repetitions stored
+  std::set<int> measured_;  // the repetitions whose suite stored samples
 };
 
 // Runs the preset's repetitions (warm-ups first) until the stop rule says
@@ -316,7 +324,8 @@ Repeated repeat(const Preset& preset, suites::RunContext& ctx, const RunRequest&
       progress.step_done();
       if (host::interrupted()) break;
       repetitions.add_run(primary_values(collected, first, preset.primary_metrics), dt);
-      monitors.emit(ctx);
+      if (collected.size() > first) monitors.emit(ctx, warm ? std::nullopt : std::optional<int>(r.measured));
+      else monitors.discard();
       warm ? ++warmed : ++r.measured;
       if (!warm) r.repetition_seconds.push_back(dt);
       if (req.adaptive) {
