@@ -144,7 +144,11 @@ double student_t_cdf(double t, double df) {
 double student_t_quantile(double p, double df) {
   if (!(p > 0 && p < 1) || !(df > 0)) return kNaN;
   if (std::isinf(df)) return normal_quantile(p);
-  boost::math::students_t_distribution<double> dist(df);
+  // In double throughout: Boost's default promotes to long double, whose
+  // powl made this quantile nearly all of a gate's time (WelchPower asks for
+  // 400 of them per metric); double keeps ~1e-15, far below what is printed.
+  using DoublePolicy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+  boost::math::students_t_distribution<double, DoublePolicy> dist(df);
   return boost::math::quantile(dist, p);
 }
 
