@@ -141,9 +141,12 @@ int run_attached(const std::vector<std::string>& argv) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) return 127;
   if (pid == 0) {
+    // The caller may already be gone (killed between fork and here).
+    if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || ::getppid() != parent) ::_exit(128 + SIGTERM);
     ::execv(args[0], args.data());
     const char* why = std::strerror(errno);
     (void)!::write(2, "kvmbench: cannot start ", 23);

@@ -61,7 +61,9 @@ ProgramRun run_program(const std::vector<std::string>& argv, double timeout_s);
 // A program run to its end with this process's stdin, stdout and stderr
 // (what it prints is the user's to see), in this process group, so that a
 // Ctrl-C reaches it. Its exit code, 128 + N for signal N, 127 when it cannot
-// start (the reason on stderr).
+// start (the reason on stderr). It is sent SIGTERM when this process dies
+// (PR_SET_PDEATHSIG): a killed caller leaves no orphan at work behind a
+// lock it no longer holds.
 int run_attached(const std::vector<std::string>& argv);
 
 }  // namespace kvmbench::host
