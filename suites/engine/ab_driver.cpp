@@ -27,6 +27,7 @@
 #include "hostlib/state/state_dir.h"
 #include "suites/framework/errors.h"
 #include "suites/framework/suite.h"
+#include "suites/engine/ab_outputs.h"
 #include "suites/engine/render_tables.h"
 
 namespace kvmbench::engine {
@@ -43,10 +44,16 @@ constexpr int kExitInconclusiveAb = kExitInconclusive;
 
 void say(const std::string& text) { fmt::print(stderr, "{}", wrap_text("kvmbench ab: " + text, 80, "    ")); }
 
+// Absolute: the resume unit and each later boot's resume run from /.
 fs::path state_dir_of(const AbRequest& req) {
-  if (!req.state_dir.empty()) return req.state_dir;
-  if (const char* e = std::getenv("KVMBENCH_AB_STATE"); e && *e) return e;
-  return host::state_dir() / "ab";
+  fs::path dir = host::state_dir() / "ab";
+  if (!req.state_dir.empty())
+    dir = req.state_dir;
+  else if (const char* e = std::getenv("KVMBENCH_AB_STATE"); e && *e)
+    dir = e;
+  std::error_code ec;
+  const fs::path whole = fs::absolute(dir, ec);
+  return ec ? dir : whole;
 }
 
 fs::path self_exe() {
@@ -69,6 +76,22 @@ std::optional<Experiment> load_state(const fs::path& file) {
 }
 
 void save_state(const fs::path& file, const Experiment& e) { write_file_atomic(file, to_json(e).dump(2) + "\n"); }
+
+// Where `ab --abort` leaves its request while a step's command runs (the
+// running process holds the state).
+fs::path abort_request_file(const fs::path& state_dir) { return state_dir / "abort-requested"; }
+
+// Whether such a request for `e` is there (one for an older experiment is
+// not this one's).
+bool abort_requested_beside(const Experiment& e, const fs::path& state_dir) {
+  std::error_code ec;
+  if (!fs::exists(abort_request_file(state_dir), ec)) return false;
+  try {
+    return read_file(abort_request_file(state_dir)).starts_with(e.id + "\n");
+  } catch (const std::exception&) {
+    return false;
+  }
+}
 
 std::string new_id() {
   std::random_device rd;
@@ -117,7 +140,9 @@ void preflight(const Experiment& e) {
   if (const auto why = ab::preflight_refusal(h, kernels)) usage_error("kexec cannot boot this experiment: " + *why);
 }
 
-Experiment new_experiment(const AbRequest& req, const fs::path& state_dir) {
+// `db_secret`: the database's whole location where it holds a password
+// (state.json keeps it shown without).
+Experiment new_experiment(const AbRequest& req, const fs::path& state_dir, std::string& db_secret) {
   if (req.cand.empty()) usage_error("--cand KERNEL is required (running, a release, a .deb or a bzImage)");
   Experiment e;
   e.id = new_id();
@@ -128,9 +153,6 @@ Experiment new_experiment(const AbRequest& req, const fs::path& state_dir) {
   e.max_regression_pct = req.max_regression_pct;
   e.alpha = req.alpha;
   e.boot_timeout_s = req.boot_timeout_s;
-  e.junit = req.junit;
-  e.markdown = req.markdown;
-  e.db = req.db;
   e.created_at = utc_timestamp_iso();
   if (!(req.max_regression_pct >= 0)) usage_error("--max-regression: a percentage >= 0");
   if (!(req.alpha > 0 && req.alpha < 1)) usage_error("--alpha: between 0 and 1");
@@ -146,16 +168,30 @@ Experiment new_experiment(const AbRequest& req, const fs::path& state_dir) {
     e.steps.push_back(step);
   }
   check_command(req.command);
+  // A .deb is unpacked under the experiment's own folder, removed again
+  // where the experiment is refused (a kernel package is some 100 MB).
+  const fs::path unpacked = state_dir / "kernels" / e.id;
   try {
-    e.base = host::resolve_kernel(req.base, req.base_append, state_dir / "kernels");
-    e.cand = host::resolve_kernel(req.cand, req.cand_append, state_dir / "kernels");
-  } catch (const std::invalid_argument& ex) {
-    usage_error(ex.what());
+    try {
+      e.base = host::resolve_kernel(req.base, req.base_append, unpacked);
+      e.cand = host::resolve_kernel(req.cand, req.cand_append, unpacked);
+    } catch (const std::invalid_argument& ex) {
+      usage_error(ex.what());
+    }
+    preflight(e);
+    const AbOutputs out = settle_ab_outputs(
+        req.out_dir.empty() ? (fs::path("results/runs") / e.id).string() : req.out_dir, req.junit, req.markdown, req.db);
+    e.out_dir = out.out_dir;
+    e.junit = out.junit;
+    e.markdown = out.markdown;
+    e.db = out.db;
+    db_secret = out.db_secret;
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(unpacked, ec);
+    if (fs::is_empty(state_dir / "kernels", ec)) fs::remove(state_dir / "kernels", ec);
+    throw;
   }
-  preflight(e);
-  e.out_dir = req.out_dir.empty() ? (fs::path("results/runs") / e.id).string() : req.out_dir;
-  std::error_code ec;
-  e.out_dir = fs::absolute(e.out_dir, ec).string();
   return e;
 }
 
@@ -342,7 +378,17 @@ void run_step(Experiment& e, const fs::path& file, std::size_t i) {
       s.note += (s.note.empty() ? "" : "; ") + std::string("its meta.json could not be tagged: ") + ex.what();
     }
     if (!e.db.empty()) {
-      const host::ProgramRun imp = host::run_program({self_exe().string(), "db", "import", s.run_dir, "--db", e.db}, 600);
+      // The location through the environment, not the command line (ps
+      // shows that to everyone): it may hold a password.
+      const std::string db = db_to_import_into(fs::path(file).parent_path(), e.db);
+      const char* before = std::getenv("KVMBENCH_DB");
+      const std::string kept = before ? before : "";
+      ::setenv("KVMBENCH_DB", db.c_str(), 1);
+      const host::ProgramRun imp = host::run_program({self_exe().string(), "db", "import", s.run_dir}, 600);
+      if (before)
+        ::setenv("KVMBENCH_DB", kept.c_str(), 1);
+      else
+        ::unsetenv("KVMBENCH_DB");
       if (!imp.ok()) s.note += (s.note.empty() ? "" : "; ") + ("db import failed: " + imp.failure());
     }
   }
@@ -352,6 +398,9 @@ void run_step(Experiment& e, const fs::path& file, std::size_t i) {
 // The verdict: the candidate's boots against the base's, each boot one
 // unit (the mean of its repetitions), through the gate; printed and kept.
 int give_verdict(Experiment& e, const fs::path& state_dir) {
+  keep_db_secret(state_dir, "");  // every import is done
+  std::error_code gone;
+  fs::remove(abort_request_file(state_dir), gone);
   if (const auto why = ab::candidate_never_came_back(e)) {
     e.verdict_line = "kvmbench ab: FAIL: " + *why;
     e.result_code = kExitGateFailed;
@@ -503,6 +552,7 @@ int go_on(Experiment& e, const fs::path& state_dir) {
   }
   for (;;) {
     const std::optional<std::size_t> next = e.next_step();
+    if (abort_requested_beside(e, state_dir)) e.abort_requested = true;
     if (next && e.abort_requested) {
       for (auto& s : e.steps)
         if (s.status == StepStatus::pending || s.status == StepStatus::booting) {
@@ -575,9 +625,23 @@ int run_ab(const AbRequest& req) {
   // command typed meanwhile).
   std::unique_ptr<host::RunLock> lock;
   try {
-    lock = std::make_unique<host::RunLock>(std::chrono::seconds(30), "kvmbench ab", dir / "lock");
-  } catch (const std::exception& ex) {
+    // --abort does not wait for a step's command to end: where a step is
+    // running, it leaves its request beside the state, which the running
+    // process reads before it goes on (abort_requested_beside).
+    lock = std::make_unique<host::RunLock>(req.abort ? std::chrono::seconds(1) : std::chrono::seconds(30),
+                                           "kvmbench ab", dir / "lock");
+  } catch (const host::RunLockBusy& ex) {
+    if (req.abort) {
+      const auto running = load_state(file);
+      if (!running || running->phase == ab::Phase::done)
+        usage_error(fmt::format("no experiment to stop in {}", dir.string()));
+      write_file_atomic(abort_request_file(dir), running->id + "\n");
+      say(fmt::format("experiment {} stops after its current step (running now: {})", running->id, ex.what()));
+      return kExitOk;
+    }
     throw ExitError(kExitBusy, ex.what());
+  } catch (const std::exception& ex) {
+    usage_error(fmt::format("--state {}: {}", dir.string(), ex.what()));
   }
   std::optional<Experiment> held = load_state(file);
   if (req.abort) {
@@ -619,12 +683,17 @@ int run_ab(const AbRequest& req) {
     print_verdict(*held, dir);
     return held->result_code;
   }
+  std::string db_secret;
+  Experiment e = new_experiment(req, dir, db_secret);
   if (held) {
-    // A finished experiment is kept beside, and a new one begins.
+    // A finished experiment is kept beside, and a new one begins; never
+    // over it.
     fs::rename(file, dir / (held->id + ".json"), ec);
+    if (ec)
+      usage_error(fmt::format("the finished experiment {} cannot be kept beside as {}: {}; nothing is started",
+                              held->id, (dir / (held->id + ".json")).string(), ec.message()));
     fs::rename(dir / "verdict.txt", dir / (held->id + ".verdict.txt"), ec);
   }
-  Experiment e = new_experiment(req, dir);
   // What runs the next step after each boot: the lab's init runs this
   // command again (it says where the running kernel came from); systemd
   // runs the unit.
@@ -634,6 +703,7 @@ int run_ab(const AbRequest& req) {
                       "--state {}` at boot yourself (e.g. from /etc/rc.local), or it waits for you",
                       why, self_exe().string(), dir.string()));
   }
+  keep_db_secret(dir, db_secret);
   save_state(file, e);
   say(fmt::format("each kernel boots with `{}` after its own words (a hang or a panic resets the machine, which "
                   "comes back in its default boot entry), and has --boot-timeout {:g} s from the jump to come back",

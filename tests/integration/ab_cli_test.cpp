@@ -7,6 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <thread>
+#include <ctime>
+
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
@@ -231,7 +235,8 @@ struct StubMachine {
                "  *\" -l \"*) if [ -e '" + (tmp.path / "refuse-load").string() + "' ]; then\n"
                "    echo 'kexec_load failed: Operation not supported' >&2; exit 1; fi ;;\n"
                "  *\" -e \"*) if [ -e '" + (tmp.path / "refuse-exec").string() + "' ]; then\n"
-               "    echo 'kexec_core: Starting new kernel failed: Operation not supported' >&2; exit 1; fi ;;\n"
+               "    echo 'kexec_core: Starting new kernel failed: Operation not supported' >&2; exit 1; fi\n"
+               "    if [ -e '" + (tmp.path / "hang-exec").string() + "' ]; then exec sleep 6; fi ;;\n"
                "esac\nexit 0\n");
     write_text(bin / "systemctl", "#!/bin/sh\necho \"systemctl $*\" >> '" + log.string() + "'\n"
                "[ \"$1\" = cat ] && exit 1\nexit 0\n");
@@ -248,6 +253,8 @@ struct StubMachine {
     fs::create_directories(root / "run/systemd/system");
     kvmbench::test_support::write_text(root / "proc/1/comm", "systemd\n");
   }
+  // kexec -e does not return (a kernel that boots; here: a sleep).
+  void hang_exec() { std::ofstream(tmp.path / "hang-exec") << ""; }
   fs::path unit() const { return root / "etc/systemd/system/kvmbench-ab.service"; }
   kvmbench::test_support::CommandResult ab(const std::vector<std::string>& more = {}) const {
     std::vector<std::string> args = {"ab", "--base", image.string(), "--cand", image.string(), "-n", "2"};
@@ -466,4 +473,154 @@ TEST(AbCli, ACandidateThatNeverBootsFailsTheVerdict) {
   const auto status = run_kvmbench({"ab", "--status"}, 60, "", m.env());
   EXPECT_EQ(status.exit_code, 1) << status.out;
   EXPECT_TRUE(has(status.out, "FAIL: the candidate kernel did not come back")) << status.out;
+}
+
+// Paths given relative to where `ab` was typed stay there on every later
+// boot (whose resume runs from /); a database password is kept out of
+// state.json, in a file of its own that only root reads.
+TEST(AbCli, RelativePathsAndTheDatabasePasswordAreSettledAtTheStart) {
+  StubMachine m;
+  const fs::path cwd = m.tmp.path / "typed-here";
+  fs::create_directories(cwd);
+  std::string cmd = "cd '" + cwd.string() + "' && exec " + KVMBENCH_BINARY + " ab --base " + m.image.string() +
+                    " --cand " + m.image.string() + " -n 2 --state st --junit out/ab.xml --markdown ab.md --out runs" +
+                    " --db 'postgresql://lab:s3cr3t-pw@db.example/kvmbench' -- run directmap --preset host";
+  auto env = m.env();
+  env.erase(std::remove_if(env.begin(), env.end(), [](const std::string& v) { return v.starts_with("KVMBENCH_AB_STATE="); }),
+            env.end());
+  // The stub's kexec -e hangs (as one that boots never returns); ab is
+  // killed there, with its state written.
+  m.hang_exec();
+  const auto r = kvmbench::test_support::run_command({"/bin/sh", "-c", cmd}, 120, "", env, SIGKILL, 4.0);
+  ASSERT_EQ(r.signal, SIGKILL) << r.out << r.err;
+  const fs::path state = cwd / "st";
+  const std::string text = kvmbench::test_support::read_text(state / "state.json");
+  const auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["junit"], (cwd / "out/ab.xml").string());
+  EXPECT_EQ(j["markdown"], (cwd / "ab.md").string());
+  EXPECT_EQ(j["out_dir"], (cwd / "runs").string());
+  EXPECT_FALSE(has(text, "s3cr3t-pw")) << text;
+  EXPECT_FALSE(has(r.out + r.err, "s3cr3t-pw")) << r.err;
+  EXPECT_TRUE(has(j["db"].get<std::string>(), "password=***")) << text;
+  const fs::path secret = state / "db-location.secret";
+  EXPECT_EQ(kvmbench::test_support::read_text(secret), "postgresql://lab:s3cr3t-pw@db.example/kvmbench");
+  struct stat st {};
+  ASSERT_EQ(::stat(secret.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  // A SQLite file is kept as an absolute path.
+  StubMachine m2;
+  cmd = "cd '" + cwd.string() + "' && exec " + KVMBENCH_BINARY + " ab --base " + m2.image.string() + " --cand " +
+        m2.image.string() + " -n 2 --db results/k.db -- run directmap --preset host";
+  m2.hang_exec();
+  ASSERT_EQ(kvmbench::test_support::run_command({"/bin/sh", "-c", cmd}, 120, "", m2.env(), SIGKILL, 4.0).signal,
+            SIGKILL);
+  EXPECT_EQ(state_of(m2)["db"], (cwd / "results/k.db").string());
+}
+
+// An output that cannot be written is found before the first boot, not
+// at the verdict: exit 2, nothing started.
+TEST(AbCli, AnUnwritableOutputIsRefusedBeforeAnythingIsWritten) {
+  StubMachine m;
+  kvmbench::test_support::write_text(m.tmp.path / "a-file", "x\n");
+  for (const std::string opt : {"--junit", "--markdown", "--db", "--out"}) {
+    const auto r = m.ab({opt, (m.tmp.path / "a-file" / "ab.out").string()});
+    EXPECT_EQ(r.exit_code, 2) << opt << r.err;
+    EXPECT_TRUE(has(kvmbench::test_support::unwrapped(r.err), opt + " " + (m.tmp.path / "a-file/ab.out").string() +
+                                                                  ": cannot be written"))
+        << r.err;
+    EXPECT_FALSE(fs::exists(m.state / "state.json")) << opt;
+    EXPECT_FALSE(has(m.calls(), "kexec -e")) << m.calls();
+  }
+}
+
+// A kernel package that is refused leaves nothing unpacked behind.
+TEST(AbCli, ARefusedKernelPackageIsNotLeftUnpacked) {
+  StubMachine m;
+  const fs::path pkg = m.tmp.path / "pkg";
+  kvmbench::test_support::write_text(pkg / "DEBIAN/control",
+                                     "Package: linux-image-9.9.9-kvmbench-test\nVersion: 1\nArchitecture: all\n"
+                                     "Maintainer: t <t@example.org>\nDescription: t\n");
+  fs::create_directories(pkg / "boot");
+  fs::copy_file(m.image, pkg / "boot/vmlinuz-9.9.9-kvmbench-test");
+  const fs::path deb = m.tmp.path / "linux-image-9.9.9-kvmbench-test.deb";
+  ASSERT_EQ(kvmbench::test_support::run_command({"/usr/bin/dpkg-deb", "-b", pkg.string(), deb.string()}, 60).exit_code, 0);
+  const auto r = run_kvmbench({"ab", "--base", m.image.string(), "--cand", deb.string(), "-n", "2", "--", "run",
+                               "directmap", "--preset", "host"},
+                              120, "", m.env());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(r.err), "release 9.9.9-kvmbench-test is not installed here"))
+      << r.err;
+  EXPECT_FALSE(fs::exists(m.state / "kernels")) << "the package stays unpacked";
+  EXPECT_FALSE(fs::exists(m.state / "state.json"));
+}
+
+namespace {
+
+// Processes whose command line names `what`.
+int processes_naming(const std::string& what) {
+  int found = 0;
+  for (const auto& p : fs::directory_iterator("/proc")) {
+    const std::string name = p.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos || name == std::to_string(::getpid())) continue;
+    std::string cmdline = kvmbench::test_support::read_text(p.path() / "cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    found += has(cmdline, what);
+  }
+  return found;
+}
+
+// The stub machine came back into step 1 (its marker on the command line),
+// whose command is a short live run of `reps` repetitions.
+kvmbench::ab::Experiment back_in_step_one(StubMachine& m, int reps) {
+  char now[32];
+  const std::time_t t = std::time(nullptr);
+  std::strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  auto e = in_flight(m, 0, now);
+  e.command = {"run", "rmpopt", "--preset", "host", "-r", std::to_string(reps), "--set", "ram=1G", "--set",
+               "layouts=none", "--set", "strategies=one-cpu"};
+  kvmbench::test_support::write_text(m.state / "state.json", to_json(e).dump(2));
+  kvmbench::test_support::write_text(m.root / "proc/cmdline", "root=/dev/vda1 ro " + e.marker(0) + "\n");
+  return e;
+}
+
+}  // namespace
+
+// `ab` killed (SIGKILL) while a step's command runs: the command ends with
+// it, it does not run on as an orphan beside a lock no one holds.
+TEST(AbCli, AKilledAbLeavesNoCommandRunning) {
+  StubMachine m;
+  back_in_step_one(m, 400);
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = run_kvmbench({"ab", "--resume"}, 120, "", m.env(), SIGKILL, 3.0);
+  EXPECT_EQ(r.signal, SIGKILL) << r.err;
+  // run_command returns once the pipes close: the command had them too.
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 60) << r.err;
+  for (int i = 0; i < 50 && processes_naming((m.tmp.path / "runs").string()) > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(processes_naming((m.tmp.path / "runs").string()), 0);
+}
+
+// `ab --abort` while a step's command runs answers at once; the running
+// experiment stops after that step.
+TEST(AbCli, AbortDuringAStepAnswersAtOnceAndTheStepIsTheLast) {
+  StubMachine m;
+  const auto e = back_in_step_one(m, 60);
+  kvmbench::test_support::CommandResult resumed;
+  std::thread resume([&] { resumed = run_kvmbench({"ab", "--resume"}, 300, "", m.env()); });
+  for (int i = 0; i < 300 && !fs::exists(m.tmp.path / "runs/step1-base"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const auto started = std::chrono::steady_clock::now();
+  const auto abort = run_kvmbench({"ab", "--abort"}, 60, "", m.env());
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  resume.join();
+  EXPECT_EQ(abort.exit_code, 0) << abort.err;
+  EXPECT_LT(took, 10) << abort.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(abort.err), "stops after its current step")) << abort.err;
+  const auto j = state_of(m);
+  for (int i : {1, 2, 3}) EXPECT_EQ(j["steps"][i]["status"], "skipped") << j.dump(2);
+  EXPECT_EQ(j["steps"][0]["status"], "done") << j.dump(2);
+  // No later step is booted (the jump back into base is the only one).
+  EXPECT_FALSE(has(m.calls(), e.marker(1))) << m.calls();
+  EXPECT_FALSE(fs::exists(m.state / "abort-requested"));
+  (void)resumed;
 }
