@@ -6,6 +6,7 @@
 #include "analysis/views/comparison_lead.h"
 #include "analysis/views/comparison_notes.h"
 #include "analysis/views/comparison_rows.h"
+#include "analysis/views/monitors_section.h"
 
 namespace kvmbench {
 
@@ -58,6 +59,46 @@ nlohmann::json side_json(const ComparedSide& s) {
           {"input_notes", s.input_notes}};
 }
 
+// One compared metric (or monitor) as a row of the JSON.
+nlohmann::json metric_json(const MetricComparison& m) {
+  nlohmann::json r = {{"key", m.key.name()},
+                      {"case", m.key.case_name},
+                      {"variant", m.key.variant},
+                      {"metric", m.key.metric},
+                      {"unit", m.key.unit},
+                      {"direction", to_string(m.direction)},
+                      {"base", m.in_base ? summary_json(m.base, m.base_units) : nlohmann::json(nullptr)},
+                      {"cand", m.in_cand ? summary_json(m.cand, m.cand_units) : nlohmann::json(nullptr)},
+                      {"change_pct", num_or_null(m.change.pct)},
+                      {"change_ci95_low", num_or_null(m.change.ci95_low)},
+                      {"change_ci95_high", num_or_null(m.change.ci95_high)},
+                      {"change_ci_scale", m.change.log_scale ? "log" : "linear"},
+                      {"change_ci_level", num_or_null(m.change.level)},
+                      {"change_geometric", m.change.geometric},
+                      {"p_welch", num_or_null(m.p_welch)},
+                      {"p_mann_whitney", num_or_null(m.p_mann_whitney)},
+                      {"p_holm", num_or_null(m.p_holm)},
+                      {"verdict", stats::to_string(m.verdict)},
+                      {"status", to_string(m.status)},
+                      {"derived_from", m.derived_from},
+                      {"mann_whitney", std::isnan(m.p_mann_whitney) ? nlohmann::json(nullptr)
+                                                                     : nlohmann::json(m.mann_whitney_exact
+                                                                                          ? "exact"
+                                                                                          : "normal approximation")},
+                      {"from_aggregates", m.from_aggregates},
+                      {"note", m.note}};
+  // What the data exclude (comparison_bounds.h); null where not stated,
+  // and nothing_excluded where the bound is unbounded.
+  r["excluded_beyond_pct"] = num_or_null(m.excluded_beyond_pct);
+  r["nothing_excluded"] = says_nothing(m.excluded_beyond_pct, m.direction);
+  r["mde_80_pct"] = num_or_null(m.mde_80_pct);
+  r["mde_95_pct"] = num_or_null(m.mde_95_pct);
+  // Why the side's test failed, where it did: its figures are no good run's.
+  if (!m.base_failed.empty()) r["base_failed"] = m.base_failed;
+  if (!m.cand_failed.empty()) r["cand_failed"] = m.cand_failed;
+  return r;
+}
+
 }  // namespace
 
 nlohmann::json comparison_to_json(const Comparison& c) {
@@ -80,43 +121,17 @@ nlohmann::json comparison_to_json(const Comparison& c) {
   j["configuration_alike"] = nlohmann::json::object();
   for (auto& d : c.meta_alike) j["configuration_alike"][d.key] = d.base;
   j["metrics"] = nlohmann::json::array();
-  for (auto& m : c.metrics) {
-    nlohmann::json r = {{"key", m.key.name()},
-                        {"case", m.key.case_name},
-                        {"variant", m.key.variant},
-                        {"metric", m.key.metric},
-                        {"unit", m.key.unit},
-                        {"direction", to_string(m.direction)},
-                        {"base", m.in_base ? summary_json(m.base, m.base_units) : nlohmann::json(nullptr)},
-                        {"cand", m.in_cand ? summary_json(m.cand, m.cand_units) : nlohmann::json(nullptr)},
-                        {"change_pct", num_or_null(m.change.pct)},
-                        {"change_ci95_low", num_or_null(m.change.ci95_low)},
-                        {"change_ci95_high", num_or_null(m.change.ci95_high)},
-                        {"change_ci_scale", m.change.log_scale ? "log" : "linear"},
-                        {"change_ci_level", num_or_null(m.change.level)},
-                        {"change_geometric", m.change.geometric},
-                        {"p_welch", num_or_null(m.p_welch)},
-                        {"p_mann_whitney", num_or_null(m.p_mann_whitney)},
-                        {"p_holm", num_or_null(m.p_holm)},
-                        {"verdict", stats::to_string(m.verdict)},
-                        {"status", to_string(m.status)},
-                        {"derived_from", m.derived_from},
-                        {"mann_whitney", std::isnan(m.p_mann_whitney) ? nlohmann::json(nullptr)
-                                                                       : nlohmann::json(m.mann_whitney_exact
-                                                                                            ? "exact"
-                                                                                            : "normal approximation")},
-                        {"from_aggregates", m.from_aggregates},
-                        {"note", m.note}};
-    // What the data exclude (comparison_bounds.h); null where not stated,
-    // and nothing_excluded where the bound is unbounded.
-    r["excluded_beyond_pct"] = num_or_null(m.excluded_beyond_pct);
-    r["nothing_excluded"] = says_nothing(m.excluded_beyond_pct, m.direction);
-    r["mde_80_pct"] = num_or_null(m.mde_80_pct);
-    r["mde_95_pct"] = num_or_null(m.mde_95_pct);
-    // Why the side's test failed, where it did: its figures are no good run's.
-    if (!m.base_failed.empty()) r["base_failed"] = m.base_failed;
-    if (!m.cand_failed.empty()) r["cand_failed"] = m.cand_failed;
-    j["metrics"].push_back(std::move(r));
+  for (auto& m : c.metrics) j["metrics"].push_back(metric_json(m));
+  // The monitors (counted while the runs measured), tested as their own
+  // family: an explanation beside the verdict, never part of it.
+  // "changed": beyond noise, as the monitors section lists them.
+  j["monitors"] = nlohmann::json::array();
+  std::vector<bool> changed(c.monitors.size(), false);
+  for (std::size_t i : changed_monitors(c)) changed[i] = true;
+  for (std::size_t i = 0; i < c.monitors.size(); ++i) {
+    nlohmann::json r = metric_json(c.monitors[i]);
+    r["changed"] = changed[i];
+    j["monitors"].push_back(std::move(r));
   }
   j["notes"] = experimental_unit_notes(c);
   if (const std::string log = log_scale_note(c); !log.empty()) j["notes"].push_back(log);

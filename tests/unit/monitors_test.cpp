@@ -12,6 +12,7 @@
 #include "analysis/report/render/renderer.h"
 #include "analysis/verdicts/compare.h"
 #include "analysis/views/compare_view.h"
+#include "analysis/views/comparison_json.h"
 #include "analysis/views/monitors_section.h"
 #include "analysis/views/run_monitors.h"
 
@@ -143,6 +144,28 @@ TEST(CompareMonitors, ASectionBelowTheVerdictInTextAndMailNeverInTheVerdictLines
     EXPECT_EQ(out.find("kvm.exits", section), std::string::npos) << out;
     for (const auto& line : text_lines(out)) EXPECT_LE(line.size(), 80u + 4) << line;  // ± is two bytes
   }
+}
+
+// compare --format json carries the monitors apart from the metrics, each
+// with its figures and whether it changed beyond noise.
+TEST(CompareMonitors, JsonCarriesThemApartFromTheVerdictsMetrics) {
+  const MetricRoles roles = roles_with_monitors();
+  const Comparison c = compare(side("base", five(1, 1, 1), roles), side("cand", five(1.001, 1.5, 1.002), roles));
+  const nlohmann::json j = comparison_to_json(c);
+  ASSERT_EQ(j["metrics"].size(), 1u);
+  EXPECT_EQ(j["metrics"][0]["metric"], "rate");
+  ASSERT_EQ(j["monitors"].size(), 3u);
+  int changed = 0;
+  for (const auto& m : j["monitors"]) {
+    EXPECT_TRUE(m["metric"].get<std::string>().starts_with("vmstat.") || m["metric"].get<std::string>().starts_with("kvm."));
+    if (m["changed"].get<bool>()) {
+      ++changed;
+      EXPECT_EQ(m["metric"], "vmstat.pgfault");
+      EXPECT_NEAR(m["change_pct"].get<double>(), 50, 1e-9);
+      EXPECT_EQ(m["base"]["n"], 5);
+    }
+  }
+  EXPECT_EQ(changed, 1);
 }
 
 TEST(CompareMonitors, OneSidedCountersAreSaidNotCompared) {
