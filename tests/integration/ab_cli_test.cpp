@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/verdicts/ab_experiment.h"
+#include "hostlib/state/run_lock.h"
 #include "tests/support/run_command.h"
 
 using kvmbench::test_support::private_state_dir_env;
@@ -569,6 +570,16 @@ int processes_naming(const std::string& what) {
   return found;
 }
 
+// The run lock of the tests' private state directory (private_state_dir_env),
+// held: a step's `kvmbench run` (--wait-lock=3600) waits for it, so the step
+// lasts until it is let go, however fast the host.
+std::unique_ptr<kvmbench::host::RunLock> hold_run_lock() {
+  const std::string env = kvmbench::test_support::private_state_dir_env();
+  const fs::path dir = env.substr(env.find('=') + 1);
+  fs::create_directories(dir);
+  return std::make_unique<kvmbench::host::RunLock>(std::chrono::milliseconds(0), "ab_cli_test", dir / "run.lock");
+}
+
 // The stub machine came back into step 1 (its marker on the command line),
 // whose command is a short live run of `reps` repetitions.
 kvmbench::ab::Experiment back_in_step_one(StubMachine& m, int reps) {
@@ -589,10 +600,12 @@ kvmbench::ab::Experiment back_in_step_one(StubMachine& m, int reps) {
 // it, it does not run on as an orphan beside a lock no one holds.
 TEST(AbCli, AKilledAbLeavesNoCommandRunning) {
   StubMachine m;
-  back_in_step_one(m, 400);
+  back_in_step_one(m, 1);
+  const auto lock = hold_run_lock();
   const auto started = std::chrono::steady_clock::now();
-  const auto r = run_kvmbench({"ab", "--resume"}, 120, "", m.env(), SIGKILL, 3.0);
+  const auto r = run_kvmbench({"ab", "--resume"}, 120, "", m.env(), SIGKILL, 6.0);
   EXPECT_EQ(r.signal, SIGKILL) << r.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(r.err), "kvmbench run rmpopt")) << r.err;  // it had started
   // run_command returns once the pipes close: the command had them too.
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 60) << r.err;
   for (int i = 0; i < 50 && processes_naming((m.tmp.path / "runs").string()) > 0; ++i)
@@ -604,7 +617,8 @@ TEST(AbCli, AKilledAbLeavesNoCommandRunning) {
 // experiment stops after that step.
 TEST(AbCli, AbortDuringAStepAnswersAtOnceAndTheStepIsTheLast) {
   StubMachine m;
-  const auto e = back_in_step_one(m, 60);
+  const auto e = back_in_step_one(m, 1);
+  auto lock = hold_run_lock();
   kvmbench::test_support::CommandResult resumed;
   std::thread resume([&] { resumed = run_kvmbench({"ab", "--resume"}, 300, "", m.env()); });
   for (int i = 0; i < 300 && !fs::exists(m.tmp.path / "runs/step1-base"); ++i)
@@ -612,6 +626,7 @@ TEST(AbCli, AbortDuringAStepAnswersAtOnceAndTheStepIsTheLast) {
   const auto started = std::chrono::steady_clock::now();
   const auto abort = run_kvmbench({"ab", "--abort"}, 60, "", m.env());
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  lock.reset();  // the step's command runs now, and ends
   resume.join();
   EXPECT_EQ(abort.exit_code, 0) << abort.err;
   EXPECT_LT(took, 10) << abort.err;
