@@ -78,10 +78,20 @@ struct SettingProblem {
 };
 
 std::optional<SettingProblem> settings_problem(const Settings& s) {
+  if (s.sequential && (s.n < 2 || s.n > kMaxBootsASide))
+    return SettingProblem{"n", "--max-boots", std::to_string(s.n),
+                          fmt::format("the most boots a side -n auto may make: at least 2, at most {}",
+                                      kMaxBootsASide)};
   if (s.n < 2 || s.n > kMaxBootsASide)
     return SettingProblem{"n", "-n", std::to_string(s.n),
                           fmt::format("at least 2 invocations a side (a CI needs two boots), at most {}",
                                       kMaxBootsASide)};
+  if (!(std::isfinite(s.max_time_s) && s.max_time_s >= 0))
+    return SettingProblem{"max_time_s", "--max-time", fmt::format("{}", s.max_time_s),
+                          "a finite number of seconds >= 0"};
+  if (s.max_time_s > 0 && !s.sequential)
+    return SettingProblem{"max_time_s", "--max-time", fmt::format("{}", s.max_time_s),
+                          "a budget of -n auto (a fixed -n runs all its boots)"};
   if (s.order != "abba" && s.order != "random")
     return SettingProblem{"order", "--order", printable(s.order), "abba or random"};
   // A state file is JSON, which holds no infinity and no NaN (nlohmann
@@ -140,6 +150,82 @@ Phase phase_from(const std::string& s) {
   bad("phase", "running, returning or done");
 }
 
+// A figure that may be NaN (too few units): null in JSON, which keeps none.
+nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
+
+double number_from(const nlohmann::json& j, const char* key, const std::string& at) {
+  if (!j.contains(key)) bad(at + "." + key, "a number or null");
+  const nlohmann::json& v = j.at(key);
+  if (v.is_null()) return NAN;
+  if (!v.is_number()) bad(at + "." + key, "a number or null");
+  return v.get<double>();
+}
+
+MetricFinding finding_from(const std::string& s, const std::string& key) {
+  for (MetricFinding f :
+       {MetricFinding::regression_shown, MetricFinding::regression_excluded, MetricFinding::inconclusive})
+    if (to_string(f) == s) return f;
+  bad(key, "regression shown, regression excluded or inconclusive", "'" + printable(s) + "'");
+}
+
+FamilyVerdict verdict_from(const std::string& s, const std::string& key) {
+  for (FamilyVerdict v : {FamilyVerdict::regression, FamilyVerdict::pass, FamilyVerdict::inconclusive})
+    if (to_string(v) == s) return v;
+  bad(key, "REGRESSION, PASS or INCONCLUSIVE", "'" + printable(s) + "'");
+}
+
+nlohmann::json looks_json(const std::vector<SequentialLook>& looks) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const SequentialLook& l : looks) {
+    nlohmann::json metrics = nlohmann::json::array();
+    for (const SequentialMetric& m : l.metrics)
+      metrics.push_back({{"key", m.key},
+                         {"finding", std::string(to_string(m.finding))},
+                         {"decided_at", m.decided_at},
+                         {"worse_pct", number_or_null(m.worse_pct)},
+                         {"p_shown", number_or_null(m.p_shown)},
+                         {"p_excluded", number_or_null(m.p_excluded)},
+                         {"shown_boundary", number_or_null(m.shown_boundary)},
+                         {"excluded_boundary", number_or_null(m.excluded_boundary)}});
+    out.push_back({{"information", l.information},
+                   {"last", l.last},
+                   {"verdict", std::string(to_string(l.verdict))},
+                   {"metrics", metrics}});
+  }
+  return out;
+}
+
+std::vector<SequentialLook> looks_from(const nlohmann::json& j) {
+  if (!j.is_array()) bad("sequential.looks", "a list");
+  std::vector<SequentialLook> looks;
+  for (const auto& l : j) {
+    const std::string at = fmt::format("sequential.looks[{}]", looks.size());
+    if (!l.is_object()) bad(at, "an object");
+    SequentialLook look;
+    look.information = number_from(l, "information", at);
+    look.last = field<bool>(l, "last", "true or false");
+    look.verdict = verdict_from(field<std::string>(l, "verdict", "a string"), at + ".verdict");
+    const auto& metrics = l.value("metrics", nlohmann::json());
+    if (!metrics.is_array()) bad(at + ".metrics", "a list");
+    for (const auto& m : metrics) {
+      const std::string mat = fmt::format("{}.metrics[{}]", at, look.metrics.size());
+      if (!m.is_object()) bad(mat, "an object");
+      SequentialMetric sm;
+      sm.key = field<std::string>(m, "key", "a string");
+      sm.finding = finding_from(field<std::string>(m, "finding", "a string"), mat + ".finding");
+      sm.decided_at = number_from(m, "decided_at", mat);
+      sm.worse_pct = number_from(m, "worse_pct", mat);
+      sm.p_shown = number_from(m, "p_shown", mat);
+      sm.p_excluded = number_from(m, "p_excluded", mat);
+      sm.shown_boundary = number_from(m, "shown_boundary", mat);
+      sm.excluded_boundary = number_from(m, "excluded_boundary", mat);
+      look.metrics.push_back(std::move(sm));
+    }
+    looks.push_back(std::move(look));
+  }
+  return looks;
+}
+
 }  // namespace
 
 std::string_view to_string(Side s) { return s == Side::base ? "base" : "cand"; }
@@ -185,8 +271,8 @@ std::vector<Side> invocation_order(int n, std::string_view order, std::uint64_t 
 }
 
 std::string Experiment::request_key() const {
-  return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", fmt::join(command, " "), base.spec, base.append, cand.spec,
-                     cand.append, order, seed, n);
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}{}", fmt::join(command, " "), base.spec, base.append, cand.spec,
+                     cand.append, order, seed, n, sequential ? fmt::format("|auto|{}", max_time_s) : "");
 }
 
 std::size_t Experiment::count(Side s, StepStatus status) const {
@@ -235,7 +321,7 @@ nlohmann::json to_json(const Experiment& e) {
                      {"release", s.release},
                      {"started_at", s.started_at},
                      {"ended_at", s.ended_at}});
-  return {{"kvmbench_ab", 1},
+  nlohmann::json j = {{"kvmbench_ab", 1},
           {"id", e.id},
           {"command", e.command},
           {"base", kernel_json(e.base)},
@@ -259,6 +345,9 @@ nlohmann::json to_json(const Experiment& e) {
           {"result_code", e.result_code},
           {"verdict_line", e.verdict_line},
           {"created_at", e.created_at}};
+  // Only where asked for: a fixed experiment's record is as it always was.
+  if (e.sequential) j["sequential"] = {{"max_time_s", e.max_time_s}, {"looks", looks_json(e.looks)}};
+  return j;
 }
 
 void check_settings(const Settings& s) {
@@ -283,8 +372,19 @@ void check_experiment(const Experiment& e) {
                                     {"release", k.release},
                                     {"cmdline", k.cmdline}})
       check_text(fmt::format("{}.{}", name, key), text);
-  if (const auto p = settings_problem({e.n, e.order, e.max_regression_pct, e.alpha, e.boot_timeout_s, {}}))
+  if (const auto p = settings_problem(
+          {e.n, e.order, e.max_regression_pct, e.alpha, e.boot_timeout_s, {}, e.sequential, e.max_time_s}))
     bad(p->key, p->expected, p->value);
+  if (!e.sequential && !e.looks.empty()) bad("sequential", "looks only for -n auto");
+  for (std::size_t i = 0; i < e.looks.size(); ++i) {
+    const SequentialLook& l = e.looks[i];
+    const std::string at = fmt::format("sequential.looks[{}]", i);
+    if (!(l.information >= 2 && l.information <= e.n + 1e-9) || (i > 0 && l.information <= e.looks[i - 1].information))
+      bad(at + ".information", fmt::format("units a side from 2 to {}, more than the look before", e.n),
+          fmt::format("{}", l.information));
+    if (i + 1 < e.looks.size() && l.ends()) bad(at, "a look that did not end the experiment (others follow it)");
+    for (const SequentialMetric& m : l.metrics) check_text(at + ".key", m.key);
+  }
   for (const auto& [key, text] : {std::pair<const char*, const std::string&>{"out_dir", e.out_dir},
                                   {"junit", e.junit},
                                   {"markdown", e.markdown},
@@ -372,6 +472,13 @@ Experiment experiment_from_json(const nlohmann::json& j) {
   e.result_code = static_cast<int>(integer_field(j, "result_code", INT_MIN, INT_MAX));
   e.verdict_line = field<std::string>(j, "verdict_line", "a string");
   e.created_at = field<std::string>(j, "created_at", "a string");
+  if (j.contains("sequential")) {
+    const auto& q = j.at("sequential");
+    if (!q.is_object()) bad("sequential", "an object");
+    e.sequential = true;
+    e.max_time_s = number_from(q, "max_time_s", "sequential");
+    e.looks = looks_from(q.value("looks", nlohmann::json()));
+  }
   check_experiment(e);
   return e;
 }

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/model/kernel_choice.h"
+#include "analysis/verdicts/sequential_decision.h"
 
 namespace kvmbench::ab {
 
@@ -85,6 +86,14 @@ struct Experiment {
   int result_code = -1;
   std::string verdict_line;
   std::string created_at;
+  // -n auto (sequential_decision.h): n is the budget (--max-boots), the
+  // order's pairs are run until a look decides, and the steps not needed
+  // end as skipped. A look after each pair (one base and one candidate
+  // boot), the looks kept so that each later one is judged against the
+  // boundaries the earlier ones were.
+  bool sequential = false;
+  double max_time_s = 0;  // --max-time: no step begins later than this after created_at (0: no limit)
+  std::vector<SequentialLook> looks;
 
   // The request's identity: what must match for a command to continue
   // this experiment rather than be refused as another one.
@@ -112,6 +121,8 @@ struct Settings {
   // Every text the state will hold (the command, kernels, paths, --db):
   // JSON keeps UTF-8 only.
   std::vector<std::string> texts;
+  bool sequential = false;  // -n auto: n is --max-boots
+  double max_time_s = 0;    // --max-time (0: none)
 };
 
 // Throws std::invalid_argument naming the option ("--boot-timeout nan: a

@@ -17,6 +17,7 @@
 #include "analysis/verdicts/ab_experiment.h"
 #include "analysis/report/render/renderer.h"
 #include "analysis/verdicts/gate.h"
+#include "analysis/verdicts/sequential_gate.h"
 #include "analysis/views/compare_view.h"
 #include "analysis/views/gate_view.h"
 #include "analysis/model/json_input.h"
@@ -153,6 +154,8 @@ Experiment new_experiment(const AbRequest& req, const fs::path& state_dir, std::
   e.max_regression_pct = req.max_regression_pct;
   e.alpha = req.alpha;
   e.boot_timeout_s = req.boot_timeout_s;
+  e.sequential = req.sequential;
+  e.max_time_s = req.max_time_s;
   e.created_at = utc_timestamp_iso();
   if (!(req.max_regression_pct >= 0)) usage_error("--max-regression: a percentage >= 0");
   if (!(req.alpha > 0 && req.alpha < 1)) usage_error("--alpha: between 0 and 1");
@@ -395,6 +398,172 @@ void run_step(Experiment& e, const fs::path& file, std::size_t i) {
   save_state(file, e);
 }
 
+// The boots that stored a run, each side merged (a boot one unit: the
+// mean of its repetitions), through the gate.
+struct BootsJudged {
+  GateResult gate;
+  std::size_t base_boots = 0, cand_boots = 0;
+  bool usable = false;  // 2 or more boots a side loaded and compared
+  bool emulated = false;
+};
+
+BootsJudged judge_boots(const Experiment& e, GateOptions go) {
+  std::vector<ComparisonSide> sides[2];
+  std::vector<std::string> problems;
+  for (const auto& s : e.steps) {
+    if (s.status != StepStatus::done) continue;
+    try {
+      sides[s.side == Side::cand].push_back(side_from_run(load_run(s.run_dir), s.run_dir));
+    } catch (const std::exception& ex) {
+      problems.push_back(fmt::format("{}: {}", s.run_dir, ex.what()));
+    }
+  }
+  BootsJudged j;
+  const std::size_t nb = j.base_boots = sides[0].size(), nc = j.cand_boots = sides[1].size();
+  if (nb < 2 || nc < 2) {
+    j.gate = unusable_gate("base", "cand", go,
+                           fmt::format("{} base and {} candidate boots stored a run; a verdict needs at least 2 of each",
+                                       nb, nc));
+    return j;
+  }
+  try {
+    ComparisonSide base = merge_invocations(sides[0]);
+    ComparisonSide cand = merge_invocations(sides[1]);
+    // Each boot's marker is no difference between the kernels.
+    for (ComparisonSide* side : {&base, &cand}) {
+      auto& k = side->meta["host"]["kernel"];
+      if (k.is_object() && k.contains("cmdline") && k["cmdline"].is_string())
+        k["cmdline"] = host::kexec_cmdline(k["cmdline"].get<std::string>(), "", "");
+    }
+    j.emulated = base.source == Source::emulated || cand.source == Source::emulated;
+    go.pipeline_check = j.emulated;
+    base.label = fmt::format("{}{} ({} boots)", e.base.spec, e.base.append.empty() ? "" : " + " + e.base.append, nb);
+    cand.label = fmt::format("{}{} ({} boots)", e.cand.spec, e.cand.append.empty() ? "" : " + " + e.cand.append, nc);
+    // Boots differ by a factor (a busy host slows all of a boot): the
+    // gate's default, the test and its CI on the logs (family_verdicts.h).
+    // With --max-regression M > 0 a PASS needs a regression of M or
+    // more excluded (regression_decision.h); neither shown nor excluded
+    // is INCONCLUSIVE, with the boots a side that would decide it.
+    j.gate = evaluate_gate(base, cand, go);
+    for (const auto& p : problems) j.gate.problems.push_back(p);
+    j.usable = true;
+  } catch (const std::exception& ex) {
+    j.gate = unusable_gate("base", "cand", go, ex.what());
+  }
+  return j;
+}
+
+// -n auto: a look at the boots so far (sequential_decision.h), kept in
+// the state. Nothing when the information has not grown since the last
+// look (the pair's boots failed) or the gate decided no metric.
+void take_look(Experiment& e, const GateResult& g, std::size_t nb, std::size_t nc, bool last) {
+  const double information = look_information(nb, nc);
+  if (!e.looks.empty() && information <= e.looks.back().information) return;
+  const std::vector<MetricEvidence> evidence = sequential_evidence(g);
+  if (evidence.empty()) return;
+  e.looks.push_back(sequential_look({.most_units = static_cast<double>(e.n), .alpha = e.alpha,
+                                     .margin_pct = e.max_regression_pct},
+                                    e.looks, information, last, evidence));
+}
+
+// The looks, for the verdict's text: one line each.
+std::string looks_text(const Experiment& e) {
+  std::string out = fmt::format(
+      "-n auto: a look after each pair of boots, at most {} a side; Lan-DeMets {} spending of alpha / (2k) for "
+      "\"shown\" and alpha / k for \"excluded\" (k = {} metric{}):\n",
+      e.n, stats::to_string(kSequentialSpending), e.looks.empty() ? 0 : e.looks.back().metrics.size(),
+      !e.looks.empty() && e.looks.back().metrics.size() == 1 ? "" : "s");
+  for (std::size_t i = 0; i < e.looks.size(); ++i) {
+    const SequentialLook& l = e.looks[i];
+    std::size_t shown = 0, excluded = 0;
+    for (const auto& m : l.metrics) {
+      shown += m.finding == MetricFinding::regression_shown;
+      excluded += m.finding == MetricFinding::regression_excluded;
+    }
+    out += fmt::format("  look {}, {:g} boots a side{}: {} shown, {} excluded, {} open -> {}\n", i + 1,
+                       l.information, l.last ? " (the last)" : "", shown, excluded,
+                       l.metrics.size() - shown - excluded,
+                       l.verdict != FamilyVerdict::inconclusive ? std::string(to_string(l.verdict))
+                       : l.last                                 ? "INCONCLUSIVE"
+                                                                : "go on");
+  }
+  out += "The tables below are one fixed look's figures at the last boots: after looks their CIs and bounds are "
+         "nominal; the verdict is the looks'.\n\n";
+  return out;
+}
+
+// What a sequential verdict says it excludes, or why it is undecided.
+std::string sequential_exclusion(const Experiment& e, const GateResult& g) {
+  if (e.looks.empty()) return "";
+  const SequentialLook& l = e.looks.back();
+  const double level = 1 - e.alpha;
+  switch (g.status) {
+    case GateStatus::pass:
+      return fmt::format(": a regression of {:g} % or more is excluded for every metric ({:g} %, after {:g} boots a "
+                         "side)",
+                         e.max_regression_pct, 100 * level, l.information);
+    case GateStatus::fail:
+      return fmt::format(" (a regression beyond {:g} % shown after {:g} boots a side)", e.max_regression_pct,
+                         l.information);
+    default: {
+      std::string names;
+      for (const auto& m : l.metrics)
+        if (m.finding == MetricFinding::inconclusive) names += (names.empty() ? "" : ", ") + m.key;
+      const bool spent = l.last && l.information >= e.n - 1e-9;
+      return fmt::format(": {} neither shown nor excluded after {:g} boots a side ({})", names, l.information,
+                         spent ? fmt::format("the budget, --max-boots {}, is spent", e.n)
+                         : e.abort_requested ? std::string("stopped by hand")
+                                             : std::string("no boot left within the budget"));
+    }
+  }
+}
+
+GateOptions gate_options(const Experiment& e) {
+  GateOptions go;
+  go.max_regression_pct = e.max_regression_pct;
+  go.alpha = e.alpha;
+  go.min_n = 2;
+  return go;
+}
+
+void skip_steps_left(Experiment& e, const std::string& why) {
+  for (auto& s : e.steps)
+    if (s.status == StepStatus::pending) {
+      s.status = StepStatus::skipped;
+      s.note = "not run: " + why;
+    }
+}
+
+// -n auto: a look after each pair of the order (one base and one
+// candidate boot); one that decides leaves the steps after it unrun.
+void look_after_pair(Experiment& e, const fs::path& file) {
+  if (!e.sequential || e.phase != ab::Phase::running || (!e.looks.empty() && e.looks.back().ends())) return;
+  const auto ended = std::count_if(e.steps.begin(), e.steps.end(), [](const Step& s) {
+    return s.status != StepStatus::pending && s.status != StepStatus::booting && s.status != StepStatus::running;
+  });
+  if (ended == 0 || ended % 2 != 0) return;
+  const BootsJudged j = judge_boots(e, gate_options(e));
+  const std::size_t before = e.looks.size();
+  if (j.usable) take_look(e, j.gate, j.base_boots, j.cand_boots, !e.next_step());
+  if (e.looks.size() == before) return;
+  const SequentialLook& l = e.looks.back();
+  if (l.ends() && e.next_step())
+    skip_steps_left(e, fmt::format("decided after {:g} boots a side ({}, look {})", l.information,
+                                   to_string(l.verdict), e.looks.size()));
+  say(fmt::format("look {} after {} boots: {:g} a side, {}", e.looks.size(), ended, l.information,
+                  l.verdict != FamilyVerdict::inconclusive ? fmt::format("{}: decided", to_string(l.verdict))
+                  : l.last                                 ? std::string("INCONCLUSIVE: the budget is spent")
+                                                           : std::string("not decided: the next pair follows")));
+  save_state(file, e);
+}
+
+// -n auto --max-time: whether the time is up for a new step.
+bool time_is_up(const Experiment& e) {
+  if (!e.sequential || e.max_time_s <= 0) return false;
+  const auto took = ab::seconds_between(e.created_at, utc_timestamp_iso());
+  return took && *took >= e.max_time_s;
+}
+
 // The verdict: the candidate's boots against the base's, each boot one
 // unit (the mean of its repetitions), through the gate; printed and kept.
 int give_verdict(Experiment& e, const fs::path& state_dir) {
@@ -417,72 +586,49 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
     }
     return e.result_code;
   }
-  std::vector<ComparisonSide> sides[2];
-  std::vector<std::string> problems;
-  for (const auto& s : e.steps) {
-    if (s.status != StepStatus::done) continue;
+  const GateOptions go = gate_options(e);
+  BootsJudged j = judge_boots(e, go);
+  GateResult& g = j.gate;
+  const std::size_t nb = j.base_boots, nc = j.cand_boots;
+  if (j.usable) {
     try {
-      sides[s.side == Side::cand].push_back(side_from_run(load_run(s.run_dir), s.run_dir));
-    } catch (const std::exception& ex) {
-      problems.push_back(fmt::format("{}: {}", s.run_dir, ex.what()));
-    }
-  }
-  GateOptions go;
-  go.max_regression_pct = e.max_regression_pct;
-  go.alpha = e.alpha;
-  go.min_n = 2;
-  GateResult g;
-  bool emulated = false;
-  const std::size_t nb = sides[0].size(), nc = sides[1].size();
-  if (nb < 2 || nc < 2) {
-    g = unusable_gate("base", "cand", go,
-                      fmt::format("{} base and {} candidate boots stored a run; a verdict needs at least 2 of each",
-                                  nb, nc));
-  } else {
-    try {
-      ComparisonSide base = merge_invocations(sides[0]);
-      ComparisonSide cand = merge_invocations(sides[1]);
-      // Each boot's marker is no difference between the kernels.
-      for (ComparisonSide* side : {&base, &cand}) {
-        auto& k = side->meta["host"]["kernel"];
-        if (k.is_object() && k.contains("cmdline") && k["cmdline"].is_string())
-          k["cmdline"] = host::kexec_cmdline(k["cmdline"].get<std::string>(), "", "");
+      const Comparison& c = g.comparison;
+      std::string sequential_lines;
+      if (e.sequential) {
+        // The verdict is the looks', not one fixed look's at these boots.
+        if (e.looks.empty() || !e.looks.back().ends()) take_look(e, g, nb, nc, !e.abort_requested);
+        if (!e.looks.empty()) apply_sequential_look(g, e.looks.back(), e.max_regression_pct);
+        sequential_lines = looks_text(e);
       }
-      emulated = base.source == Source::emulated || cand.source == Source::emulated;
-      go.pipeline_check = emulated;
-      base.label = fmt::format("{}{} ({} boots)", e.base.spec, e.base.append.empty() ? "" : " + " + e.base.append, nb);
-      cand.label = fmt::format("{}{} ({} boots)", e.cand.spec, e.cand.append.empty() ? "" : " + " + e.cand.append, nc);
-      // Boots differ by a factor (a busy host slows all of a boot): the
-      // gate's default, the test and its CI on the logs (family_verdicts.h).
-      // With --max-regression M > 0 a PASS needs a regression of M or
-      // more excluded (regression_decision.h); neither shown nor excluded
-      // is INCONCLUSIVE, with the boots a side that would decide it.
-      g = evaluate_gate(base, cand, go);
-      for (const auto& p : problems) g.problems.push_back(p);
       // Each regressed series as a person names it: its workload first
       // where the suite's case names leave it out (asid's mmap_churn).
-      const suites::Suite* suite = suites::find_suite(g.comparison.base.suite);
+      const suites::Suite* suite = suites::find_suite(c.base.suite);
       std::string failed;
       for (const auto& m : g.metrics) {
         if (!m.regressed()) continue;
-        const MetricComparison& mc = g.comparison.metrics[m.index];
+        const MetricComparison& mc = c.metrics[m.index];
         const std::string_view workload =
             suite && suite->workload_of ? suite->workload_of(mc.key.metric) : std::string_view{};
         failed += fmt::format("{}{}{}", failed.empty() ? "" : ", ", workload.empty() ? "" : fmt::format("{} ", workload),
                               mc.key.name());
       }
       const char* word = g.status == GateStatus::fail ? "REGRESSION" : g.status == GateStatus::pass ? "PASS" : "INCONCLUSIVE";
+      const std::size_t k = c.tested_count();
       e.verdict_line = fmt::format(
-          "kvmbench ab: {}{}{} ({} base and {} candidate boots, the boot the unit; Holm over {} primary metric{}; "
+          "kvmbench ab: {}{}{} ({} base and {} candidate boots, the boot the unit; {} over {} primary metric{}; "
           "allowed regression {}%){}",
-          word, failed.empty() ? "" : ": " + failed, verdict_exclusion(g, "boots"), nb, nc, g.comparison.tested_count(),
-          g.comparison.tested_count() == 1 ? "" : "s", e.max_regression_pct,
-          emulated ? " [EMULATED: a functional check of the pipeline, not a performance verdict]" : "");
+          word, failed.empty() ? "" : ": " + failed,
+          e.sequential ? sequential_exclusion(e, g) : verdict_exclusion(g, "boots"), nb, nc,
+          e.sequential ? fmt::format("-n auto, at most {} a side, group-sequential ({} spending)", e.n,
+                                     stats::to_string(kSequentialSpending))
+                       : std::string("Holm"),
+          k, k == 1 ? "" : "s", e.max_regression_pct,
+          j.emulated ? " [EMULATED: a functional check of the pipeline, not a performance verdict]" : "");
       // The one-line verdict first (one line, whatever its length: it is
       // what a log is searched for), then `compare`'s document in its mail
       // layout.
       write_file_atomic(state_dir / "verdict.txt",
-                        e.verdict_line + "\n\n" + render(comparison_document(g.comparison), Format::mail));
+                        e.verdict_line + "\n\n" + sequential_lines + render(comparison_document(c), Format::mail));
     } catch (const std::exception& ex) {
       g = unusable_gate("base", "cand", go, ex.what());
     }
@@ -510,8 +656,16 @@ void print_verdict(const Experiment& e, const fs::path& state_dir) {
     text = e.verdict_line + "\n";
   }
   fmt::print("{}", text);
-  for (std::size_t i = 0; i < e.steps.size(); ++i)
-    if (!e.steps[i].note.empty()) say(fmt::format("{}: {}", step_name(e, i), e.steps[i].note));
+  // Each note once, with the run of steps it is about (-n auto leaves the
+  // rest of its budget unrun for one reason).
+  for (std::size_t i = 0; i < e.steps.size(); ++i) {
+    if (e.steps[i].note.empty()) continue;
+    std::size_t last = i;
+    while (last + 1 < e.steps.size() && e.steps[last + 1].note == e.steps[i].note) ++last;
+    say(last == i ? fmt::format("{}: {}", step_name(e, i), e.steps[i].note)
+                  : fmt::format("steps {} to {} of {}: {}", i + 1, last + 1, e.steps.size(), e.steps[i].note));
+    i = last;
+  }
   std::fflush(stdout);
 }
 
@@ -519,12 +673,22 @@ void print_status(const Experiment& e) {
   fmt::print("experiment {} ({}), started {}\n", e.id, to_string(e.phase), e.created_at);
   fmt::print("command: kvmbench {}\n", fmt::join(e.command, " "));
   fmt::print("each boot: + {}; --boot-timeout {:g} s\n", ab::hang_words(), e.boot_timeout_s);
+  if (e.sequential)
+    fmt::print("-n auto: at most {} boots a side{}, until decided against --max-regression {:g} %\n", e.n,
+               e.max_time_s > 0 ? fmt::format(", no boot after {:g} s", e.max_time_s) : "", e.max_regression_pct);
   fmt::print("base: {}{}\ncand: {}{}\n", e.base.spec, e.base.append.empty() ? "" : " + " + e.base.append, e.cand.spec,
              e.cand.append.empty() ? "" : " + " + e.cand.append);
   for (std::size_t i = 0; i < e.steps.size(); ++i) {
     const Step& s = e.steps[i];
     fmt::print("  {:>2}. {:<4} {:<8} {}{}\n", i + 1, to_string(s.side), to_string(s.status), s.run_dir,
                s.note.empty() ? "" : "  (" + s.note + ")");
+  }
+  for (std::size_t i = 0; i < e.looks.size(); ++i) {
+    const SequentialLook& l = e.looks[i];
+    fmt::print("  look {}: {:g} boots a side, {}\n", i + 1, l.information,
+               l.verdict != FamilyVerdict::inconclusive ? std::string(to_string(l.verdict))
+               : l.last                                 ? "INCONCLUSIVE"
+                                                        : "not decided");
   }
   if (!e.verdict_line.empty()) fmt::print("{}\n", e.verdict_line);
   if (e.abort_requested && e.phase != ab::Phase::done) fmt::print("abort requested: stops after the current step\n");
@@ -551,6 +715,7 @@ int go_on(Experiment& e, const fs::path& state_dir) {
     return e.result_code;
   }
   for (;;) {
+    look_after_pair(e, file);
     const std::optional<std::size_t> next = e.next_step();
     if (abort_requested_beside(e, state_dir)) e.abort_requested = true;
     if (next && e.abort_requested) {
@@ -567,6 +732,11 @@ int go_on(Experiment& e, const fs::path& state_dir) {
     if (ab::marked_step(host::proc_cmdline(), e.id) == static_cast<int>(i) &&
         e.steps[i].status != StepStatus::booting) {
       run_step(e, file, i);
+      continue;
+    }
+    if (time_is_up(e)) {
+      skip_steps_left(e, fmt::format("--max-time {:g} s reached", e.max_time_s));
+      say(fmt::format("--max-time {:g} s reached: no boot after step {}", e.max_time_s, i));
       continue;
     }
     try {
@@ -672,6 +842,8 @@ int run_ab(const AbRequest& req) {
     asked.order = req.order;
     asked.seed = req.seed;
     asked.n = req.n;
+    asked.sequential = req.sequential;
+    asked.max_time_s = req.max_time_s;
     if (asked.request_key() != held->request_key())
       usage_error(fmt::format("{} holds another experiment ({}, `kvmbench {}`, started {}): stop it with `kvmbench ab "
                               "--abort`, or give another --state",

@@ -18,7 +18,9 @@ namespace kvmbench::engine {
 struct AbRequest {
   std::string base = "running", cand;
   std::string base_append, cand_append;
-  int n = 3;
+  int n = 3;                  // boots a side; with `sequential`, the most (--max-boots)
+  bool sequential = false;    // -n auto: pairs of boots until decided
+  double max_time_s = 0;      // -n auto --max-time (0: none)
   std::string order = "abba";
   std::uint64_t seed = 1;
   std::filesystem::path state_dir;  // "": $KVMBENCH_AB_STATE, else <state dir>/ab

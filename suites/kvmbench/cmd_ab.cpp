@@ -1,11 +1,15 @@
 // kvmbench ab --base K --cand K [--base-append ARGS] [--cand-append ARGS]
-//             [-n N] [--order abba|random] [--seed S] [--state DIR]
+//             [-n N | -n auto --max-boots K [--max-time T]] [--order abba|random] [--seed S] [--state DIR]
 //             [--out DIR] [--junit F] [--markdown F] [--max-regression PCT]
 //             -- run SUITE ...
 // kvmbench ab --status | --abort | --resume [--state DIR]
 // One verdict across boots (ab_driver.h).
 #include <unistd.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <memory>
 
@@ -31,7 +35,15 @@ void add_ab_command(CLI::App& app) {
   cmd->add_option("--base-append", o->base_append, "words added to the base kernel's command line");
   cmd->add_option("--cand-append", o->cand_append,
                   "words added to the candidate's command line (e.g. clearcpuid=flushbyasid, kvm_amd.npt=0)");
-  cmd->add_option("-n", o->n, "boots a side (default 3, at least 2)");
+  auto n_text = std::make_shared<std::string>("3");
+  auto max_boots = std::make_shared<int>(0);
+  cmd->add_option("-n", *n_text,
+                  "boots a side (default 3, at least 2), or auto: pairs of boots until every primary metric is "
+                  "decided against --max-regression (a group-sequential design), within --max-boots");
+  cmd->add_option("--max-boots", *max_boots, "with -n auto: the most boots a side (at least 2)");
+  cmd->add_option("--max-time", o->max_time_s,
+                  "with -n auto: seconds from the start after which no further boot begins (the verdict is given "
+                  "on the boots made)");
   cmd->add_option("--order", o->order, "abba (counterbalanced blocks, default) or random (with --seed)")
       ->check(CLI::IsMember({"abba", "random"}));
   cmd->add_option("--seed", o->seed, "the random order's seed (default 1)");
@@ -51,14 +63,37 @@ void add_ab_command(CLI::App& app) {
   cmd->add_flag("--abort", o->abort, "stop the experiment after its current step (the machine ends in base)");
   cmd->add_flag("--resume", o->resume, "go on with the experiment in the state directory (what runs at boot)");
   cmd->add_option("command", o->command, "after --: the kvmbench command each boot runs (run SUITE ...)");
-  cmd->callback([o, state] {
+  cmd->callback([o, state, n_text, max_boots] {
     o->state_dir = host::ab_state_dir(*state);
+    // -n N or -n auto with its budget; refused before anything is written.
+    if (*n_text == "auto") {
+      if (*max_boots == 0)
+        usage_error("-n auto needs a budget: --max-boots K, the most boots a side (and --max-time T if you like)");
+      if (o->order != "abba")
+        usage_error("-n auto adds pairs of the ABBA order; --order random fixes every boot in advance");
+      o->sequential = true;
+      o->n = *max_boots;
+    } else {
+      if (*max_boots != 0) usage_error("--max-boots is the budget of -n auto; with -n N the boots are N a side");
+      std::size_t used = 0;
+      long long n = 0;
+      try {
+        n = std::stoll(*n_text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != n_text->size())
+        usage_error(fmt::format("-n {}: a number of boots a side, or auto", *n_text));
+      o->n = static_cast<int>(std::clamp<long long>(n, INT_MIN, INT_MAX));
+    }
     if (o->db.empty())
       if (const char* d = std::getenv("KVMBENCH_DB"); d && *d) o->db = d;
     // What the state could not keep is refused before anything is written.
     std::vector<std::string> texts = o->command;
     texts.insert(texts.end(), {o->base, o->cand, o->base_append, o->cand_append, o->out_dir, o->junit, o->markdown, o->db});
-    ab::check_settings({o->n, o->order, o->max_regression_pct, o->alpha, o->boot_timeout_s, std::move(texts)});
+    ab::check_settings(
+        {o->n, o->order, o->max_regression_pct, o->alpha, o->boot_timeout_s, std::move(texts), o->sequential,
+         o->max_time_s});
     // A lock it could never take (a read-only directory, a directory in
     // its place) is bad set-up, exit 2: not busy, which a poller retries.
     if (!o->status) ::close(host::open_lock_file(o->state_dir / "lock"));

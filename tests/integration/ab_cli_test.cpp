@@ -4,6 +4,8 @@
 // itself runs end to end in the emulated lab (lab_ab_test.cpp).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -638,4 +640,129 @@ TEST(AbCli, AbortDuringAStepAnswersAtOnceAndTheStepIsTheLast) {
   EXPECT_FALSE(has(m.calls(), e.marker(1))) << m.calls();
   EXPECT_FALSE(fs::exists(m.state / "abort-requested"));
   (void)resumed;
+}
+
+namespace {
+
+// Boots the stub machine the way kexec would: into the step state.json's
+// jump in flight names (its marker on the command line, a new boot id),
+// or, for the way back, the base kernel as it boots without a marker.
+void boot_as_asked(const StubMachine& m, int boot) {
+  const auto j = state_of(m);
+  const int step = j["kexec_step"];
+  const std::string id = j["id"];
+  const std::string marker =
+      step >= 0 ? fmt::format(" kvmbench.ab={}:{}", id, step) : std::string(step == -1 ? " kvmbench.ab=" + id + ":base" : "");
+  kvmbench::test_support::write_text(m.root / "proc/cmdline", "root=/dev/vda1 ro" + marker + "\n");
+  kvmbench::test_support::write_text(m.root / "proc/sys/kernel/random/boot_id",
+                                     fmt::format("00000000-0000-0000-0000-{:012d}\n", boot));
+}
+
+// `ab` as it goes on after each boot until the experiment is done: the
+// last command's result.
+kvmbench::test_support::CommandResult resume_until_done(const StubMachine& m, int most_boots) {
+  kvmbench::test_support::CommandResult r;
+  for (int boot = 1; boot <= most_boots; ++boot) {
+    boot_as_asked(m, boot);
+    r = run_kvmbench({"ab", "--resume"}, 300, "", m.env());
+    if (state_of(m)["phase"] == "done" || (r.exit_code != 0)) return r;
+  }
+  ADD_FAILURE() << "not done after " << most_boots << " boots";
+  return r;
+}
+
+}  // namespace
+
+// -n auto on A/A with a margin that a few boots exclude: pairs of boots
+// until decided, the rest of the budget left unrun, and a PASS that says
+// what it excludes and after how many boots. Each boot's command is a real
+// short run on this host (the process stands in for the boot).
+TEST(AbCli, NAutoStopsOnceDecided) {
+  StubMachine m;
+  m.with_systemd();  // each jump is `systemctl kexec`, which returns
+  const std::vector<std::string> command = {"--", "run", "rmpopt", "--preset", "host", "-r", "2", "--set", "ram=1G",
+                                            "--set", "layouts=none", "--set", "strategies=one-cpu"};
+  std::vector<std::string> args = {"ab", "--base", m.image.string(), "--cand", m.image.string(), "-n", "auto",
+                                   "--max-boots", "8", "--max-regression", "400", "--out",
+                                   (m.tmp.path / "runs").string()};
+  args.insert(args.end(), command.begin(), command.end());
+  const auto started = run_kvmbench(args, 120, "", m.env());
+  ASSERT_EQ(started.exit_code, 0) << started.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(started.err), "16 boots (ABBAABBAABBAABBA)")) << started.err;
+  const auto r = resume_until_done(m, 20);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto j = state_of(m);
+  ASSERT_TRUE(j.contains("sequential")) << j.dump(2);
+  const auto& looks = j["sequential"]["looks"];
+  ASSERT_FALSE(looks.empty());
+  EXPECT_EQ(looks.back()["verdict"], "PASS") << looks.dump(2);
+  const double decided_at = looks.back()["information"];
+  EXPECT_LT(decided_at, 8) << "the budget spent on A/A at a margin of 400 %: " << looks.dump(2);
+  // The steps after the deciding look are not run, and say why.
+  std::size_t done = 0, skipped = 0;
+  for (const auto& s : j["steps"]) {
+    done += s["status"] == "done";
+    if (s["status"] == "skipped") {
+      ++skipped;
+      EXPECT_TRUE(has(s["note"], "not run: decided after")) << s.dump();
+    }
+  }
+  EXPECT_EQ(done, static_cast<std::size_t>(2 * decided_at));
+  EXPECT_EQ(done + skipped, 16u);
+  const std::string out = kvmbench::test_support::unwrapped(r.out);
+  EXPECT_TRUE(has(out, "kvmbench ab: PASS: a regression of 400 % or more is excluded for every metric (95 %, after"))
+      << r.out;
+  EXPECT_TRUE(has(out, "-n auto, at most 8 a side, group-sequential (O'Brien-Fleming type spending)")) << r.out;
+  EXPECT_TRUE(has(out, "look 1, 2 boots a side")) << r.out;
+  // One line for the boots left unrun, not one a step.
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(r.err), " of 16: not run: decided after")) << r.err;
+  const auto status = run_kvmbench({"ab", "--status"}, 60, "", m.env());
+  EXPECT_EQ(status.exit_code, 0) << status.out;
+  EXPECT_TRUE(has(status.out, "-n auto: at most 8 boots a side")) << status.out;
+}
+
+// --max-time: no boot begins once it is spent; the verdict is given on the
+// boots made (here too few: inconclusive, saying so).
+TEST(AbCli, NAutoMaxTimeEndsTheExperiment) {
+  StubMachine m;
+  m.with_systemd();
+  std::vector<std::string> args = {"ab", "--base", m.image.string(), "--cand", m.image.string(), "-n", "auto",
+                                   "--max-boots", "4", "--max-time", "2", "--max-regression", "50", "--out",
+                                   (m.tmp.path / "runs").string(), "--", "run", "rmpopt", "--preset", "host", "-r",
+                                   "1", "--set", "ram=1G", "--set", "layouts=none", "--set", "strategies=one-cpu"};
+  ASSERT_EQ(run_kvmbench(args, 120, "", m.env()).exit_code, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  const auto r = resume_until_done(m, 10);
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  const std::string err = kvmbench::test_support::unwrapped(r.err);
+  EXPECT_TRUE(has(err, "--max-time 2 s reached: no boot after step 1")) << r.err;
+  const auto j = state_of(m);
+  EXPECT_EQ(j["steps"][0]["status"], "done") << j.dump(2);
+  EXPECT_EQ(j["steps"][1]["status"], "skipped") << j.dump(2);
+  EXPECT_TRUE(has(j["steps"][1]["note"], "not run: --max-time 2 s reached")) << j.dump(2);
+  EXPECT_TRUE(has(err, "INCONCLUSIVE: 1 base and 0 candidate boots stored a run; a verdict needs at least 2 of each"))
+      << r.err;
+}
+
+// -n auto is refused without a budget, and its budget without it: exit 2,
+// nothing written.
+TEST(AbCli, NAutoWithoutABudgetIsRefused) {
+  StubMachine m;
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"-n", "auto"}, "-n auto needs a budget: --max-boots K"},
+      {{"-n", "auto", "--max-boots", "1"}, "--max-boots 1: the most boots a side -n auto may make: at least 2"},
+      {{"-n", "3", "--max-boots", "6"}, "--max-boots is the budget of -n auto"},
+      {{"-n", "3", "--max-time", "600"}, "--max-time 600: a budget of -n auto"},
+      {{"-n", "auto", "--max-boots", "6", "--order", "random"}, "-n auto adds pairs of the ABBA order"},
+      {{"-n", "three"}, "-n three: a number of boots a side, or auto"},
+  };
+  for (const auto& [opts, says] : cases) {
+    std::vector<std::string> args = {"ab", "--base", m.image.string(), "--cand", m.image.string()};
+    args.insert(args.end(), opts.begin(), opts.end());
+    args.insert(args.end(), {"--", "run", "directmap", "--preset", "host"});
+    const auto r = run_kvmbench(args, 120, "", m.env());
+    EXPECT_EQ(r.exit_code, 2) << says << "\n" << r.err;
+    EXPECT_TRUE(has(kvmbench::test_support::unwrapped(r.err), says)) << r.err;
+    EXPECT_FALSE(fs::exists(m.state / "state.json")) << says;
+  }
 }

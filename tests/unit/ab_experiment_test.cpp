@@ -90,6 +90,63 @@ TEST(AbExperiment, StateRoundTripsAndRefusesWhatIsNotOne) {
   EXPECT_THROW(ab::experiment_from_json(bad), std::invalid_argument);
 }
 
+// -n auto: the budget, the time limit and every look are kept, NaN figures
+// (too few units) as null, and read back to the byte; a fixed experiment's
+// record has no "sequential" key at all.
+TEST(AbExperiment, ASequentialStateKeepsItsLooks) {
+  ab::Experiment e;
+  e.id = "ab-20261207T090000Z-5eq0";
+  e.command = {"run", "asid", "--preset", "lab"};
+  e.base.spec = e.cand.spec = "running";
+  e.n = 3;
+  for (Side s : ab::invocation_order(3, "abba", 0)) {
+    ab::Step step;
+    step.side = s;
+    e.steps.push_back(step);
+  }
+  EXPECT_FALSE(to_json(e).contains("sequential"));
+  e.sequential = true;
+  e.max_time_s = 3600;
+  SequentialLook l;
+  l.information = 2;
+  SequentialMetric m;
+  m.key = "mmap_churn ms";
+  m.p_shown = 0.01;
+  m.p_excluded = NAN;
+  m.shown_boundary = 4e-5;
+  l.metrics.push_back(m);
+  e.looks.push_back(l);
+  const nlohmann::json j = to_json(e);
+  EXPECT_TRUE(j["sequential"]["looks"][0]["metrics"][0]["p_excluded"].is_null()) << j.dump(2);
+  const ab::Experiment back = ab::experiment_from_json(j);
+  EXPECT_TRUE(back.sequential);
+  EXPECT_EQ(back.max_time_s, 3600);
+  ASSERT_EQ(back.looks.size(), 1u);
+  EXPECT_EQ(back.looks[0].metrics[0].key, "mmap_churn ms");
+  EXPECT_TRUE(std::isnan(back.looks[0].metrics[0].p_excluded));
+  EXPECT_EQ(to_json(back).dump(), j.dump());
+  // -n auto is another request than -n 3.
+  ab::Experiment fixed = e;
+  fixed.sequential = false;
+  fixed.looks.clear();
+  EXPECT_NE(fixed.request_key(), e.request_key());
+  // Looks that do not grow, or that follow one that ended the experiment.
+  nlohmann::json bad = j;
+  bad["sequential"]["looks"].push_back(bad["sequential"]["looks"][0]);
+  EXPECT_THROW(ab::experiment_from_json(bad), std::invalid_argument);
+  bad = j;
+  bad["sequential"]["looks"][0]["verdict"] = "PASS";
+  bad["sequential"]["looks"].push_back(j["sequential"]["looks"][0]);
+  bad["sequential"]["looks"][1]["information"] = 3;
+  EXPECT_THROW(ab::experiment_from_json(bad), std::invalid_argument);
+  bad = j;
+  bad["sequential"]["looks"][0]["information"] = 4;  // beyond the budget of 3
+  EXPECT_THROW(ab::experiment_from_json(bad), std::invalid_argument);
+  bad = j;
+  bad["sequential"]["max_time_s"] = -1;
+  EXPECT_THROW(ab::experiment_from_json(bad), std::invalid_argument);
+}
+
 TEST(AbExperiment, MarkerOnTheCommandLine) {
   ab::Experiment e;
   e.id = "ab-1";
@@ -230,6 +287,16 @@ TEST(AbExperiment, SettingsTheStateCouldNotKeepAreRefusedNamingTheOption) {
             std::string::npos);
   s.n = 1;
   EXPECT_NE(refused(s).find("-n 1: at least 2"), std::string::npos);
+  s = good;
+  s.sequential = true;
+  s.n = 1;
+  EXPECT_EQ(refused(s), "--max-boots 1: the most boots a side -n auto may make: at least 2, at most 1000");
+  s.n = 6;
+  s.max_time_s = nan;
+  EXPECT_EQ(refused(s), "--max-time nan: a finite number of seconds >= 0");
+  s.sequential = false;
+  s.max_time_s = 60;
+  EXPECT_EQ(refused(s), "--max-time 60: a budget of -n auto (a fixed -n runs all its boots)");
   s = good;
   s.texts.push_back("/srv/runs-\xff");
   EXPECT_NE(refused(s).find("'/srv/runs-\\xff' is not UTF-8 (byte 10)"), std::string::npos) << refused(s);
