@@ -3,7 +3,8 @@
 // by ctest (about five minutes of one core at the default; most of it is
 // the decision's exact Welch power, computed for every experiment):
 //
-//   build/bench/kvmbench_within_noise_rates [TRIALS]   (default 5000)
+//   build/bench/kvmbench_within_noise_rates [TRIALS] [ab-auto]   (default 5000;
+//                                   ab-auto: section 2b alone)
 //
 // The experiment is `kvmbench ab`'s: boots in ABBA order (ab_experiment.h),
 // the boot the unit, N a side. Each boot's value is log-normal: 100 x
@@ -24,6 +25,11 @@
 //                      REGRESSION, against 2.5 %), its false passes (a
 //                      regression of exactly M = 10 %: PASS, against 5 %),
 //                      power and mean units beside the fixed designs.
+// 2b. ab -n auto      the rule `ab -n auto` runs (sequential_decision.h):
+//                      looks after each pair of boots from 2 a side to
+//                      K = 6 and 10, M = 10 and 20 %: false alarms, false
+//                      PASS at the margin, power and mean boots a side
+//                      beside the fixed N = 3 and N = K.
 //  3. stated MDE       a design's 95 % detectable regression (the
 //                      decision's, from the spread) planted: found at
 //                      least 95 % of the time? And the noncentral t's at
@@ -56,6 +62,7 @@
 #include "analysis/verdicts/compare.h"
 #include "analysis/verdicts/family_verdicts.h"
 #include "analysis/verdicts/regression_decision.h"
+#include "analysis/verdicts/sequential_decision.h"
 #include "tests/support/noise.h"
 #include "tests/support/wilson_interval.h"
 
@@ -241,6 +248,51 @@ void sequential(std::size_t trials, std::size_t first_look) {
   }
 }
 
+// `ab -n auto` as built: sequential_decision.h's looks after each pair of
+// the ABBA order from 2 boots a side to the budget `most`, on the evidence
+// the gate gives ab.
+SequentialOutcome run_ab_auto(const Boots& all, std::size_t most, double margin) {
+  std::vector<SequentialLook> looks;
+  for (std::size_t n = 2; n <= most; ++n) {
+    const SequentialPlan plan{.most_units = static_cast<double>(most), .alpha = kAlpha, .margin_pct = margin};
+    looks.push_back(sequential_look(plan, looks, static_cast<double>(n), n == most, judged({first(all, n)})));
+    if (looks.back().ends()) return {looks.back().verdict, n};
+  }
+  return {FamilyVerdict::inconclusive, most};
+}
+
+void ab_auto(std::size_t trials) {
+  fmt::print(
+      "\n2b. `ab -n auto --max-boots K --max-regression M` as built (sequential_decision.h), {} experiments a\n"
+      "    cell, beside fixed designs of N = 3 and N = K at the same M (REGRESSION / PASS / INCONCLUSIVE, mean\n"
+      "    boots a side)\n",
+      trials);
+  for (std::size_t most : {6u, 10u})
+    for (double margin : {10.0, 20.0})
+      for (double planted : {0.0, 10.0, 20.0, 30.0, 50.0}) {
+        test_support::Noise z(9000 + 100 * most + static_cast<std::uint64_t>(margin) * 7 +
+                              static_cast<std::uint64_t>(planted));
+        Counts seq, fixed3, fixed_k;
+        for (std::size_t t = 0; t < trials; ++t) {
+          const Boots all = simulate(z, static_cast<int>(most), planted, {});
+          const SequentialOutcome o = run_ab_auto(all, most, margin);
+          seq.add(o.verdict, o.units);
+          fixed3.add(decide(first(all, 3), margin), 3);
+          fixed_k.add(decide(all, margin), most);
+        }
+        auto cell = [&](const Counts& c) {
+          return fmt::format("{:5.1f} / {:5.1f} / {:5.1f} %, {:4.1f}", 100.0 * c.regression / trials,
+                             100.0 * c.pass / trials, 100.0 * c.inconclusive / trials, c.mean_units());
+        };
+        fmt::print("  K = {:>2}, M = {:>2} %, {:>2} % planted: auto {} | N = 3 {} | N = {} {}\n", most, margin,
+                   planted, cell(seq), cell(fixed3), most, cell(fixed_k));
+        if (planted == 0)
+          fmt::print("          false alarms (REGRESSION, A/A): {}\n", at_most(seq.regression, trials, kAlpha / 2));
+        if (planted == margin)
+          fmt::print("          false PASS at the margin: {}\n", at_most(seq.pass, trials, kAlpha));
+      }
+}
+
 // How often the decision (M = 0) finds a planted regression.
 std::size_t found(test_support::Noise& z, std::size_t trials, int n, double planted_pct) {
   std::size_t k = 0;
@@ -356,12 +408,18 @@ void exclusion_level(std::size_t trials, int n) {
 int main(int argc, char** argv) {
   const std::size_t trials = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 5000;
   if (trials < 100) {
-    fmt::print(stderr, "usage: kvmbench_within_noise_rates [TRIALS >= 100]\n");
+    fmt::print(stderr, "usage: kvmbench_within_noise_rates [TRIALS >= 100] [ab-auto]\n");
     return 2;
+  }
+  if (argc > 2 && std::string(argv[2]) == "ab-auto") {  // section 2b alone
+    ab_auto(trials);
+    fmt::print("\n{}\n", g_ok ? "every check holds" : "A CHECK FAILED");
+    return g_ok ? 0 : 1;
   }
   fixed_designs(trials);
   sequential(trials, 3);
   sequential(trials, 2);
+  ab_auto(trials);
   stated_mde(trials);
   analyses(trials);
   exclusion_level(trials, 5);
