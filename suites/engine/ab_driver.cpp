@@ -781,8 +781,11 @@ int run_ab(const AbRequest& req) {
   const fs::path dir = state_dir_of(req);
   const fs::path file = dir / "state.json";
   if (req.status) {
-    const auto e = load_state(file);
+    auto e = load_state(file);
     if (!e) usage_error(fmt::format("no experiment in {}", dir.string()));
+    // An --abort left beside the state while a step runs is this
+    // experiment's too.
+    if (abort_requested_beside(*e, dir)) e->abort_requested = true;
     print_status(*e);
     // For a job engine that polls: the verdict's code once decided, 75
     // (try again later) until then.

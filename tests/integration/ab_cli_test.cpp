@@ -628,6 +628,10 @@ TEST(AbCli, AbortDuringAStepAnswersAtOnceAndTheStepIsTheLast) {
   const auto started = std::chrono::steady_clock::now();
   const auto abort = run_kvmbench({"ab", "--abort"}, 60, "", m.env());
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  // --status says so while the step runs.
+  const auto status = run_kvmbench({"ab", "--status"}, 60, "", m.env());
+  EXPECT_EQ(status.exit_code, 75) << status.out << status.err;
+  EXPECT_TRUE(has(status.out, "abort requested: stops after the current step")) << status.out;
   lock.reset();  // the step's command runs now, and ends
   resume.join();
   EXPECT_EQ(abort.exit_code, 0) << abort.err;
