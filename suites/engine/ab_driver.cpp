@@ -159,6 +159,10 @@ Experiment new_experiment(const AbRequest& req, const fs::path& state_dir, std::
   e.created_at = utc_timestamp_iso();
   if (!(req.max_regression_pct >= 0)) usage_error("--max-regression: a percentage >= 0");
   if (!(req.alpha > 0 && req.alpha < 1)) usage_error("--alpha: between 0 and 1");
+  if (req.sequential && req.max_regression_pct == 0)
+    say("warning: -n auto with --max-regression 0 passes only on an improvement shown (a regression of 0 % or more "
+        "excluded): an A/A experiment spends its budget and ends INCONCLUSIVE; give the regression you would "
+        "accept");
   std::vector<Side> order;
   try {
     order = ab::invocation_order(req.n, req.order, req.seed);
