@@ -26,18 +26,8 @@ set -u
 experiments=${1:-100}
 kvmbench=$(readlink -f "${2:-build/kvmbench}")
 out=$(mktemp -d /tmp/kvmbench-ab-auto.XXXXXX)
-thp=/sys/kernel/mm/transparent_hugepage/enabled
-thp_was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$thp" 2>/dev/null)
-reporting=/sys/module/page_reporting/parameters/page_reporting_order
-reporting_was=$(cat "$reporting" 2>/dev/null || true)
-restore() {
-    [ -n "$thp_was" ] && echo "$thp_was" > "$thp" 2>/dev/null
-    [ -n "${PAGE_REPORTING_ORDER:-}" ] && [ -n "$reporting_was" ] && echo "$reporting_was" > "$reporting"
-}
-trap 'restore' EXIT INT TERM
-if [ -n "${PAGE_REPORTING_ORDER:-}" ]; then echo "$PAGE_REPORTING_ORDER" > "$reporting" || exit 2; fi
-
 . "$(dirname "$0")/rates_lib.sh"
+hold_host_for_rates
 
 stub_machine() {  # dir
     root=$1/root bin=$1/bin

@@ -33,19 +33,8 @@ set -u
 experiments=${1:-40}
 kvmbench=${2:-build/kvmbench}
 out=$(mktemp -d /tmp/kvmbench-ab-rates.XXXXXX)
-thp=/sys/kernel/mm/transparent_hugepage/enabled
-thp_was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$thp" 2>/dev/null)
-# PAGE_REPORTING_ORDER=11: a guest's free page reporting held off for the
-# experiments (put back after), so that no repetition faults in memory the
-# hypervisor took back (what `run` warns of).
-reporting=/sys/module/page_reporting/parameters/page_reporting_order
-reporting_was=$(cat "$reporting" 2>/dev/null || true)
-restore() {
-    [ -n "$thp_was" ] && echo "$thp_was" > "$thp" 2>/dev/null
-    [ -n "${PAGE_REPORTING_ORDER:-}" ] && [ -n "$reporting_was" ] && echo "$reporting_was" > "$reporting"
-}
-trap 'restore' EXIT INT TERM
-if [ -n "${PAGE_REPORTING_ORDER:-}" ]; then echo "$PAGE_REPORTING_ORDER" > "$reporting" || exit 2; fi
+. "$(dirname "$0")/rates_lib.sh"
+hold_host_for_rates
 
 invocation() {  # dir planted(0|1)
     if [ "$2" = 1 ]; then echo never > "$thp"; fi
@@ -54,8 +43,6 @@ invocation() {  # dir planted(0|1)
     if [ "$2" = 1 ]; then echo "$thp_was" > "$thp"; fi
     ls -d "$1"/*/ | head -1
 }
-
-. "$(dirname "$0")/rates_lib.sh"
 
 experiment() {  # n planted -> prints "ab_exit single_exit"
     n=$1 planted=$2 dir=$3

@@ -38,3 +38,20 @@ invocation_spread() {
               for (g in gs) if (gn[g] > 1) { v += gss[g] - gs[g] * gs[g] / gn[g]; df += gn[g] - 1 }
               if (df) printf "%.1f%%", 100 * sqrt(v / df); else printf "-" }'
 }
+
+# hold_host_for_rates: remembers THP's mode ($thp, $thp_was: a planted case
+# switches it) and, with PAGE_REPORTING_ORDER set, holds the guest's free
+# page reporting off (so that no repetition faults in memory the hypervisor
+# took back, what `run` warns of); both put back at exit.
+hold_host_for_rates() {
+    thp=/sys/kernel/mm/transparent_hugepage/enabled
+    thp_was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$thp" 2>/dev/null)
+    reporting=/sys/module/page_reporting/parameters/page_reporting_order
+    reporting_was=$(cat "$reporting" 2>/dev/null || true)
+    trap 'put_host_back_after_rates' EXIT INT TERM
+    if [ -n "${PAGE_REPORTING_ORDER:-}" ]; then echo "$PAGE_REPORTING_ORDER" > "$reporting" || exit 2; fi
+}
+put_host_back_after_rates() {
+    [ -n "$thp_was" ] && echo "$thp_was" > "$thp" 2>/dev/null
+    [ -n "${PAGE_REPORTING_ORDER:-}" ] && [ -n "$reporting_was" ] && echo "$reporting_was" > "$reporting"
+}
