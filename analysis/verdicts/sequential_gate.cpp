@@ -23,27 +23,20 @@ void apply_sequential_look(GateResult& g, const SequentialLook& look, double mar
     if (!s) continue;
     m.decision.finding = s->finding;
     m.decision.units_to_decide.reset();  // a fixed design's estimate: not after looks
-    switch (s->finding) {
-      case MetricFinding::regression_shown:
-        m.outcome = GateOutcome::fail;
-        m.message = fmt::format("a regression beyond {:g} % shown at {:g} units a side (p {:.2g} below the look's "
-                                "boundary {:.2g})",
-                                margin_pct, s->decided_at, s->p_shown, s->shown_boundary);
-        break;
-      case MetricFinding::regression_excluded:
-        m.outcome = GateOutcome::pass;
-        m.message = fmt::format("a regression of {:g} % or more excluded at {:g} units a side (p {:.2g} below the "
-                                "look's boundary {:.2g})",
-                                margin_pct, s->decided_at, s->p_excluded, s->excluded_boundary);
-        break;
-      case MetricFinding::inconclusive:
-        m.outcome = GateOutcome::inconclusive;
-        m.message = fmt::format("neither shown nor excluded at {:g} units a side (p {:.2g} and {:.2g}, boundaries "
-                                "{:.2g} and {:.2g})",
-                                look.information, s->p_shown, s->p_excluded, s->shown_boundary,
-                                s->excluded_boundary);
-        break;
-    }
+    // The finding, the gate's outcome for it, and the test (and look) it rests on.
+    const bool shown = s->finding == MetricFinding::regression_shown;
+    const bool excluded = s->finding == MetricFinding::regression_excluded;
+    m.outcome = shown ? GateOutcome::fail : excluded ? GateOutcome::pass : GateOutcome::inconclusive;
+    if (shown || excluded)
+      m.message = fmt::format("a regression {} {:g} % {} at {:g} units a side (p {:.2g} below the look's boundary "
+                              "{:.2g})",
+                              shown ? "beyond" : "of", margin_pct, shown ? "shown" : "or more excluded",
+                              s->decided_at, shown ? s->p_shown : s->p_excluded,
+                              shown ? s->shown_boundary : s->excluded_boundary);
+    else
+      m.message = fmt::format("neither shown nor excluded at {:g} units a side (p {:.2g} and {:.2g}, boundaries "
+                              "{:.2g} and {:.2g})",
+                              look.information, s->p_shown, s->p_excluded, s->shown_boundary, s->excluded_boundary);
   }
   g.status = look.verdict == FamilyVerdict::regression ? GateStatus::fail
              : look.verdict == FamilyVerdict::pass     ? GateStatus::pass

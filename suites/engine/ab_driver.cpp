@@ -640,8 +640,17 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
   if (g.status == GateStatus::unusable && e.verdict_line.empty())
     e.verdict_line = fmt::format("kvmbench ab: INCONCLUSIVE: {}", g.problems.empty() ? "" : g.problems.front());
   try {
-    if (!e.junit.empty()) write_file_atomic(e.junit, render(gate_document(g), Format::junit));
-    if (!e.markdown.empty()) write_file_atomic(e.markdown, render(gate_document(g), Format::md));
+    // -n auto: the files say that the looks decided, after the headline.
+    Document d = gate_document(g);
+    if (e.sequential && !e.looks.empty() && g.status != GateStatus::unusable) {
+      std::vector<std::string> lines = {e.verdict_line};
+      const std::string looks = looks_text(e);
+      for (std::size_t at = 0, nl; (nl = looks.find('\n', at)) != std::string::npos; at = nl + 1)
+        lines.push_back(looks.substr(at, nl - at));
+      d.lead.insert(d.lead.begin() + (d.lead.empty() ? 0 : 1), lines.begin(), lines.end());
+    }
+    if (!e.junit.empty()) write_file_atomic(e.junit, render(d, Format::junit));
+    if (!e.markdown.empty()) write_file_atomic(e.markdown, render(d, Format::md));
   } catch (const std::exception& ex) {
     say(fmt::format("cannot write the result files: {}", ex.what()));
   }

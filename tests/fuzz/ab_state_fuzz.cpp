@@ -18,6 +18,12 @@ void run(std::string_view data) {
   for (int i = -1; i < steps; ++i)
     fuzz_check(ab::marked_step(e.marker(i), e.id) == i, "a step's marker on the command line names another step");
   if (const auto next = e.next_step()) fuzz_check(*next < e.steps.size(), "next_step() beyond the steps");
+  for (std::size_t i = 0; i < e.looks.size(); ++i) {
+    fuzz_check(e.sequential, "looks read for an experiment that is not -n auto");
+    fuzz_check(e.looks[i].information >= 2 && e.looks[i].information <= e.n + 1e-9, "a look beyond the budget");
+    fuzz_check(i == 0 || e.looks[i].information > e.looks[i - 1].information, "looks that do not grow");
+    fuzz_check(i + 1 == e.looks.size() || !e.looks[i].ends(), "a look after one that ended the experiment");
+  }
   e.request_key();
   const std::string written = to_json(e).dump(2);
   fuzz_check(to_json(ab::experiment_from_json(parse_json_input(written))).dump(2) == written,

@@ -688,7 +688,7 @@ TEST(AbCli, NAutoStopsOnceDecided) {
                                             "--set", "layouts=none", "--set", "strategies=one-cpu"};
   std::vector<std::string> args = {"ab", "--base", m.image.string(), "--cand", m.image.string(), "-n", "auto",
                                    "--max-boots", "8", "--max-regression", "400", "--out",
-                                   (m.tmp.path / "runs").string()};
+                                   (m.tmp.path / "runs").string(), "--markdown", (m.tmp.path / "ab.md").string()};
   args.insert(args.end(), command.begin(), command.end());
   const auto started = run_kvmbench(args, 120, "", m.env());
   ASSERT_EQ(started.exit_code, 0) << started.err;
@@ -718,6 +718,10 @@ TEST(AbCli, NAutoStopsOnceDecided) {
       << r.out;
   EXPECT_TRUE(has(out, "-n auto, at most 8 a side, group-sequential (O'Brien-Fleming type spending)")) << r.out;
   EXPECT_TRUE(has(out, "look 1, 2 boots a side")) << r.out;
+  // The gate's file says what the looks decided, not one fixed look.
+  const std::string md = kvmbench::test_support::read_text(m.tmp.path / "ab.md");
+  EXPECT_TRUE(has(md, "kvmbench ab: PASS: a regression of 400 % or more is excluded for every metric")) << md;
+  EXPECT_TRUE(has(md, "-> PASS")) << md;
   // One line for the boots left unrun, not one a step.
   EXPECT_TRUE(has(kvmbench::test_support::unwrapped(r.err), " of 16: not run: decided after")) << r.err;
   const auto status = run_kvmbench({"ab", "--status"}, 60, "", m.env());
