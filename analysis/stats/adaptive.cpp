@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -240,7 +241,11 @@ std::vector<std::string> host_noise_warnings(const nlohmann::json& meta) {
     } else if (last == "randomize_va_space" || last == "aslr") {
       if (!falsy(value) && !value.empty()) aslr_value = value;
     } else if (last == "free_page_reporting_order" && !value.empty() && value != "null") {
-      reporting_order = value;
+      // Above the largest buddy order (10 on x86) nothing is reported:
+      // held off (`run --steady` does that).
+      int order = -1;
+      std::from_chars(value.data(), value.data() + value.size(), order);
+      if (order <= 10) reporting_order = value;
     }
   }
   governors.erase("performance");
@@ -264,13 +269,15 @@ std::vector<std::string> host_noise_warnings(const nlohmann::json& meta) {
                 "use madvise or never unless THP is what you measure");
   if (!aslr_value.empty())
     w.push_back(fmt::format("ASLR is on (randomize_va_space = {}): address layout varies between runs; "
-                            "echo 0 > /proc/sys/kernel/randomize_va_space for steadier results",
+                            "echo 0 > /proc/sys/kernel/randomize_va_space for steadier results (`run --steady` "
+                            "does it for a run)",
                             aslr_value));
   if (!reporting_order.empty())
     w.push_back(fmt::format("free page reporting is on (page_reporting_order = {}): the hypervisor takes free "
                             "blocks of 2^{} pages back, and memory allocated from one faults in at the host too "
                             "(a repetition many times slower); echo 11 > "
-                            "/sys/module/page_reporting/parameters/page_reporting_order for steadier results",
+                            "/sys/module/page_reporting/parameters/page_reporting_order for steadier results "
+                            "(`run --steady` does it for a run)",
                             reporting_order, reporting_order));
   return w;
 }

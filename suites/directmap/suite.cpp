@@ -415,6 +415,7 @@ Suite directmap_suite() {
       .detail_tables = directmap::detail_tables,
       .tables_of_runs = directmap::document_tables,
       .reproduce = directmap::reproduce_document,
+      .measures_thp = true,
   };
 }
 

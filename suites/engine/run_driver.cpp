@@ -16,6 +16,7 @@
 #include "analysis/stats/adaptive.h"
 #include "analysis/store/run_store.h"
 #include "hostlib/state/host_change_record.h"
+#include "hostlib/state/knobs.h"
 #include "hostlib/monitor/repetition_monitors.h"
 #include "hostlib/os/interrupt.h"
 #include "kvmbench_version.h"
@@ -26,6 +27,7 @@
 #include "suites/engine/progress.h"
 #include "suites/engine/run_summary.h"
 #include "suites/engine/run_support.h"
+#include "suites/engine/steady_host.h"
 #include "suites/engine/incomplete_run.h"
 #include "suites/framework/param_check.h"
 #include "suites/framework/run_context.h"
@@ -200,7 +202,7 @@ enum class Outcome { ok, failed, interrupted };
 // parameters, and the host that measured them.
 nlohmann::json start_meta(const Target& t, const HostCaps& caps, const RunRequest& req,
                           const suites::Collector& collector, const std::map<std::string, std::string>& params,
-                          int reps, const host::RepetitionMonitors& monitors) {
+                          int reps, const host::RepetitionMonitors& monitors, const nlohmann::json& steady) {
   const Preset& preset = *t.preset;
   MetricRoles roles = preset.metric_roles();
   roles.monitor = monitors.sources();
@@ -217,6 +219,7 @@ nlohmann::json start_meta(const Target& t, const HostCaps& caps, const RunReques
       {"host", caps.metadata},
       {"metric_roles", roles.to_json()},
   };
+  if (!steady.is_null()) meta["steady"] = steady;
   collector.describe(meta, caps, preset.source);
   return meta;
 }
@@ -434,7 +437,7 @@ nlohmann::json monitors_meta(const host::RepetitionMonitors& m, bool live) {
 // `setup_s`: the seconds this process spent before it (probing the host),
 // part of what an invocation costs beside its repetitions.
 Outcome run_one(const Target& t, const RunSource& source, const HostCaps& caps, const RunRequest& req,
-                double setup_s, RunSummary& summary) {
+                double setup_s, const nlohmann::json& steady, RunSummary& summary) {
   const auto started = std::chrono::steady_clock::now();
   const Preset& preset = *t.preset;
   const std::unique_ptr<suites::Collector> collector = source.collector(*t.suite);
@@ -442,7 +445,7 @@ Outcome run_one(const Target& t, const RunSource& source, const HostCaps& caps, 
   // A replay measures nothing on this host: nothing to count beside it.
   host::RepetitionMonitors monitors(source.live_host() ? *host::parse_monitor_level(req.monitors)
                                                        : host::MonitorLevel::off);
-  const nlohmann::json meta = start_meta(t, caps, req, *collector, t.params.text, reps, monitors);
+  const nlohmann::json meta = start_meta(t, caps, req, *collector, t.params.text, reps, monitors, steady);
 
   RunWriter writer = RunWriter::create_in(req.out_root, meta);
   // What this run changes on the host (knobs, module reloads) and puts back.
@@ -540,9 +543,23 @@ int run_suites(const RunRequest& req) {
   }
 
   const std::unique_ptr<RunLockHolder> lock = source.lock_host();
+  // --steady: set under the lock (another run's knobs are not ours to
+  // change), put back when `steady_knobs` goes; the host probed again so
+  // that meta.json and the noise warnings describe it as measured.
+  std::optional<host::KnobSet> steady_knobs;
+  nlohmann::json steady;
+  if (req.steady && source.live_host()) {
+    SteadyChoice choice;
+    for (const auto& t : targets) choice.keep_thp_defrag |= t.suite->measures_thp;
+    steady_knobs.emplace();
+    const auto settings = make_host_steady(*steady_knobs, choice);
+    steady = steady_json(settings);
+    fmt::print(stderr, "{}", wrap_text("kvmbench: " + steady_line(settings), 80, "  "));
+    caps = suites::probe_host_caps();
+  }
   bool failed = false;
   for (std::size_t i = 0; i < targets.size(); ++i) {
-    Outcome o = run_one(targets[i], source, caps, req, setup_s, summary);
+    Outcome o = run_one(targets[i], source, caps, req, setup_s, steady, summary);
     if (o == Outcome::interrupted) {
       for (std::size_t j = i + 1; j < targets.size(); ++j)
         summary.not_run(fmt::format("{} / {}: not reached (interrupted)", targets[j].suite->name,

@@ -55,6 +55,8 @@ RunRequest checked_run_request(const RunCommandLine& line) {
   if (!req.host_file.empty() && !req.dry_run) usage_error("--host FILE plans for another host: it needs --dry-run");
   if (!req.kmsg_file.empty() && !req.dry_run)
     usage_error("--kmsg FILE plans with a captured kernel log: it needs --dry-run (a run reads /dev/kmsg)");
+  if (req.steady && !req.replay_dir.empty())
+    usage_error("--steady holds this host still for a measurement: a replay (--replay) measures nothing here");
   set_repetitions(req, line.repetitions, line.warmup);
   if (req.monitors != "off" && req.monitors != "basic" && req.monitors != "all")
     usage_error(fmt::format("--monitors: '{}' is none of off, basic, all", req.monitors));

@@ -26,6 +26,9 @@ struct RunRequest {
   double target_ci_pct = 2.0;
   int max_runs = 30;
   double max_time_s = 600;
+  // `--steady`: the host settings that make repetitions differ set for
+  // the run and put back (suites/engine/steady_host.h).
+  bool steady = false;
   std::map<std::string, std::string> overrides;
   // `--replay DIR`: the document presets read captures from DIR (or
   // DIR/<suite>/) instead of the live host; no host requirement is checked.

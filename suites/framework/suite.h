@@ -103,6 +103,9 @@ struct Suite {
   // The document's tables from the transcribed data in `reference_dir`
   // (suites/framework/reproduce.h). Unset: nothing to reproduce.
   std::function<Reproduction(const std::filesystem::path& reference_dir, const ReproduceOptions&)> reproduce = {};
+  // Whether its measurements are about transparent huge pages (THP's
+  // defrag setting is then part of what is measured: `run --steady` leaves it).
+  bool measures_thp = false;
   const Preset* find_preset(const std::string& name) const;
 };
 

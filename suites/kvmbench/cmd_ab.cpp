@@ -1,6 +1,6 @@
 // kvmbench ab --base K --cand K [--base-append ARGS] [--cand-append ARGS]
 //             [-n N | -n auto --max-boots K [--max-time T]] [--order abba|random] [--seed S] [--state DIR]
-//             [--out DIR] [--junit F] [--markdown F] [--max-regression PCT]
+//             [--out DIR] [--junit F] [--markdown F] [--max-regression PCT] [--steady]
 //             -- run SUITE ...
 // kvmbench ab --status | --abort | --resume [--state DIR]
 // One verdict across boots (ab_driver.h).
@@ -62,9 +62,21 @@ void add_ab_command(CLI::App& app) {
                 "say where the experiment stands; exit 75 while it runs, then the verdict's code (0, 1, 3)");
   cmd->add_flag("--abort", o->abort, "stop the experiment after its current step (the machine ends in base)");
   cmd->add_flag("--resume", o->resume, "go on with the experiment in the state directory (what runs at boot)");
+  auto steady = std::make_shared<bool>(false);
+  cmd->add_flag("--steady", *steady,
+                "each boot's `run` holds the host still (`run --steady`: free page reporting held off, ASLR off, "
+                "the performance governor, THP defrag) and puts it back");
   cmd->add_option("command", o->command, "after --: the kvmbench command each boot runs (run SUITE ...)");
-  cmd->callback([o, state, n_text, max_boots] {
+  cmd->callback([o, state, n_text, max_boots, steady] {
     o->state_dir = host::ab_state_dir(*state);
+    // --steady is the boots' `run --steady`: written into the command, so
+    // the experiment's record and every boot's meta.json say it.
+    if (*steady) {
+      if (o->command.empty() || o->command.front() != "run")
+        usage_error("--steady holds the host still for `run`: the command after -- is not a `run`");
+      if (std::find(o->command.begin(), o->command.end(), "--steady") == o->command.end())
+        o->command.insert(o->command.begin() + 1, "--steady");
+    }
     // -n N or -n auto with its budget; refused before anything is written.
     if (*n_text == "auto") {
       if (*max_boots == 0)

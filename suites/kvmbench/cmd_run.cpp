@@ -60,6 +60,10 @@ void add_run_command(CLI::App& app) {
                   "basic (/proc/vmstat's fault, THP, compaction, TLB and NUMA counters, KVM's statistics of the VMs "
                   "kvmbench opens; the default) or all (every counter)")
       ->check(CLI::IsMember({"off", "basic", "all"}));
+  cmd->add_flag("--steady", req.steady,
+                "Hold the host still for the run and put it back after: free page reporting held off, ASLR off, the "
+                "performance CPU governor, THP defrag madvise where it is always (not for directmap, which measures "
+                "THP); each change, and what was left and why, in meta.json (\"steady\")");
   cmd->add_flag("--verbose", req.verbose,
                 "Report: a table for every metric (not only the primary ones) and each case's statistics in full");
   cmd->footer(

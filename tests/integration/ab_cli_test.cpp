@@ -774,3 +774,24 @@ TEST(AbCli, NAutoWithoutABudgetIsRefused) {
     EXPECT_FALSE(fs::exists(m.state / "state.json")) << says;
   }
 }
+
+// --steady is each boot's `run --steady`: written into the command the
+// experiment keeps (so every boot's meta.json says what it held still),
+// and refused for a command that is not a `run`.
+TEST(AbCli, SteadyIsEachBootsRunSteady) {
+  StubMachine m;
+  m.with_systemd();  // the first jump returns: the experiment is started
+  const auto not_run = run_kvmbench({"ab", "--base", m.image.string(), "--cand", m.image.string(), "--steady", "--",
+                                     "report", "x"},
+                                    60, "", m.env());
+  EXPECT_EQ(not_run.exit_code, 2) << not_run.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(not_run.err), "the command after -- is not a `run`"))
+      << not_run.err;
+  EXPECT_FALSE(fs::exists(m.state / "state.json"));
+  const auto started = m.ab({"--steady"});
+  ASSERT_EQ(started.exit_code, 0) << started.err;
+  const auto command = state_of(m)["command"];
+  ASSERT_TRUE(command.is_array() && command.size() >= 2) << command.dump();
+  EXPECT_EQ(command[0], "run");
+  EXPECT_EQ(command[1], "--steady") << command.dump();
+}

@@ -99,6 +99,8 @@ TEST(RunCli, BadParameterValuesAreRefusedBeforeTheRunStarts) {
       {{"directmap", "--replay", std::string(KVMBENCH_TEST_DATA) + "/replay/directmap", "--set", "vcpus=2", "--set",
         "bytes=512M", "--set", "guest-mem=1G"},
        "vcpus x bytes (2 x 512M) does not fit in guest-mem 1G"},
+      {{"directmap", "--steady", "--replay", std::string(KVMBENCH_TEST_DATA) + "/replay/directmap"},
+       "--steady holds this host still for a measurement: a replay (--replay) measures nothing here"},
   };
   const fs::path out = tmp.path / "out";
   for (const auto& c : cases) {
@@ -156,6 +158,53 @@ TEST(RunCli, HostPresetStoresARunAndPrintsItsReport) {
   // 2 layouts x 2 strategies x 2 repetitions.
   EXPECT_EQ(walls, 8);
   EXPECT_EQ(it1, 4);
+}
+
+// --steady on a made-up host tree ($KVMBENCH_SYSFS_ROOT: where knobs are
+// written): each setting changed for the run, said on stderr and in
+// meta.json, and put back after it; directmap measures THP, so its defrag
+// setting is left, saying why.
+TEST(RunCli, SteadyHoldsTheHostStillAndPutsItBack) {
+  TempDir tmp;
+  using kvmbench::test_support::read_text;
+  using kvmbench::test_support::write_text;
+  const fs::path root = tmp.path / "root";
+  write_text(root / "sys/bus/virtio/drivers/virtio_balloon/virtio0/features", "0000010000\n");
+  write_text(root / "sys/module/page_reporting/parameters/page_reporting_order", "9\n");
+  write_text(root / "proc/sys/kernel/randomize_va_space", "2\n");
+  write_text(root / "sys/kernel/mm/transparent_hugepage/defrag", "[always] defer defer+madvise madvise never\n");
+  write_text(root / "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "powersave\n");
+  auto e = env();
+  e.push_back("KVMBENCH_SYSFS_ROOT=" + root.string());
+  auto r = run_kvmbench({"run", "directmap", "--preset", "host", "--steady", "-r", "2", "--set", "backings=anon-4k",
+                         "--set", "threads=1", "--set", "bytes=8M", "--set", "write-bandwidth=0", "--out",
+                         (tmp.path / "out").string()},
+                        120, "", e);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string err = kvmbench::test_support::unwrapped(r.err);
+  EXPECT_NE(err.find("steady: free page reporting 9 -> 11, ASLR 2 -> 0, CPU frequency governor powersave -> "
+                     "performance; left: THP defrag (a suite of this run measures THP"),
+            std::string::npos)
+      << r.err;
+  const auto run = load_run(only_run_dir(tmp.path / "out"));
+  ASSERT_TRUE(run.meta.contains("steady")) << run.meta.dump(2);
+  const auto& steady = run.meta["steady"];
+  ASSERT_EQ(steady.size(), 4u) << steady.dump(2);
+  EXPECT_EQ(steady[0]["setting"], "free page reporting");
+  EXPECT_EQ(steady[0]["was"], "9");
+  EXPECT_EQ(steady[0]["now"], "11");
+  EXPECT_EQ(steady[3]["setting"], "THP defrag");
+  EXPECT_TRUE(steady[3].contains("left"));
+  // Put back once the run is over.
+  EXPECT_EQ(read_text(root / "sys/module/page_reporting/parameters/page_reporting_order"), "9");
+  EXPECT_EQ(read_text(root / "proc/sys/kernel/randomize_va_space"), "2");
+  EXPECT_EQ(read_text(root / "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"), "powersave");
+  // Without --steady nothing is touched and meta.json has no "steady".
+  auto plain = run_kvmbench({"run", "directmap", "--preset", "host", "-r", "2", "--set", "backings=anon-4k", "--set",
+                             "threads=1", "--set", "bytes=8M", "--out", (tmp.path / "plain").string()},
+                            120, "", e);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_FALSE(load_run(only_run_dir(tmp.path / "plain")).meta.contains("steady"));
 }
 
 TEST(RunCli, AdaptiveRepetitionsStopAtABoundAndSayWhy) {

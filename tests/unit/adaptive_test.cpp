@@ -125,6 +125,10 @@ TEST(Adaptive, HostNoiseWarnings) {
   ASSERT_EQ(reporting.size(), 1u) << testing::PrintToString(reporting);
   EXPECT_NE(reporting[0].find("free page reporting is on (page_reporting_order = 9)"), std::string::npos);
   EXPECT_TRUE(host_noise_warnings({{"host", {{"free_page_reporting_order", nullptr}}}}).empty());
+  // Order 10 (MAX_PAGE_ORDER on x86) still reports 4 MiB blocks; 11 (what
+  // `run --steady` sets) reports nothing.
+  EXPECT_EQ(host_noise_warnings({{"host", {{"free_page_reporting_order", 10}}}}).size(), 1u);
+  EXPECT_TRUE(host_noise_warnings({{"host", {{"free_page_reporting_order", 11}}}}).empty());
 }
 
 // The findings carry their kind and the runs they rest on, so that `run`
