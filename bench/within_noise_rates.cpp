@@ -3,8 +3,8 @@
 // by ctest (about five minutes of one core at the default; most of it is
 // the decision's exact Welch power, computed for every experiment):
 //
-//   build/bench/kvmbench_within_noise_rates [TRIALS] [ab-auto]   (default 5000;
-//                                   ab-auto: section 2b alone)
+//   build/bench/kvmbench_within_noise_rates [TRIALS] [ab-auto|analyses|r-auto]
+//                                   (default 5000; a section's name: it alone)
 //
 // The experiment is `kvmbench ab`'s: boots in ABBA order (ab_experiment.h),
 // the boot the unit, N a side. Each boot's value is log-normal: 100 x
@@ -45,6 +45,10 @@
 //                      significantly: the family-wise rate of false
 //                      "excluded" claims at 1 - alpha / k (regression_
 //                      decision.h) and at Holm's levels (family_verdicts.h).
+//  6. run -r auto      adaptive.h's stopping rule fed simulated runs: how
+//                      often the repeated 95 % CI it stops with holds the
+//                      mean, the runs spent, and the plain t CI's coverage
+//                      at the same stop.
 //
 // Exit 0 when every bound marked [check] holds, 1 when one does not.
 #include <fmt/format.h>
@@ -55,6 +59,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/stats/adaptive.h"
 #include "analysis/stats/group_sequential.h"
 #include "analysis/stats/statistics.h"
 #include "analysis/stats/t_power.h"
@@ -403,6 +408,54 @@ void exclusion_level(std::size_t trials, int n) {
   fmt::print("  at Holm's levels:    {}\n", rate(holm, trials));
 }
 
+// `run -r auto`'s stopping rule (adaptive.h), the real class: repetitions
+// of N(100, cv^2) (and skewed: the log-normal shape) fed one at a time
+// until the repeated 95 % CI's half-width is within the target; how often
+// the repeated CI it stops with holds the true mean (checked >= 95 % for
+// normal data), the mean runs, and how often the plain t CI of the same
+// runs would have (the rule before: stopping when that one is narrow
+// picks runs whose spread came out small).
+void r_auto_coverage(std::size_t trials) {
+  fmt::print("\n6. run -r auto (3..30 runs, no warm-up): coverage of the 95 % CI it stops with\n");
+  for (auto spending : {stats::SpendingFunction::obrien_fleming, stats::SpendingFunction::pocock})
+  for (auto shape : {test_support::NoiseShape::normal, test_support::NoiseShape::lognormal})
+    for (double cv : {0.01, 0.02, 0.05, 0.10})
+      for (double target : {1.0, 2.0, 5.0}) {
+        test_support::Noise z(6000 + static_cast<std::uint64_t>(cv * 1000 + target));
+        std::size_t covered = 0, covered_fixed = 0, runs = 0, stopped_short = 0;
+        adaptive::StoppingRule rule;
+        rule.target_ci_pct = target;
+        rule.warmup_runs = 0;
+        rule.max_time_s = 1e9;
+        rule.spending = spending;
+        const adaptive::AdaptiveRepetitions fresh(rule);  // its boundaries computed once
+        for (std::size_t t = 0; t < trials; ++t) {
+          adaptive::AdaptiveRepetitions rep = fresh;
+          std::vector<double> v;
+          while (true) {
+            const double x = 100 * (1 + cv * z.draw(shape));
+            v.push_back(x);
+            rep.add_run({{"m", x}}, 1);
+            if (rep.status().decision != adaptive::Decision::run_again) break;
+          }
+          const stats::Summary s = stats::summarize(v);
+          covered_fixed += s.ci95_low <= 100 && 100 <= s.ci95_high;
+          const double half = rep.repeated_ci_factor(v.size()) * s.stddev / std::sqrt(static_cast<double>(v.size()));
+          covered += std::fabs(s.mean - 100) <= half;
+          runs += v.size();
+          stopped_short += rep.status().decision == adaptive::Decision::stop_converged;
+        }
+        if (shape == test_support::NoiseShape::normal && cv == 0.01 && target == 1.0)
+          fmt::print(" {} spending\n", stats::to_string(spending));
+        fmt::print("  {:<7} CV {:>2g} %, target {:g} %: repeated CI {}, {:4.1f} runs, converged {:3.0f} %; "
+                   "the t CI at the stop {:4.1f} %\n",
+                   shape == test_support::NoiseShape::normal ? "normal" : "lognorm", cv * 100, target,
+                   shape == test_support::NoiseShape::normal ? at_least(covered, trials, 0.95) : rate(covered, trials),
+                   static_cast<double>(runs) / static_cast<double>(trials), 100.0 * stopped_short / trials,
+                   100.0 * covered_fixed / trials);
+      }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -411,8 +464,15 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "usage: kvmbench_within_noise_rates [TRIALS >= 100] [ab-auto]\n");
     return 2;
   }
-  if (argc > 2 && std::string(argv[2]) == "ab-auto") {  // section 2b alone
-    ab_auto(trials);
+  const std::string only = argc > 2 ? argv[2] : "";
+  if (!only.empty()) {  // one section alone
+    if (only == "ab-auto") ab_auto(trials);
+    else if (only == "analyses") analyses(trials);
+    else if (only == "r-auto") r_auto_coverage(trials);
+    else {
+      fmt::print(stderr, "unknown section '{}': ab-auto, analyses or r-auto\n", only);
+      return 2;
+    }
     fmt::print("\n{}\n", g_ok ? "every check holds" : "A CHECK FAILED");
     return g_ok ? 0 : 1;
   }
@@ -424,6 +484,7 @@ int main(int argc, char** argv) {
   analyses(trials);
   exclusion_level(trials, 5);
   exclusion_level(trials, 20);
+  r_auto_coverage(trials);
   fmt::print("\n{}\n", g_ok ? "every check holds" : "A CHECK FAILED");
   return g_ok ? 0 : 1;
 }

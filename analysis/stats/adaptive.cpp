@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "analysis/model/flatten_json.h"
+#include "analysis/stats/group_sequential.h"
 #include "analysis/stats/statistics.h"
 
 namespace kvmbench::adaptive {
@@ -23,10 +24,26 @@ const char* to_string(Decision d) {
   return "?";
 }
 
+// Each side of the two-sided 95 % interval.
+constexpr double kSideError = 0.025;
+
 AdaptiveRepetitions::AdaptiveRepetitions(StoppingRule rule) : rule_(rule) {
   if (!(rule_.target_ci_pct > 0)) throw std::invalid_argument("target CI must be > 0 %");
   if (rule_.min_runs < 2) rule_.min_runs = 2;  // a CI needs two values
   if (rule_.max_runs < rule_.min_runs) rule_.max_runs = rule_.min_runs;
+  std::vector<double> information;
+  for (std::size_t n = rule_.min_runs; n <= rule_.max_runs; ++n) information.push_back(static_cast<double>(n));
+  const auto z = stats::spending_boundaries(
+      information, [&](double t) { return stats::alpha_spent(rule_.spending, kSideError, t); });
+  for (double zk : z) look_tail_.push_back(std::isfinite(zk) ? 1 - stats::normal_cdf(zk) : 0.0);
+}
+
+double AdaptiveRepetitions::repeated_ci_factor(std::size_t n) const {
+  if (n < rule_.min_runs) return INFINITY;
+  // Past max_runs (never reached by the rule) the last look's boundary.
+  const double tail = look_tail_[std::min(n, rule_.max_runs) - rule_.min_runs];
+  if (!(tail > 0)) return INFINITY;  // nothing spent at this look
+  return stats::student_t_quantile(1 - tail, static_cast<double>(n - 1));
 }
 
 bool AdaptiveRepetitions::next_is_warmup() const { return warmups_done_ < rule_.warmup_runs; }
@@ -68,8 +85,9 @@ Status AdaptiveRepetitions::status() const {
     MetricPrecision mp{k, v.size(), NAN, NAN};
     auto s = stats::summarize(v);
     mp.mean = s.mean;
-    if (v.size() >= 2 && s.mean != 0 && std::isfinite(s.ci95_high))
-      mp.ci_half_width_pct = (s.ci95_high - s.ci95_low) / 2 / std::fabs(s.mean) * 100;
+    const double factor = repeated_ci_factor(v.size());
+    if (std::isfinite(factor) && s.mean != 0)
+      mp.ci_half_width_pct = factor * s.stddev / std::sqrt(static_cast<double>(v.size())) / std::fabs(s.mean) * 100;
     if (!(mp.ci_half_width_pct <= rule_.target_ci_pct)) all_within = false;
     double w = std::isnan(mp.ci_half_width_pct) ? INFINITY : mp.ci_half_width_pct;
     if (w > worst_pct) worst_pct = w, worst = k;
@@ -81,8 +99,9 @@ Status AdaptiveRepetitions::status() const {
   const double mean_run = run_times_.empty() ? 0 : elapsed_s_ / static_cast<double>(measured_ + warmups_done_);
   if (measured_ >= rule_.min_runs && all_within) {
     st.decision = Decision::stop_converged;
-    st.reason = fmt::format("converged after {} runs: the 95% CI of every primary metric is within ±{}% "
-                            "(widest: {})", measured_, rule_.target_ci_pct, worst_text());
+    st.reason = fmt::format("converged after {} runs: the repeated 95% CI of every primary metric (group-"
+                            "sequential, at most {} runs) is within ±{}% (widest: {})",
+                            measured_, rule_.max_runs, rule_.target_ci_pct, worst_text());
   } else if (measured_ >= rule_.max_runs) {
     st.decision = Decision::stop_max_runs;
     st.reason = fmt::format("stopped at the maximum of {} runs before reaching ±{}%: widest CI {}",

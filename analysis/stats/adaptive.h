@@ -17,6 +17,19 @@
 //   }
 //   for (auto& w : rep.stability_warnings()) print w;
 //   for (auto& w : adaptive::host_noise_warnings(meta_json)) print w;
+//
+// The rule is `ab -n auto`'s (group_sequential.h): stopping once an
+// interval is narrow enough picks the runs whose spread came out small, and
+// the plain 95 % t interval it stops with holds the mean 84-92 % of the
+// time (bench/within_noise_rates r-auto). So each look (a run from
+// min_runs on) tests the width of a repeated confidence interval
+// (Jennison and Turnbull, "Interim analyses: the repeated confidence
+// interval approach", JRSS B 51, 1989; their book, chapter 9): each side's
+// 2.5 % spent over the looks by O'Brien-Fleming-type spending of
+// information n / max_runs, the look's normal boundary carried to the t of
+// n - 1 df through its tail probability (ibid. 11.4). Together the
+// intervals of all looks hold the mean with 95 %, so the one the run stops
+// with does too, whenever it stops.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -24,6 +37,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include "analysis/stats/group_sequential.h"
 
 namespace kvmbench::adaptive {
 
@@ -35,6 +50,8 @@ struct StoppingRule {
   double max_time_s = 600;     // wall time of all runs, warm-ups included
   double high_cv_pct = 5.0;    // stability warning above this CV
   double outlier_z = 3.5;      // modified Z-score (Iglewicz-Hoaglin) threshold
+  // How the repeated CI spends its 2.5 % a side over the looks.
+  stats::SpendingFunction spending = stats::SpendingFunction::obrien_fleming;
 };
 
 enum class Decision { run_again, stop_converged, stop_max_runs, stop_max_time };
@@ -44,7 +61,9 @@ struct MetricPrecision {
   std::string key;
   std::size_t n = 0;
   double mean = 0;
-  double ci_half_width_pct = 0;  // NaN while n < 2 or the mean is 0
+  // The repeated 95 % CI's half-width at this look, % of the mean; NaN
+  // before min_runs (no look yet) or when the mean is 0.
+  double ci_half_width_pct = 0;
 };
 
 struct Status {
@@ -75,6 +94,9 @@ class AdaptiveRepetitions {
   void add_run(const std::map<std::string, double>& primary, double elapsed_s);
 
   Status status() const;
+  // The repeated 95 % CI's half-width at a look of n runs, in multiples
+  // of s / sqrt(n) (a t quantile); +inf before min_runs.
+  double repeated_ci_factor(std::size_t n) const;
   // High CV, outliers (modified Z of the MAD), a slow first measured run.
   std::vector<std::string> stability_warnings() const;
   // The same warnings with their kind and the number of runs each rests
@@ -88,6 +110,8 @@ class AdaptiveRepetitions {
 
  private:
   StoppingRule rule_;
+  // Each look's one-sided tail probability, looks min_runs..max_runs.
+  std::vector<double> look_tail_;
   std::size_t warmups_done_ = 0, measured_ = 0;
   double elapsed_s_ = 0;
   std::vector<double> run_times_;                     // measured runs only

@@ -25,7 +25,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--preset", req.preset,
                   "Preset: document, host or smoke (default: document where it can run, else host)");
   cmd->add_option("-r,--repetitions", line->repetitions, "Repetitions: a number, or 'auto' (default: the preset's)");
-  cmd->add_option("--target-ci", req.target_ci_pct, "-r auto: stop when every primary metric's 95% CI half-width is within this % of its mean")
+  cmd->add_option("--target-ci", req.target_ci_pct, "-r auto: stop when every primary metric's repeated 95% CI (group-sequential over --max-runs: it "
+                  "holds the mean whenever the run stops) is within this % of its mean")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--max-runs", req.max_runs, "-r auto: at most this many measured repetitions")
       ->check(CLI::PositiveNumber);

@@ -8,11 +8,14 @@
 
 using namespace kvmbench::adaptive;
 
+// One look (min_runs = max_runs) spends the whole 2.5 % a side there: the
+// repeated CI is the plain t interval.
 TEST(Adaptive, WarmupIsDiscardedAndConvergenceStops) {
   StoppingRule rule;
   rule.target_ci_pct = 1.0;
   rule.warmup_runs = 1;
   rule.min_runs = 3;
+  rule.max_runs = 3;
   AdaptiveRepetitions rep(rule);
   EXPECT_TRUE(rep.next_is_warmup());
   rep.add_run({{"a", 500.0}}, 1.0);  // warm-up: far off, must not count
@@ -30,6 +33,31 @@ TEST(Adaptive, WarmupIsDiscardedAndConvergenceStops) {
   EXPECT_EQ(st.measured_runs, 3u);
   EXPECT_EQ(st.warmup_runs, 1u);
   EXPECT_NE(st.reason.find("converged after 3 runs"), std::string::npos) << st.reason;
+}
+
+// Two looks, at 3 and 4 runs: the first spends O'Brien-Fleming-type
+// alpha(3/4) of the 2.5 % a side, 2 - 2 Phi(z(1 - 0.0125) / sqrt(0.75)) =
+// 2 - 2 Phi(2.2414027 / 0.8660254) = 0.0096493250; its t at 2 df from the
+// closed form t = (2p - 1) / sqrt(2 p (1 - p)), p = 1 - 0.0096493250:
+// 7.0937978. The same three runs as above: half-width 7.0937978 x 0.1527525
+// / sqrt(3) / 100.0333 = 0.6254 % (the plain t interval's 0.3793 %), so a
+// target of 0.5 % stops the plain rule at 3 runs and not this one.
+TEST(Adaptive, TheFirstOfTwoLooksSpendsWhatOBrienFlemingAllows) {
+  StoppingRule rule;
+  rule.target_ci_pct = 0.5;
+  rule.warmup_runs = 0;
+  rule.min_runs = 3;
+  rule.max_runs = 4;
+  AdaptiveRepetitions rep(rule);
+  EXPECT_NEAR(rep.repeated_ci_factor(3), 7.093797849878479, 1e-6);
+  EXPECT_TRUE(std::isinf(rep.repeated_ci_factor(2))) << "before min_runs: no look";
+  for (double v : {100.0, 100.2, 99.9}) rep.add_run({{"a", v}}, 1.0);
+  const auto st = rep.status();
+  EXPECT_EQ(st.decision, Decision::run_again) << st.reason;
+  ASSERT_EQ(st.metrics.size(), 1u);
+  EXPECT_NEAR(st.metrics[0].ci_half_width_pct, 0.6254056968258265, 1e-6);
+  // The last look spends the rest: at least the fixed t(3) quantile 3.1824.
+  EXPECT_GT(rep.repeated_ci_factor(4), 3.182446305284263);
 }
 
 TEST(Adaptive, EveryPrimaryMetricMustConverge) {
