@@ -1,6 +1,6 @@
 // kvmbench ab --base K --cand K [--base-append ARGS] [--cand-append ARGS]
 //             [-n N | -n auto --max-boots K [--max-time T]] [--order abba|random] [--seed S] [--state DIR]
-//             [--out DIR] [--junit F] [--markdown F] [--max-regression PCT] [--steady]
+//             [--out DIR] [--junit F] [--markdown F] [--max-regression PCT] [--steady] [--plan PILOT...]
 //             -- run SUITE ...
 // kvmbench ab --status | --abort | --resume [--state DIR]
 // One verdict across boots (ab_driver.h).
@@ -9,18 +9,71 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cstdlib>
 #include <memory>
 
+#include "analysis/model/text_wrap.h"
 #include "analysis/verdicts/ab_experiment.h"
 #include "hostlib/state/run_lock.h"
 #include "hostlib/state/state_dir.h"
 #include "suites/engine/ab_driver.h"
 #include "suites/kvmbench/commands.h"
+#include "suites/kvmbench/pilot_runs.h"
 #include "suites/framework/errors.h"
 
 namespace kvmbench::cli {
+
+namespace {
+
+// `ab -n auto --plan PILOT`: the pilot's plan for a regression of
+// --max-regression % (pilot_plan.h) gives each boot's `run` its
+// repetitions and the experiment its budget (--max-boots, unless given).
+// Refused, exit 2 before anything is written: without -n auto or a margin,
+// a command that is not a `run` of the pilot's suite or sets its own -r,
+// a pilot of another machine, a plan out of reach.
+void start_from_plan(engine::AbRequest& o, const std::vector<std::string>& pilot, const std::string& n_text,
+                     int& max_boots) {
+  if (n_text != "auto") usage_error("--plan gives -n auto its repetitions and budget: use -n auto with it");
+  if (!(o.max_regression_pct > 0))
+    usage_error("--plan needs --max-regression M above 0: the regression the plan is made to find");
+  if (o.command.empty() || o.command.front() != "run")
+    usage_error("--plan sets each boot's `run -r`: the command after -- is not a `run`");
+  // -r N, -rN, --repetitions N, --repetitions=N.
+  auto sets_repetitions = [](const std::string& w) {
+    return (w.rfind("-r", 0) == 0 && (w.size() == 2 || std::isdigit(static_cast<unsigned char>(w[2])))) ||
+           w == "--repetitions" || w.rfind("--repetitions=", 0) == 0;
+  };
+  if (std::any_of(o.command.begin(), o.command.end(), sets_repetitions))
+    usage_error("--plan sets each boot's repetitions: the command has its own -r");
+  PilotPlanOptions po;
+  po.mde_pct = o.max_regression_pct;
+  po.alpha = o.alpha;
+  const PilotPlan plan = checked_plan(pilot_runs(pilot, "base"), po);
+  if (std::find(o.command.begin() + 1, o.command.end(), plan.suite) == o.command.end())
+    usage_error(fmt::format("--plan: the pilot's runs are of {}, the command does not run it", plan.suite));
+  if (const std::string here = this_machine(); here != plan.machine)
+    usage_error(fmt::format("--plan: the pilot ran on machine {}{}, this is {}: plan from runs of this machine",
+                            plan.machine, plan.hostname.empty() ? "" : " (" + plan.hostname + ")", here));
+  if (!plan.overall)
+    usage_error(fmt::format("--plan: a regression of {:g} % at 95 % power is out of reach within {} boots x {} "
+                            "repetitions a side at the pilot's spread (`kvmbench plan` shows it)",
+                            po.mde_pct, po.most_boots, po.most_repetitions));
+  const std::size_t reps = plan.overall->repetitions, boots = std::max<std::size_t>(2, plan.overall->boots);
+  o.command.insert(o.command.begin() + 1, {"-r", std::to_string(reps)});
+  const bool budget_given = max_boots != 0;
+  if (!budget_given) max_boots = static_cast<int>(std::min<std::size_t>(boots, 1000));
+  fmt::print(stderr, "{}",
+             wrap_text(fmt::format("kvmbench ab: the plan from {} boots of {}: {} boots x {} repetitions a side "
+                                   "find a regression of {:g} % with 95 % power; each boot runs `run -r {}`, -n auto "
+                                   "within {} boots a side{}",
+                                   plan.boots, plan.suite, plan.overall->boots, reps, po.mde_pct, reps, max_boots,
+                                   budget_given ? " (--max-boots)" : ""),
+                       80, "  "));
+}
+
+}  // namespace
 
 void add_ab_command(CLI::App& app) {
   auto o = std::make_shared<engine::AbRequest>();
@@ -62,12 +115,19 @@ void add_ab_command(CLI::App& app) {
                 "say where the experiment stands; exit 75 while it runs, then the verdict's code (0, 1, 3)");
   cmd->add_flag("--abort", o->abort, "stop the experiment after its current step (the machine ends in base)");
   cmd->add_flag("--resume", o->resume, "go on with the experiment in the state directory (what runs at boot)");
+  auto plan_pilot = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("--plan", *plan_pilot,
+                  "with -n auto: a pilot as `kvmbench plan` takes it (run directories, one per boot, or an ab state "
+                  "directory's base boots) of this machine and suite; its plan for a regression of "
+                  "--max-regression % at 95 % power sets each boot's repetitions (run -r) and, unless given, "
+                  "--max-boots (one directory a --plan; give it again for more)")
+      ->allow_extra_args(false);
   auto steady = std::make_shared<bool>(false);
   cmd->add_flag("--steady", *steady,
                 "each boot's `run` holds the host still (`run --steady`: free page reporting held off, ASLR off, "
                 "the performance governor, THP defrag) and puts it back");
   cmd->add_option("command", o->command, "after --: the kvmbench command each boot runs (run SUITE ...)");
-  cmd->callback([o, state, n_text, max_boots, steady] {
+  cmd->callback([o, state, n_text, max_boots, steady, plan_pilot] {
     o->state_dir = host::ab_state_dir(*state);
     // --steady is the boots' `run --steady`: written into the command, so
     // the experiment's record and every boot's meta.json say it.
@@ -77,6 +137,7 @@ void add_ab_command(CLI::App& app) {
       if (std::find(o->command.begin(), o->command.end(), "--steady") == o->command.end())
         o->command.insert(o->command.begin() + 1, "--steady");
     }
+    if (!plan_pilot->empty()) start_from_plan(*o, *plan_pilot, *n_text, *max_boots);
     // -n N or -n auto with its budget; refused before anything is written.
     if (*n_text == "auto") {
       if (*max_boots == 0)

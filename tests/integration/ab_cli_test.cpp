@@ -795,3 +795,69 @@ TEST(AbCli, SteadyIsEachBootsRunSteady) {
   EXPECT_EQ(command[0], "run");
   EXPECT_EQ(command[1], "--steady") << command.dump();
 }
+
+// -n auto --plan PILOT: the pilot's plan for a regression of
+// --max-regression % sets each boot's `run -r` and the budget; a pilot of
+// another machine or suite, a command with its own -r, no margin or no -n
+// auto are refused before anything is written.
+TEST(AbCli, APlanGivesEachBootItsRepetitionsAndTheBudget) {
+  StubMachine m;
+  m.with_systemd();
+  // The pilot: three processes of this machine, as three boots.
+  const fs::path pilot = m.tmp.path / "pilot";
+  const std::vector<std::string> run = {"run", "directmap", "--preset", "host", "--set", "backings=anon-4k",
+                                        "--set", "threads=1", "--set", "bytes=8M", "--set", "write-bandwidth=0"};
+  for (int i = 0; i < 3; ++i) {
+    std::vector<std::string> args = run;
+    args.insert(args.end(), {"-r", "3", "--out", pilot.string()});
+    const auto r = run_kvmbench(args, 120, "", {kvmbench::test_support::private_state_dir_env()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  auto ab = [&](std::vector<std::string> opts, std::vector<std::string> command) {
+    std::vector<std::string> args = {"ab", "--base", m.image.string(), "--cand", m.image.string()};
+    args.insert(args.end(), opts.begin(), opts.end());
+    args.push_back("--");
+    args.insert(args.end(), command.begin(), command.end());
+    return run_kvmbench(args, 120, "", m.env());
+  };
+  // Another machine's pilot: the same runs as another host (its CPU
+  // model) would write them.
+  const fs::path other = m.tmp.path / "other";
+  fs::create_directories(other);
+  for (const auto& dir : fs::directory_iterator(pilot)) {
+    fs::copy(dir.path(), other / dir.path().filename(), fs::copy_options::recursive);
+    const fs::path meta_file = other / dir.path().filename() / "meta.json";
+    auto meta = nlohmann::json::parse(kvmbench::test_support::read_text(meta_file));
+    meta["host"]["cpu"]["model_name"] = "AMD EPYC 9999 Made-Up 64-Core Processor";
+    std::ofstream(meta_file) << meta.dump();
+  }
+  const std::vector<std::tuple<std::vector<std::string>, std::vector<std::string>, std::string>> refused = {
+      {{"-n", "3", "--plan", pilot.string(), "--max-regression", "50"}, run, "--plan gives -n auto"},
+      {{"-n", "auto", "--plan", pilot.string()}, run, "--plan needs --max-regression M above 0"},
+      {{"-n", "auto", "--plan", pilot.string(), "--max-regression", "50"},
+       {"run", "directmap", "--preset", "host", "-r", "5"}, "the command has its own -r"},
+      {{"-n", "auto", "--plan", pilot.string(), "--max-regression", "50"}, {"run", "rmpopt", "--preset", "host"},
+       "the pilot's runs are of directmap"},
+      {{"-n", "auto", "--plan", other.string(), "--max-regression", "50"}, run, "plan from runs of this machine"},
+      {{"-n", "auto", "--plan", (m.tmp.path / "nowhere").string(), "--max-regression", "50"}, run,
+       "not a directory"},
+  };
+  for (const auto& [opts, command, says] : refused) {
+    const auto r = ab(opts, command);
+    EXPECT_EQ(r.exit_code, 2) << says << "\n" << r.err;
+    EXPECT_TRUE(has(kvmbench::test_support::unwrapped(r.err), says)) << says << "\n" << r.err;
+    EXPECT_FALSE(fs::exists(m.state / "state.json")) << says;
+  }
+  const auto started = ab({"-n", "auto", "--plan", pilot.string(), "--max-regression", "50"}, run);
+  ASSERT_EQ(started.exit_code, 0) << started.err;
+  const std::string err = kvmbench::test_support::unwrapped(started.err);
+  EXPECT_TRUE(has(err, "kvmbench ab: the plan from 3 boots of directmap:")) << started.err;
+  const auto j = state_of(m);
+  const auto& command = j["command"];
+  ASSERT_GE(command.size(), 3u) << command.dump();
+  EXPECT_EQ(command[1], "-r") << command.dump();
+  const int reps = std::stoi(command[2].get<std::string>());
+  EXPECT_GE(reps, 1);
+  EXPECT_TRUE(has(err, fmt::format("each boot runs `run -r {}`", reps))) << started.err;
+  ASSERT_TRUE(j.contains("sequential")) << j.dump(2);
+}
