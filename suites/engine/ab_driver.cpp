@@ -497,7 +497,31 @@ std::string looks_text(const Experiment& e) {
 }
 
 // What a sequential verdict says it excludes, or why it is undecided.
-std::string sequential_exclusion(const Experiment& e, const GateResult& g) {
+// The boots a side a new fixed experiment (-n N) would need to decide
+// every metric the looks left open, if its change and spread stay as
+// these boots measured them (the fixed gate's units_to_decide, taken
+// before the looks' outcome replaces it); nullopt when one of them no
+// number of boots would decide (an estimate at the margin) or none is open.
+std::optional<std::size_t> boots_for_a_new_experiment(const GateResult& fixed, const SequentialLook& look) {
+  std::optional<std::size_t> most;
+  for (const auto& s : look.metrics) {
+    if (s.finding != MetricFinding::inconclusive) continue;
+    const GateMetric* m = nullptr;
+    for (const auto& x : fixed.metrics)
+      if (x.decision.key == s.key) m = &x;
+    if (!m) return std::nullopt;
+    // A metric one fixed look at these boots decides: as many boots again.
+    const auto n = m->decision.finding != MetricFinding::inconclusive
+                       ? std::optional<std::size_t>(static_cast<std::size_t>(std::ceil(look.information)))
+                       : m->decision.units_to_decide;
+    if (!n) return std::nullopt;
+    most = std::max(most.value_or(0), *n);
+  }
+  return most;
+}
+
+std::string sequential_exclusion(const Experiment& e, const GateResult& g,
+                                 std::optional<std::size_t> boots_to_decide) {
   if (e.looks.empty()) return "";
   const SequentialLook& l = e.looks.back();
   const double level = 1 - e.alpha;
@@ -511,13 +535,22 @@ std::string sequential_exclusion(const Experiment& e, const GateResult& g) {
                          l.information);
     default: {
       std::string names;
+      std::size_t open = 0;
       for (const auto& m : l.metrics)
-        if (m.finding == MetricFinding::inconclusive) names += (names.empty() ? "" : ", ") + m.key;
+        if (m.finding == MetricFinding::inconclusive) names += (open++ ? ", " : "") + m.key;
+      const bool one = open == 1;
       const bool spent = l.last && l.information >= e.n - 1e-9;
-      return fmt::format(": {} neither shown nor excluded after {:g} boots a side ({})", names, l.information,
+      return fmt::format(": {} neither shown nor excluded after {:g} boots a side ({}{})", names, l.information,
                          spent ? fmt::format("the budget, --max-boots {}, is spent", e.n)
                          : e.abort_requested ? std::string("stopped by hand")
-                                             : std::string("no boot left within the budget"));
+                                             : std::string("no boot left within the budget"),
+                         boots_to_decide
+                             ? fmt::format("; a new experiment of {} boots a side (-n {}) would decide {} if the {} "
+                                           "stay as measured",
+                                           *boots_to_decide, *boots_to_decide, one ? "it" : "them",
+                                           one ? "change and spread" : "changes and spreads")
+                             : fmt::format("; at {} no number of boots would decide {}",
+                                           one ? "this estimate" : "these estimates", one ? "it" : "them"));
     }
   }
 }
@@ -598,10 +631,14 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
     try {
       const Comparison& c = g.comparison;
       std::string sequential_lines;
+      std::optional<std::size_t> boots_to_decide;
       if (e.sequential) {
         // The verdict is the looks', not one fixed look's at these boots.
         if (e.looks.empty() || !e.looks.back().ends()) take_look(e, g, nb, nc, !e.abort_requested);
-        if (!e.looks.empty()) apply_sequential_look(g, e.looks.back(), e.max_regression_pct);
+        if (!e.looks.empty()) {
+          boots_to_decide = boots_for_a_new_experiment(g, e.looks.back());
+          apply_sequential_look(g, e.looks.back(), e.max_regression_pct);
+        }
         sequential_lines = looks_text(e);
       }
       // Each regressed series as a person names it: its workload first
@@ -622,7 +659,7 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
           "kvmbench ab: {}{}{} ({} base and {} candidate boots, the boot the unit; {} over {} primary metric{}; "
           "allowed regression {}%){}",
           word, failed.empty() ? "" : ": " + failed,
-          e.sequential ? sequential_exclusion(e, g) : verdict_exclusion(g, "boots"), nb, nc,
+          e.sequential ? sequential_exclusion(e, g, boots_to_decide) : verdict_exclusion(g, "boots"), nb, nc,
           e.sequential ? fmt::format("-n auto, at most {} a side, group-sequential ({} spending)", e.n,
                                      stats::to_string(kSequentialSpending))
                        : std::string("Holm"),

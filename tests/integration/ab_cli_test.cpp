@@ -861,3 +861,33 @@ TEST(AbCli, APlanGivesEachBootItsRepetitionsAndTheBudget) {
   EXPECT_TRUE(has(err, fmt::format("each boot runs `run -r {}`", reps))) << started.err;
   ASSERT_TRUE(j.contains("sequential")) << j.dump(2);
 }
+
+// An -n auto experiment whose budget ends undecided says what a new one
+// would need: the fixed design's boots a side at the spread measured.
+TEST(AbCli, NAutoInconclusiveSaysTheBootsThatWouldDecide) {
+  StubMachine m;
+  m.with_systemd();
+  std::vector<std::string> args = {"ab", "--base", m.image.string(), "--cand", m.image.string(), "-n", "auto",
+                                   "--max-boots", "2", "--max-regression", "0.5", "--out",
+                                   (m.tmp.path / "runs").string(), "--", "run", "directmap", "--preset", "host", "-r",
+                                   "2", "--set", "backings=anon-4k", "--set", "threads=1", "--set", "bytes=8M",
+                                   "--set", "write-bandwidth=0"};
+  ASSERT_EQ(run_kvmbench(args, 120, "", m.env()).exit_code, 0);
+  const auto r = resume_until_done(m, 10);
+  ASSERT_EQ(r.exit_code, 3) << r.out << r.err;
+  const std::string out = kvmbench::test_support::unwrapped(r.out + r.err);
+  EXPECT_TRUE(has(out, "neither shown nor excluded after 2 boots a side (the budget, --max-boots 2, is spent; "))
+      << r.out << r.err;
+  // A/A at a margin of 0.5 %: more boots decide it unless the estimate sits
+  // on the margin itself.
+  const auto at = out.find("; a new experiment of ");
+  if (at == std::string::npos) {
+    EXPECT_TRUE(has(out, "; at these estimates no number of boots would decide them")) << r.out << r.err;
+  } else {
+    const int n = std::stoi(out.substr(at + std::string("; a new experiment of ").size()));
+    EXPECT_GE(n, 2) << r.out << r.err;
+    EXPECT_TRUE(has(out, fmt::format("boots a side (-n {}) would decide them if the changes and spreads stay as measured",
+                                     n)))
+        << r.out << r.err;
+  }
+}
