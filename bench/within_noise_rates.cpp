@@ -29,7 +29,7 @@
 //                      looks after each pair of boots from 2 a side to
 //                      K = 6 and 10, M = 10 and 20 %: false alarms, false
 //                      PASS at the margin, power and mean boots a side
-//                      beside the fixed N = 3 and N = K.
+//                      beside the fixed N = 3, 5 and K.
 //  3. stated MDE       a design's 95 % detectable regression (the
 //                      decision's, from the spread) planted: found at
 //                      least 95 % of the time? And the noncentral t's at
@@ -269,7 +269,7 @@ SequentialOutcome run_ab_auto(const Boots& all, std::size_t most, double margin)
 void ab_auto(std::size_t trials) {
   fmt::print(
       "\n2b. `ab -n auto --max-boots K --max-regression M` as built (sequential_decision.h), {} experiments a\n"
-      "    cell, beside fixed designs of N = 3 and N = K at the same M (REGRESSION / PASS / INCONCLUSIVE, mean\n"
+      "    cell, beside fixed designs of N = 3, 5 and K at the same M (REGRESSION / PASS / INCONCLUSIVE, mean\n"
       "    boots a side)\n",
       trials);
   for (std::size_t most : {6u, 10u})
@@ -277,20 +277,21 @@ void ab_auto(std::size_t trials) {
       for (double planted : {0.0, 10.0, 20.0, 30.0, 50.0}) {
         test_support::Noise z(9000 + 100 * most + static_cast<std::uint64_t>(margin) * 7 +
                               static_cast<std::uint64_t>(planted));
-        Counts seq, fixed3, fixed_k;
+        Counts seq, fixed3, fixed5, fixed_k;
         for (std::size_t t = 0; t < trials; ++t) {
           const Boots all = simulate(z, static_cast<int>(most), planted, {});
           const SequentialOutcome o = run_ab_auto(all, most, margin);
           seq.add(o.verdict, o.units);
           fixed3.add(decide(first(all, 3), margin), 3);
+          fixed5.add(decide(first(all, 5), margin), 5);
           fixed_k.add(decide(all, margin), most);
         }
         auto cell = [&](const Counts& c) {
           return fmt::format("{:5.1f} / {:5.1f} / {:5.1f} %, {:4.1f}", 100.0 * c.regression / trials,
                              100.0 * c.pass / trials, 100.0 * c.inconclusive / trials, c.mean_units());
         };
-        fmt::print("  K = {:>2}, M = {:>2} %, {:>2} % planted: auto {} | N = 3 {} | N = {} {}\n", most, margin,
-                   planted, cell(seq), cell(fixed3), most, cell(fixed_k));
+        fmt::print("  K = {:>2}, M = {:>2} %, {:>2} % planted: auto {} | N = 3 {} | N = 5 {} | N = {} {}\n", most,
+                   margin, planted, cell(seq), cell(fixed3), cell(fixed5), most, cell(fixed_k));
         if (planted == 0)
           fmt::print("          false alarms (REGRESSION, A/A): {}\n", at_most(seq.regression, trials, kAlpha / 2));
         if (planted == margin)
