@@ -429,7 +429,8 @@ void r_auto_coverage(std::size_t trials) {
         rule.warmup_runs = 0;
         rule.max_time_s = 1e9;
         rule.spending = spending;
-        const adaptive::AdaptiveRepetitions fresh(rule);  // its boundaries computed once
+        const adaptive::AdaptiveRepetitions fresh(rule);
+        fresh.repeated_ci_factor(rule.max_runs);  // its boundaries computed once, copied with it
         for (std::size_t t = 0; t < trials; ++t) {
           adaptive::AdaptiveRepetitions rep = fresh;
           std::vector<double> v;

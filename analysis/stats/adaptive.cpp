@@ -31,17 +31,29 @@ AdaptiveRepetitions::AdaptiveRepetitions(StoppingRule rule) : rule_(rule) {
   if (!(rule_.target_ci_pct > 0)) throw std::invalid_argument("target CI must be > 0 %");
   if (rule_.min_runs < 2) rule_.min_runs = 2;  // a CI needs two values
   if (rule_.max_runs < rule_.min_runs) rule_.max_runs = rule_.min_runs;
-  std::vector<double> information;
-  for (std::size_t n = rule_.min_runs; n <= rule_.max_runs; ++n) information.push_back(static_cast<double>(n));
-  const auto z = stats::spending_boundaries(
-      information, [&](double t) { return stats::alpha_spent(rule_.spending, kSideError, t); });
-  for (double zk : z) look_tail_.push_back(std::isfinite(zk) ? 1 - stats::normal_cdf(zk) : 0.0);
+  // A look after every run, or kMostLooks spread evenly from min_runs to
+  // max_runs (the recursive integration's error grows with the looks, and
+  // a thousand of them would take seconds).
+  const std::size_t span = rule_.max_runs - rule_.min_runs;
+  const std::size_t looks = std::min(span + 1, kMostLooks);
+  for (std::size_t i = 0; i < looks; ++i) {
+    const std::size_t n = looks == 1 ? rule_.max_runs : rule_.min_runs + (i * span + (looks - 1) / 2) / (looks - 1);
+    if (looks_.empty() || n > looks_.back()) looks_.push_back(n);
+  }
 }
 
 double AdaptiveRepetitions::repeated_ci_factor(std::size_t n) const {
-  if (n < rule_.min_runs) return INFINITY;
   // Past max_runs (never reached by the rule) the last look's boundary.
-  const double tail = look_tail_[std::min(n, rule_.max_runs) - rule_.min_runs];
+  n = std::min(n, rule_.max_runs);
+  const auto at = std::find(looks_.begin(), looks_.end(), n);
+  if (at == looks_.end()) return INFINITY;  // no look after this run
+  if (look_tail_.empty()) {
+    std::vector<double> information(looks_.begin(), looks_.end());
+    const auto z = stats::spending_boundaries(
+        information, [&](double t) { return stats::alpha_spent(rule_.spending, kSideError, t); });
+    for (double zk : z) look_tail_.push_back(std::isfinite(zk) ? 1 - stats::normal_cdf(zk) : 0.0);
+  }
+  const double tail = look_tail_[static_cast<std::size_t>(at - looks_.begin())];
   if (!(tail > 0)) return INFINITY;  // nothing spent at this look
   return stats::student_t_quantile(1 - tail, static_cast<double>(n - 1));
 }
@@ -104,12 +116,12 @@ Status AdaptiveRepetitions::status() const {
                             measured_, rule_.max_runs, rule_.target_ci_pct, worst_text());
   } else if (measured_ >= rule_.max_runs) {
     st.decision = Decision::stop_max_runs;
-    st.reason = fmt::format("stopped at the maximum of {} runs before reaching ±{}%: widest CI {}",
+    st.reason = fmt::format("stopped at the maximum of {} runs before reaching ±{}%: widest repeated CI {}",
                             rule_.max_runs, rule_.target_ci_pct, worst_text());
   } else if (elapsed_s_ >= rule_.max_time_s || (measured_ + warmups_done_ > 0 && elapsed_s_ + mean_run > rule_.max_time_s)) {
     st.decision = Decision::stop_max_time;
     st.reason = fmt::format("stopped after {} runs ({:.1f} s): another run would pass the time limit of {} s "
-                            "before reaching ±{}%; widest CI {}",
+                            "before reaching ±{}%; widest repeated CI {}",
                             measured_, elapsed_s_, rule_.max_time_s, rule_.target_ci_pct, worst_text());
   } else {
     st.decision = Decision::run_again;

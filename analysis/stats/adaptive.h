@@ -94,9 +94,12 @@ class AdaptiveRepetitions {
   void add_run(const std::map<std::string, double>& primary, double elapsed_s);
 
   Status status() const;
-  // The repeated 95 % CI's half-width at a look of n runs, in multiples
-  // of s / sqrt(n) (a t quantile); +inf before min_runs.
+  // The repeated 95 % CI's half-width after n runs, in multiples of
+  // s / sqrt(n) (a t quantile); +inf where the rule does not look (before
+  // min_runs; between looks, when max_runs - min_runs + 1 is more than
+  // kMostLooks and the looks are spread evenly instead).
   double repeated_ci_factor(std::size_t n) const;
+  static constexpr std::size_t kMostLooks = 40;
   // High CV, outliers (modified Z of the MAD), a slow first measured run.
   std::vector<std::string> stability_warnings() const;
   // The same warnings with their kind and the number of runs each rests
@@ -110,8 +113,11 @@ class AdaptiveRepetitions {
 
  private:
   StoppingRule rule_;
-  // Each look's one-sided tail probability, looks min_runs..max_runs.
-  std::vector<double> look_tail_;
+  // The runs after which the rule looks, and each look's one-sided tail
+  // probability: computed at the first look, so that a fixed -r N (which
+  // uses this class for its warnings only) never pays for them.
+  std::vector<std::size_t> looks_;
+  mutable std::vector<double> look_tail_;
   std::size_t warmups_done_ = 0, measured_ = 0;
   double elapsed_s_ = 0;
   std::vector<double> run_times_;                     // measured runs only

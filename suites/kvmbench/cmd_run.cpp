@@ -28,7 +28,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--target-ci", req.target_ci_pct, "-r auto: stop when every primary metric's repeated 95% CI (group-sequential over --max-runs: it "
                   "holds the mean whenever the run stops) is within this % of its mean")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--max-runs", req.max_runs, "-r auto: at most this many measured repetitions")
+  cmd->add_option("--max-runs", req.max_runs, "-r auto: at most this many measured repetitions (the repeated CI spends its 5 % over them)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--max-time", req.max_time_s, "-r auto: stop after this many seconds")->check(CLI::PositiveNumber);
   cmd->add_option("--warmup", line->warmup, "Warm-up repetitions, stored but not summarised (default 0; 1 with -r auto)")

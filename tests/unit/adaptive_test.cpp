@@ -60,6 +60,27 @@ TEST(Adaptive, TheFirstOfTwoLooksSpendsWhatOBrienFlemingAllows) {
   EXPECT_GT(rep.repeated_ci_factor(4), 3.182446305284263);
 }
 
+// A budget of 1000 runs (a fixed -r 1000 builds this rule for its
+// warnings): kMostLooks looks spread evenly, the last at max_runs; no look
+// after a run between them. (Every run a look, the boundaries' recursive
+// integration failed to bracket its root: `run -r 1000` exited 70.)
+TEST(Adaptive, ALargeBudgetLooksFortyTimes) {
+  StoppingRule rule;
+  rule.max_runs = 1000;
+  const AdaptiveRepetitions rep(rule);
+  // The early looks spend too little to stop (their factor is infinite
+  // in double), so the finite ones are at most the looks.
+  std::size_t finite = 0;
+  for (std::size_t n = 1; n <= 1000; ++n) finite += std::isfinite(rep.repeated_ci_factor(n));
+  EXPECT_LE(finite, AdaptiveRepetitions::kMostLooks);
+  EXPECT_GE(finite, AdaptiveRepetitions::kMostLooks / 2);
+  EXPECT_TRUE(std::isinf(rep.repeated_ci_factor(4))) << "runs 3, 28, 54, ...: no look after run 4";
+  const double last = rep.repeated_ci_factor(1000);
+  // Above the fixed t(999) quantile 1.9623, below the early looks'.
+  EXPECT_GT(last, 1.9623);
+  EXPECT_LT(last, 2.3);
+}
+
 TEST(Adaptive, EveryPrimaryMetricMustConverge) {
   StoppingRule rule;
   rule.target_ci_pct = 1.0;
