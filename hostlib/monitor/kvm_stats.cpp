@@ -29,20 +29,14 @@ T read_at(std::string_view bytes, std::size_t off, const char* what) {
   return v;
 }
 
-// The unit a statistic's value is in, and the factor that brings the raw
-// value to it (10^exp or 2^exp).
-std::pair<std::string, double> unit_of(std::uint32_t flags, std::int16_t exponent) {
-  const std::uint32_t unit = flags & KVM_STATS_UNIT_MASK;
-  const bool pow2 = (flags & KVM_STATS_BASE_MASK) == KVM_STATS_BASE_POW2;
-  const double factor = pow2 ? std::ldexp(1.0, exponent) : std::pow(10.0, exponent);
-  switch (unit) {
-    case KVM_STATS_UNIT_BYTES: return {"B", factor};
-    case KVM_STATS_UNIT_SECONDS:
-      if (!pow2 && exponent == -9) return {"ns", 1};
-      if (!pow2 && exponent == -6) return {"us", 1};
-      return {"s", factor};
-    case KVM_STATS_UNIT_CYCLES: return {"cycles", factor};
-    default: return {"count", factor};
+// The unit of a statistic's value, from the descriptor's flags.
+ScaledUnit unit_of(std::uint32_t flags, std::int16_t exponent) {
+  const bool base2 = (flags & KVM_STATS_BASE_MASK) == KVM_STATS_BASE_POW2;
+  switch (flags & KVM_STATS_UNIT_MASK) {
+    case KVM_STATS_UNIT_BYTES: return kvm_stat_unit(KvmStatUnit::bytes, base2, exponent);
+    case KVM_STATS_UNIT_SECONDS: return kvm_stat_unit(KvmStatUnit::seconds, base2, exponent);
+    case KVM_STATS_UNIT_CYCLES: return kvm_stat_unit(KvmStatUnit::cycles, base2, exponent);
+    default: return kvm_stat_unit(KvmStatUnit::none, base2, exponent);
   }
 }
 
@@ -63,6 +57,21 @@ void add(KvmStatTotals& t, const KvmStat& s) {
   else it->second.value += s.value;
 }
 
+// Under c.mu.
+void note_error(Collecting& c, const std::string& error) {
+  if (std::find(c.totals.errors.begin(), c.totals.errors.end(), error) == c.totals.errors.end())
+    c.totals.errors.push_back(error);
+}
+
+// Under c.mu: one VM's or vCPU's statistics into the totals.
+void add_all(Collecting& c, const std::vector<KvmStat>& stats, bool vcpu) {
+  ++(vcpu ? c.totals.vcpus : c.totals.vms);
+  for (const auto& s : stats) {
+    const bool basic = s.kind == KvmStat::Kind::cumulative || s.name.starts_with("pages_");
+    if (c.all || basic) add(c.totals, s);
+  }
+}
+
 void on_closing(int fd, bool vcpu) {
   Collecting& c = collecting();
   std::vector<KvmStat> stats;
@@ -73,16 +82,16 @@ void on_closing(int fd, bool vcpu) {
     error = fmt::format("on a {}: {}", vcpu ? "vCPU" : "VM", e.what());
   }
   std::lock_guard lock(c.mu);
-  if (!error.empty()) {
-    if (std::find(c.totals.errors.begin(), c.totals.errors.end(), error) == c.totals.errors.end())
-      c.totals.errors.push_back(error);
-    return;
-  }
-  ++(vcpu ? c.totals.vcpus : c.totals.vms);
-  for (const auto& s : stats) {
-    const bool basic = s.kind == KvmStat::Kind::cumulative || s.name.starts_with("pages_");
-    if (c.all || basic) add(c.totals, s);
-  }
+  if (!error.empty()) return note_error(c, error);
+  add_all(c, stats, vcpu);
+}
+
+void on_guest(const GuestKvmStats& g) {
+  Collecting& c = collecting();
+  std::lock_guard lock(c.mu);
+  if (!g.error.empty()) return note_error(c, "of a QEMU guest: " + g.error);
+  add_all(c, g.vm, false);
+  for (const auto& v : g.vcpus) add_all(c, v, true);
 }
 
 }  // namespace
@@ -109,10 +118,10 @@ std::vector<KvmStat> parse_kvm_stats(std::string_view bytes) {
     else if (type == KVM_STATS_TYPE_INSTANT) s.kind = KvmStat::Kind::instant;
     else if (type == KVM_STATS_TYPE_PEAK) s.kind = KvmStat::Kind::peak;
     else continue;
-    const auto [unit, factor] = unit_of(d.flags, d.exponent);
-    s.unit = unit;
+    const ScaledUnit unit = unit_of(d.flags, d.exponent);
+    s.unit = unit.unit;
     s.value = static_cast<double>(read_at<std::uint64_t>(bytes, header.data_offset + std::size_t{d.offset}, "value")) *
-              factor;
+              unit.factor;
     out.push_back(std::move(s));
   }
   return out;
@@ -146,10 +155,12 @@ void kvm_stats_begin(bool all) {
     c.totals = {};
   }
   set_kvm_fd_closing_hook(&on_closing);
+  set_guest_kvm_stats_sink(&on_guest);
 }
 
 KvmStatTotals kvm_stats_end() {
   set_kvm_fd_closing_hook(nullptr);
+  set_guest_kvm_stats_sink(nullptr);
   Collecting& c = collecting();
   std::lock_guard lock(c.mu);
   return std::exchange(c.totals, {});

@@ -166,6 +166,8 @@ std::vector<std::string> build_qemu_argv(const GuestSpec& spec, const LaunchPlan
   add({"-monitor", "none"});
   if (!plan.qmp_socket.empty()) add({"-qmp", "unix:" + plan.qmp_socket.string() + ",server=on,wait=off"});
   if (plan.start_paused) add({"-S"});
+  // With -no-reboot a reboot is a shutdown too: the launcher lets it go.
+  if (plan.hold_at_shutdown) add({"-no-shutdown"});
 
   if (spec.network || network_workload(spec.workload)) {
     if (plan.host_port == 0) throw std::invalid_argument("network guest without a host port");

@@ -20,6 +20,8 @@
 #include "hostlib/qemu/qemu_paths.h"
 #include "hostlib/os/child_process.h"
 #include "hostlib/qemu/qemu_qmp.h"
+#include "hostlib/qemu/qemu_stats.h"
+#include "hostlib/kvm/kvm_stat.h"
 #include "hostlib/os/scoped_temp_dir.h"
 
 namespace fs = std::filesystem;
@@ -29,6 +31,12 @@ namespace kvmbench::host {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+GuestKvmStats stats_not_read(std::string why) {
+  GuestKvmStats g;
+  g.error = std::move(why);
+  return g;
+}
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -200,18 +208,23 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
     std::ofstream truncate(console_log, std::ios::trunc);
     if (!truncate) return cannot("cannot write the console log " + console_log.string());
   }
+  // The monitors of a repetition count a KVM guest's statistics: QEMU is
+  // held at the guest's shutdown (-no-shutdown) and asked through QMP
+  // before it is let go.
+  const GuestKvmStatsSink stats_sink = plan.accel == Accel::kvm ? guest_kvm_stats_sink() : nullptr;
+  const bool pinning = !pin_cpus.empty();
   // A private directory: run directories can be longer than a unix
   // socket path may be.
   std::unique_ptr<ScopedTempDir> qmp_dir;
-  const bool pinning = !pin_cpus.empty();
-  if (pinning) {
+  if (pinning || stats_sink) {
     try {
       qmp_dir = std::make_unique<ScopedTempDir>("kvmbench-qemu");
     } catch (const std::exception& e) {
       return cannot(std::string("no temporary directory for the QMP socket: ") + e.what());
     }
     plan.qmp_socket = qmp_dir->path() / "qmp.sock";
-    plan.start_paused = true;  // pin before the first guest instruction
+    plan.start_paused = pinning;  // pin before the first guest instruction
+    plan.hold_at_shutdown = stats_sink != nullptr;
   }
   std::unique_ptr<GuestNetPeer> peer;
   if (network_workload(spec)) {
@@ -234,13 +247,23 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
   r.qemu_pid = qemu->pid();
 
   std::string failure;
-  if (pinning) {
+  std::unique_ptr<QmpClient> qmp;
+  if (!plan.qmp_socket.empty()) {
     try {
       // QEMU's start, not the guest's: a bound for a QEMU that never gets
       // there (in the emulated lab on a loaded host, `qemu -accel help`
       // alone took 8.5 s).
-      QmpClient qmp(plan.qmp_socket, std::min(spec.timeout_s, 60.0));
-      std::vector<pid_t> threads = qmp.vcpu_threads();
+      qmp = std::make_unique<QmpClient>(plan.qmp_socket, std::min(spec.timeout_s, 60.0));
+    } catch (const std::exception& e) {
+      if (pinning) failure = std::string("vCPU pinning failed: ") + e.what();
+      // Without QMP a guest held at shutdown is let go by the wait after
+      // its END below; the monitors say what they missed.
+      else stats_sink(stats_not_read(std::string("QMP: ") + e.what()));
+    }
+  }
+  if (pinning && qmp) {
+    try {
+      std::vector<pid_t> threads = qmp->vcpu_threads();
       std::vector<std::string> placed;
       for (std::size_t i = 0; i < threads.size() && failure.empty(); ++i) {
         std::vector<int> cpus;
@@ -253,11 +276,33 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
       }
       r.pinning = "QMP query-cpus-fast + sched_setaffinity: ";
       for (auto& p : placed) r.pinning += p + " ";
-      if (failure.empty()) qmp.execute("cont");
+      if (failure.empty()) qmp->execute("cont");
     } catch (const std::exception& e) {
       failure = std::string("vCPU pinning failed: ") + e.what();
     }
   }
+  if (!stats_sink) qmp.reset();
+  // A guest held at its shutdown: its statistics to the monitors, then QEMU
+  // told to quit. Looked for twice a second while the workload runs (QMP
+  // is served by QEMU's main loop, not a vCPU), at once after its END.
+  auto next_status_look = Clock::now();
+  auto let_go_if_held = [&](bool end_seen) {
+    if (!qmp || Clock::now() < next_status_look) return;
+    next_status_look = Clock::now() + std::chrono::milliseconds(end_seen ? 50 : 500);
+    try {
+      const std::string status = qmp->execute("query-status", 5).value("status", "");
+      if (status != "shutdown" && status != "guest-panicked" && status != "internal-error") return;
+      stats_sink(query_guest_kvm_stats(*qmp));
+    } catch (const std::exception& e) {
+      stats_sink(stats_not_read(std::string("QMP: ") + e.what()));
+    }
+    try {
+      qmp->execute("quit", 5);
+    } catch (const std::exception&) {
+      // QEMU may close the socket before it answers; its exit is what counts.
+    }
+    qmp.reset();
+  };
 
   // --- watch -------------------------------------------------------------
   ConsoleWatcher watch(console_log);
@@ -272,6 +317,7 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
     }
     if (peer && watch.listening_seen) peer->go();
     if (qemu->poll_exit()) break;
+    let_go_if_held(watch.end_seen);
     if (interrupted()) {
       r.status = GuestRunStatus::interrupted;
       failure = "interrupted";

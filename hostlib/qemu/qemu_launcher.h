@@ -92,6 +92,7 @@ struct LaunchPlan {
   std::filesystem::path console_log;  // the serial console goes here
   std::filesystem::path qmp_socket;   // empty: no QMP (no pinning)
   bool start_paused = false;          // -S: wait for QMP "cont" (pinning first)
+  bool hold_at_shutdown = false;      // -no-shutdown: held for QMP (the monitors' statistics)
   std::uint16_t host_port = 0;        // forwarded to spec.guest_port when networking
 };
 

@@ -57,6 +57,7 @@ TEST(GuestQemuArgv, PlainTcgGuest) {
   EXPECT_TRUE(has(a, "-no-reboot"));
   EXPECT_TRUE(has(a, "-nodefaults"));
   EXPECT_FALSE(has(a, "-S"));
+  EXPECT_FALSE(has(a, "-no-shutdown"));
   EXPECT_FALSE(has(a, "-netdev"));
   const std::string cmd = after(a, "-append");
   EXPECT_NE(cmd.find("console=ttyS0"), std::string::npos);
@@ -187,13 +188,19 @@ TEST(GuestQemuArgv, NetworkIsLoopbackOnly) {
   EXPECT_NE(after(a, "-append").find("kvmbench.net=1"), std::string::npos);
 }
 
-TEST(GuestQemuArgv, PinningStartsPausedWithQmp) {
-  LaunchPlan p = plan();
-  p.qmp_socket = "/tmp/q/qmp.sock";
-  p.start_paused = true;
-  auto a = build_qemu_argv(spec(), p);
-  EXPECT_EQ(after(a, "-qmp"), "unix:/tmp/q/qmp.sock,server=on,wait=off");
-  EXPECT_TRUE(has(a, "-S"));
+// QMP for pinning (-S: pinned before the first guest instruction) and for
+// the monitors' statistics (-no-shutdown: held at the guest's shutdown).
+TEST(GuestQemuArgv, QmpStartsPausedForPinningAndHoldsAtShutdownForTheMonitors) {
+  for (const bool pinning : {true, false}) {
+    LaunchPlan p = plan();
+    p.qmp_socket = "/tmp/q/qmp.sock";
+    p.start_paused = pinning;
+    p.hold_at_shutdown = !pinning;
+    auto a = build_qemu_argv(spec(), p);
+    EXPECT_EQ(after(a, "-qmp"), "unix:/tmp/q/qmp.sock,server=on,wait=off");
+    EXPECT_EQ(has(a, "-S"), pinning);
+    EXPECT_EQ(has(a, "-no-shutdown"), !pinning);
+  }
 }
 
 TEST(GuestQemuArgv, RejectsWhatCannotTravelOnTheCommandLine) {
