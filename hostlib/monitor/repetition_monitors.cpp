@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
 
 #include "hostlib/monitor/kvm_stats.h"
 
@@ -51,9 +52,20 @@ const std::vector<std::string>& basic_vmstat_counters() {
   return names;
 }
 
-RepetitionMonitors::RepetitionMonitors(MonitorLevel level, std::filesystem::path vmstat)
+RepetitionMonitors::RepetitionMonitors(MonitorLevel level, std::filesystem::path vmstat,
+                                       std::vector<PerfEventSpec> perf_events)
     : level_(level), vmstat_path_(std::move(vmstat)) {
   if (level_ == MonitorLevel::off) return;
+  // Which hardware counters this host gives: opened and closed once, the
+  // refused ones said once, by reason.
+  perf_ = std::make_unique<PerfCounters>(std::move(perf_events));
+  perf_->start();
+  const bool perf_counts = !perf_->stop().empty();
+  std::map<std::string, std::vector<std::string>> by_reason;
+  for (const auto& [event, reason] : perf_->refused()) by_reason[reason].push_back("perf." + event);
+  for (const auto& [reason, events] : by_reason) skip(fmt::format("{}", fmt::join(events, ", ")), reason);
+  perf_refused_said_ = perf_->refused().size();
+  if (!perf_counts) perf_.reset();
   const std::optional<VmstatCounters> now = read_vmstat(vmstat_path_);
   if (!now || now->empty()) {
     skip("vmstat", fmt::format("{} cannot be read here", vmstat_path_.string()));
@@ -80,6 +92,7 @@ std::vector<std::string> RepetitionMonitors::sources() const {
   std::vector<std::string> out;
   if (vmstat_usable_) out.push_back("vmstat");
   out.push_back("kvm");
+  if (perf_) out.push_back("perf");
   return out;
 }
 
@@ -97,11 +110,21 @@ void RepetitionMonitors::begin() {
   }
   kvm_stats_begin(level_ == MonitorLevel::all);
   kvm_counting_ = true;
+  // Last: the counters count as little of the monitors as can be.
+  if (perf_) perf_->start();
 }
 
 std::vector<MonitorReading> RepetitionMonitors::end() {
   std::vector<MonitorReading> out;
   if (level_ == MonitorLevel::off) return out;
+  if (perf_) {
+    for (const auto& c : perf_->stop())
+      out.push_back({"perf." + c.name, c.name.starts_with("cycles") ? "cycles" : "count", c.value});
+    // A counter that failed in this repetition (after the first look).
+    const auto& refused = perf_->refused();
+    for (; perf_refused_said_ < refused.size(); ++perf_refused_said_)
+      skip("perf." + refused[perf_refused_said_].first, refused[perf_refused_said_].second);
+  }
   if (before_) {
     const std::optional<VmstatCounters> after = read_vmstat(vmstat_path_);
     if (!after) skip("vmstat", fmt::format("{} could not be read after a repetition", vmstat_path_.string()));
@@ -139,9 +162,14 @@ nlohmann::json RepetitionMonitors::describe() const {
                                                    "compaction, reclaim, TLB flushes, NUMA and directmap splits "
                                                    "over each measured repetition"
                                                  : "the deltas of every /proc/vmstat field over each measured repetition"},
-        {"kvm", "KVM's binary statistics (KVM_GET_STATS_FD) of the VMs and vCPUs kvmbench opens itself, summed over "
-                "each measured repetition; a QEMU guest's VM is not counted (QMP query-stats is not captured)"},
+        {"kvm", "KVM's statistics of the VMs and vCPUs of each measured repetition, summed: those kvmbench opens "
+                "itself read through KVM_GET_STATS_FD as each fd closes, and a QEMU guest's under KVM through QMP "
+                "query-stats as it shuts down (QEMU held there by -no-shutdown)"},
     };
+    j["what"]["perf"] = perf_ ? "hardware counters (perf_event_open: cycles, instructions, dTLB and iTLB load "
+                                "misses; _user where only user space may be counted) of kvmbench and every thread "
+                                "and process it starts during each measured repetition, QEMU's vCPUs included"
+                              : "not counted here (see skipped)";
     j["stored"] = "counters that did not move in any measured repetition are not stored";
   }
   nlohmann::json skipped = nlohmann::json::array();

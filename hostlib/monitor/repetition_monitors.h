@@ -1,13 +1,15 @@
 // The monitors around a measured repetition: /proc/vmstat's deltas
-// (vmstat.<counter>) and KVM's statistics of the VMs kvmbench opens
-// (kvm.<name>, hostlib/monitor/kvm_stats.h), each a reading of one
-// repetition. `--monitors off|basic|all`: basic, the counters that explain
+// (vmstat.<counter>), KVM's statistics of the VMs kvmbench and its QEMU
+// guests open (kvm.<name>, hostlib/monitor/kvm_stats.h) and the hardware
+// counters of kvmbench and what it starts (perf.<event>,
+// hostlib/monitor/perf_counters.h), each a reading of one repetition. `--monitors off|basic|all`: basic, the counters that explain
 // the suites' figures (faults, THP and hugetlb, compaction, TLB flushes,
 // NUMA, directmap splits; KVM's cumulative statistics); all, every counter.
 // What the kernel does not offer is skipped with the reason; the run goes on.
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hostlib/monitor/perf_counters.h"
 #include "hostlib/monitor/vmstat.h"
 
 namespace kvmbench::host {
@@ -39,13 +42,15 @@ struct MonitorSkip {
 
 class RepetitionMonitors {
  public:
-  explicit RepetitionMonitors(MonitorLevel level, std::filesystem::path vmstat = "/proc/vmstat");
+  // `perf_events`: the hardware counters to take (tests give software ones).
+  explicit RepetitionMonitors(MonitorLevel level, std::filesystem::path vmstat = "/proc/vmstat",
+                              std::vector<PerfEventSpec> perf_events = hardware_perf_events());
   ~RepetitionMonitors();
   RepetitionMonitors(const RepetitionMonitors&) = delete;
   RepetitionMonitors& operator=(const RepetitionMonitors&) = delete;
 
   MonitorLevel level() const { return level_; }
-  // The sources whose readings this makes ("vmstat", "kvm"): metric_roles' monitor.
+  // The sources whose readings this makes ("vmstat", "kvm", "perf"): metric_roles' monitor.
   std::vector<std::string> sources() const;
 
   void begin();
@@ -65,6 +70,8 @@ class RepetitionMonitors {
   std::optional<VmstatCounters> before_;
   bool vmstat_usable_ = false;
   bool kvm_counting_ = false;
+  std::unique_ptr<PerfCounters> perf_;  // null: no event can be counted here
+  std::size_t perf_refused_said_ = 0;   // perf_->refused() already in skips_
   std::vector<MonitorSkip> skips_;
 };
 
