@@ -11,6 +11,7 @@
 #include "analysis/views/comparison_lead.h"
 #include "analysis/views/comparison_notes.h"
 #include "analysis/views/comparison_rows.h"
+#include "analysis/views/monitors_section.h"
 
 namespace kvmbench {
 
@@ -287,6 +288,8 @@ Document gate_document(const GateResult& g) {
           : std::string(" Without --max-regression above 0 a metric passes when no regression is shown.")));
   if (const std::string counts = not_gated_counts(g); !counts.empty()) d.closing.push_back("Not gated: " + counts + ".");
   for (auto& n : experimental_unit_notes(c)) d.closing.push_back(n);
+  // What the kernel counted, below the verdict: it explains, never decides.
+  append_monitors_section(d, c);
   return d;
 }
 

@@ -1,6 +1,6 @@
 // kvmbench ab --base K --cand K [--base-append ARGS] [--cand-append ARGS]
 //             [-n N | -n auto --max-boots K [--max-time T]] [--order abba|random] [--seed S] [--state DIR]
-//             [--out DIR] [--junit F] [--markdown F] [--max-regression PCT] [--steady] [--plan PILOT...]
+//             [--out DIR] [--junit F] [--markdown F] [--max-regression PCT] [--steady] [--monitors L] [--plan PILOT...]
 //             -- run SUITE ...
 // kvmbench ab --status | --abort | --resume [--state DIR]
 // One verdict across boots (ab_driver.h).
@@ -126,8 +126,13 @@ void add_ab_command(CLI::App& app) {
   cmd->add_flag("--steady", *steady,
                 "each boot's `run` holds the host still (`run --steady`: free page reporting held off, ASLR off, "
                 "the performance governor, THP defrag) and puts it back");
+  auto monitors = std::make_shared<std::string>();
+  cmd->add_option("--monitors", *monitors,
+                  "what each boot's `run` stores beside its figures of what the kernel counted (`run --monitors`): "
+                  "off, basic (the run's default) or all; the verdict lists below it those that changed")
+      ->check(CLI::IsMember({"off", "basic", "all"}));
   cmd->add_option("command", o->command, "after --: the kvmbench command each boot runs (run SUITE ...)");
-  cmd->callback([o, state, n_text, max_boots, steady, plan_pilot] {
+  cmd->callback([o, state, n_text, max_boots, steady, monitors, plan_pilot] {
     o->state_dir = host::ab_state_dir(*state);
     // --steady is the boots' `run --steady`: written into the command, so
     // the experiment's record and every boot's meta.json say it.
@@ -136,6 +141,15 @@ void add_ab_command(CLI::App& app) {
         usage_error("--steady holds the host still for `run`: the command after -- is not a `run`");
       if (std::find(o->command.begin(), o->command.end(), "--steady") == o->command.end())
         o->command.insert(o->command.begin() + 1, "--steady");
+    }
+    // --monitors likewise is the boots' `run --monitors`.
+    if (!monitors->empty()) {
+      if (o->command.empty() || o->command.front() != "run")
+        usage_error("--monitors is what each boot's `run` stores: the command after -- is not a `run`");
+      for (std::size_t i = 1; i < o->command.size(); ++i)
+        if (o->command[i] == "--monitors" || o->command[i].starts_with("--monitors="))
+          usage_error("--monitors is given to ab and to the command after --: give it once");
+      o->command.insert(o->command.begin() + 1, {"--monitors", *monitors});
     }
     if (!plan_pilot->empty()) start_from_plan(*o, *plan_pilot, *n_text, *max_boots);
     // -n N or -n auto with its budget; refused before anything is written.

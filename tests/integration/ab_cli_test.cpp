@@ -796,6 +796,37 @@ TEST(AbCli, SteadyIsEachBootsRunSteady) {
   EXPECT_EQ(command[1], "--steady") << command.dump();
 }
 
+// ab --monitors L is each boot's `run --monitors L`, written into the
+// stored command; given twice, or for a command that is not a `run`, it is
+// refused before anything is written.
+TEST(AbCli, MonitorsIsEachBootsRunMonitors) {
+  StubMachine m;
+  m.with_systemd();
+  auto ab = [&](std::vector<std::string> command) {
+    std::vector<std::string> args = {"ab", "--base", m.image.string(), "--cand", m.image.string(), "-n", "2",
+                                     "--monitors", "all", "--"};
+    args.insert(args.end(), command.begin(), command.end());
+    return run_kvmbench(args, 60, "", m.env());
+  };
+  const auto not_run = ab({"report", "x"});
+  EXPECT_EQ(not_run.exit_code, 2) << not_run.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(not_run.err), "the command after -- is not a `run`"))
+      << not_run.err;
+  const auto twice = ab({"run", "directmap", "--monitors=off"});
+  EXPECT_EQ(twice.exit_code, 2) << twice.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(twice.err), "give it once")) << twice.err;
+  const auto bad = m.ab({"--monitors", "some"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_FALSE(fs::exists(m.state / "state.json"));
+  const auto started = m.ab({"--monitors", "all"});
+  ASSERT_EQ(started.exit_code, 0) << started.err;
+  const auto command = state_of(m)["command"];
+  ASSERT_TRUE(command.is_array() && command.size() >= 3) << command.dump();
+  EXPECT_EQ(command[0], "run");
+  EXPECT_EQ(command[1], "--monitors") << command.dump();
+  EXPECT_EQ(command[2], "all") << command.dump();
+}
+
 // -n auto --plan PILOT: the pilot's plan for a regression of
 // --max-regression % sets each boot's `run -r` and the budget; a pilot of
 // another machine or suite, a command with its own -r, no margin or no -n
