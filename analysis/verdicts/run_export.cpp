@@ -58,7 +58,8 @@ ExportedRun export_run(const Run& run, std::string name) {
   // The series and roles as compare and gate read them: the same units.
   const ComparisonSide side = side_from_run(run, e.name);
   for (const auto& s : side.series) {
-    if (!side.roles.is_primary(s.key.metric)) continue;
+    const bool monitor = side.roles.is_monitor(s.key.metric);
+    if (!monitor && !side.roles.is_primary(s.key.metric)) continue;
     ExportedMetric m;
     m.key = s.key;
     const ExperimentalUnits u = experimental_units(s.observations);
@@ -68,6 +69,11 @@ ExportedRun export_run(const Run& run, std::string name) {
       if (std::isfinite(v)) finite.push_back(v);
     m.units = finite.size();
     if (!finite.empty()) m.summary = stats::summarize(finite);
+    if (monitor) {
+      // A count of the kernel's, beside the figures: nothing to pass.
+      e.monitors.push_back(std::move(m));
+      continue;
+    }
     // A time or a rate has no CI below zero: where the t interval would
     // reach there, the geometric one (positive_ci.h).
     if (finite.size() >= 2 && positive_unit(m.key.unit)) {

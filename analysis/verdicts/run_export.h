@@ -1,6 +1,8 @@
 // A stored run as lab engines see it (`kvmbench export`): one result per
 // primary metric of its suite, with the statistics of its experimental
-// units, plus the parts the run skipped and the run's own status. There is
+// units, plus the parts the run skipped and the run's own status; and its
+// monitors (metric_roles.h: what the kernel counted), marked as such,
+// never a result. There is
 // no baseline here (that is `gate`): a metric passes when it was measured
 // with enough units to give a CI, and a run fails when it failed. Pure; the
 // renderers for each engine's format are in analysis/views/export_view.h.
@@ -38,6 +40,7 @@ struct ExportedRun {
   std::string suite, preset, status, source, tool_version, hostname, kernel, start_time, end_time;
   std::string error;                // meta "error" of a failed run
   std::vector<ExportedMetric> metrics;  // primary metrics only
+  std::vector<ExportedMetric> monitors; // the monitors, each a pass: a figure, never a verdict
   std::vector<ExportedPart> skipped;
 };
 

@@ -116,6 +116,11 @@ std::vector<JunitSuite> export_junit(const std::vector<ExportedRun>& runs) {
     }
     for (const auto& p : r.skipped)
       s.cases.push_back({cls + ".skipped", p.part, JunitCase::Result::skipped, "", p.reason, ""});
+    // Monitors are figures, not test cases: properties named monitor.KEY.
+    for (const auto& m : r.monitors) {
+      s.properties.emplace_back("monitor." + m.key.name() + ".unit", m.key.unit);
+      for (const auto& [k, v] : statistics(m)) s.properties.emplace_back("monitor." + m.key.name() + "." + k, exact(v));
+    }
     suites.push_back(std::move(s));
   }
   return suites;
@@ -155,6 +160,15 @@ std::string render_export_lava(const std::vector<ExportedRun>& runs) {
       out += "lava-test-set stop\n";
     }
     for (const auto& p : r.skipped) line(prefix + ".skipped." + name_part(p.part), ExportResult::skip);
+    // The monitors as a set of their own, each its mean a repetition.
+    if (!r.monitors.empty()) {
+      out += fmt::format("lava-test-set start {}\n", shell_quote(prefix + ".monitors"));
+      for (const auto& m : r.monitors)
+        if (m.units > 0 && std::isfinite(m.summary.mean))
+          line(metric_name(m), ExportResult::pass,
+               fmt::format(" --measurement {} --units {}", exact(m.summary.mean), shell_quote(m.key.unit)));
+      out += "lava-test-set stop\n";
+    }
   }
   return out;
 }
@@ -195,11 +209,24 @@ std::string render_export_kcidb(const std::vector<ExportedRun>& runs, const std:
         t["number"] = {{"value", m.summary.mean}};
         if (!m.key.unit.empty()) t["number"]["unit"] = m.key.unit;
       }
-      nlohmann::json misc = {{"source", r.source}, {"unit_level", m.unit_level}};
+      nlohmann::json misc = {{"source", r.source}, {"unit_level", m.unit_level}, {"role", "primary"}};
       for (const auto& [k, v] : statistics(m))
         if (std::isfinite(v)) misc[k] = v;  // KCIDB has no null
       t["misc"] = misc;
       if (!m.message.empty()) t["comment"] = m.message;
+      tests.push_back(t);
+    }
+    // Monitors under a path of their own, marked in misc: never a result.
+    for (const auto& m : r.monitors) {
+      nlohmann::json t = test("monitor:" + m.key.name(), path + ".monitors." + metric_name(m), "DONE");
+      if (m.units > 0 && std::isfinite(m.summary.mean)) {
+        t["number"] = {{"value", m.summary.mean}};
+        if (!m.key.unit.empty()) t["number"]["unit"] = m.key.unit;
+      }
+      nlohmann::json misc = {{"source", r.source}, {"unit_level", m.unit_level}, {"role", "monitor"}};
+      for (const auto& [k, v] : statistics(m))
+        if (std::isfinite(v)) misc[k] = v;
+      t["misc"] = misc;
       tests.push_back(t);
     }
     for (const auto& p : r.skipped) {
@@ -244,6 +271,17 @@ Document export_document(const std::vector<ExportedRun>& runs) {
     if (!status_message(r).empty()) t.notes.push_back(status_message(r));
     for (const auto& p : r.skipped) t.notes.push_back(fmt::format("skipped {}: {}", p.part, p.reason));
     d.tables.push_back(std::move(t));
+    if (r.monitors.empty()) continue;
+    Table mt;
+    mt.title = "monitors of " + run_title(r) + " (what the kernel counted; not results)";
+    mt.source = r.source;
+    mt.max_text_rows = 0;
+    mt.columns = {{"monitor", Align::left}, {"mean ± sd (n)"}, {"unit", Align::left}};
+    for (const auto& m : r.monitors) {
+      const ReadingScale scale = m.key.unit == "count" ? ReadingScale{} : reading_scale(std::fabs(m.summary.mean), m.key.unit);
+      mt.add_row({m.key.name(), format_mean_sd(m.summary, m.units > 0, scale), scale.unit.empty() ? m.key.unit : scale.unit});
+    }
+    d.tables.push_back(std::move(mt));
   }
   d.junit_name = "kvmbench export";
   d.junit = export_junit(runs);

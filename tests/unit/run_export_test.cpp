@@ -141,3 +141,58 @@ TEST(RunExportRender, Markdown) {
   EXPECT_TRUE(has(md, "run interrupted: not complete")) << md;
   EXPECT_TRUE(has(md, "skipped document: no SEV-SNP <here>")) << md;
 }
+
+// A run with monitors (metric_roles.h): each format carries them marked as
+// monitors, apart from the results, and they never change the verdict.
+TEST(RunExportRender, MonitorsAreCarriedMarkedAndNeverAResult) {
+  TempDir t;
+  const auto dir = write_export_run(t.path, "rmpopt-x", "complete", 2);
+  nlohmann::json meta = nlohmann::json::parse(test_support::read_text(dir / "meta.json"));
+  meta["metric_roles"]["monitor"] = {"vmstat", "kvm"};
+  test_support::write_text(dir / "meta.json", meta.dump(2));
+  std::string lines = test_support::read_text(dir / "samples.jsonl");
+  // pgfault 100 and 300 (mean 200); kvm exits in one repetition only.
+  for (int i = 0; i < 2; ++i)
+    lines += nlohmann::json{{"case", "repetition"}, {"metric", "vmstat.pgfault"}, {"unit", "count"},
+                            {"value", 100 + 200 * i}, {"iteration", i}}
+                 .dump() +
+             "\n";
+  lines += nlohmann::json{{"case", "repetition"}, {"metric", "kvm.exits"}, {"unit", "count"}, {"value", 7},
+                          {"iteration", 0}}
+               .dump() +
+           "\n";
+  test_support::write_text(dir / "samples.jsonl", lines);
+  const auto e = export_run(load_run(dir), "rmpopt-x");
+  ASSERT_EQ(e.metrics.size(), 1u);  // the monitors are not results
+  ASSERT_EQ(e.monitors.size(), 2u);
+  const auto pgfault = std::find_if(e.monitors.begin(), e.monitors.end(),
+                                    [](const ExportedMetric& m) { return m.key.metric == "vmstat.pgfault"; });
+  ASSERT_NE(pgfault, e.monitors.end());
+  EXPECT_DOUBLE_EQ(pgfault->summary.mean, 200);
+  EXPECT_EQ(pgfault->units, 2u);
+  EXPECT_EQ(export_verdict({e}), ExportVerdict::ok);  // one unit of kvm.exits makes nothing inconclusive
+
+  const std::string l = render_export_lava({e});
+  EXPECT_TRUE(has(l, "lava-test-set start 'rmpopt.monitors'\n")) << l;
+  EXPECT_TRUE(has(l, "lava-test-case 'repetition.kvm_exits' --result pass --measurement 7 --units 'count'\n")) << l;
+  EXPECT_TRUE(has(l, "lava-test-case 'repetition.vmstat_pgfault' --result pass --measurement 200 --units 'count'\n"))
+      << l;
+  const auto k = nlohmann::json::parse(render_export_kcidb({e}, "lab"));
+  std::size_t monitors = 0;
+  for (const auto& test : k["tests"]) {
+    if (!test.contains("misc") || !test["misc"].contains("role")) continue;
+    if (test["misc"]["role"] == "monitor") {
+      ++monitors;
+      EXPECT_EQ(test["path"].get<std::string>().rfind("kvmbench.rmpopt.monitors.", 0), 0u) << test.dump();
+      EXPECT_EQ(test["status"], "DONE");
+    } else {
+      EXPECT_EQ(test["misc"]["role"], "primary");
+    }
+  }
+  EXPECT_EQ(monitors, 2u);
+  const std::string x = render(export_document({e}), Format::junit);
+  EXPECT_TRUE(has(x, "<property name=\"monitor.repetition/vmstat.pgfault.mean\" value=\"200\"/>")) << x;
+  EXPECT_TRUE(has(x, "tests=\"3\"")) << x;  // status, the metric, the skipped part: no monitor case
+  const std::string md = render(export_document({e}), Format::md);
+  EXPECT_TRUE(has(md, "monitors of rmpopt/host (rmpopt-x) (what the kernel counted; not results)")) << md;
+}
