@@ -59,12 +59,26 @@ std::vector<std::size_t> changed_monitors(const Comparison& c) {
 void append_monitors_section(Document& d, const Comparison& c) {
   if (c.monitors.empty()) return;
   std::size_t tested = 0;
-  std::vector<std::string> only_base, only_cand, untested;
+  std::vector<std::string> untested;
+  // A counter that moved on one side only (the other stores none that did
+  // not move: shadow paging's mmu_* under npt=0), with its mean there,
+  // largest first: often the explanation itself.
+  std::vector<std::pair<double, std::string>> only[2];
   for (const auto& m : c.monitors) {
-    if (m.tested) ++tested;
-    else if (!m.in_cand) only_base.push_back(monitor_name(m));
-    else if (!m.in_base) only_cand.push_back(monitor_name(m));
-    else untested.push_back(monitor_name(m));
+    if (m.tested) {
+      ++tested;
+    } else if (m.in_base != m.in_cand) {
+      const double mean = row_center(m, m.in_base).mean;
+      only[m.in_cand].emplace_back(std::isfinite(mean) ? std::fabs(mean) : 0,
+                                   monitor_name(m) + (std::isfinite(mean) ? " " + format_reading(mean) : ""));
+    } else {
+      untested.push_back(monitor_name(m));
+    }
+  }
+  std::vector<std::string> only_base, only_cand;
+  for (int side = 0; side < 2; ++side) {
+    std::stable_sort(only[side].begin(), only[side].end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (auto& [mean, text] : only[side]) (side ? only_cand : only_base).push_back(text);
   }
   const std::vector<std::size_t> changed = changed_monitors(c);
 
@@ -96,8 +110,10 @@ void append_monitors_section(Document& d, const Comparison& c) {
   }
   if (changed.size() > kMonitorRowsShown)
     t.notes.push_back(fmt::format("The {} largest of {} changed monitors shown.", kMonitorRowsShown, changed.size()));
-  if (!only_base.empty()) t.notes.push_back("Only in base (not compared): " + name_list(only_base) + ".");
-  if (!only_cand.empty()) t.notes.push_back("Only in cand (not compared): " + name_list(only_cand) + ".");
+  if (!only_base.empty())
+    t.notes.push_back("Moved only in base (its mean there; not compared): " + name_list(only_base) + ".");
+  if (!only_cand.empty())
+    t.notes.push_back("Moved only in cand (its mean there; not compared): " + name_list(only_cand) + ".");
   if (!untested.empty())
     t.notes.push_back(fmt::format("Too few units to test (a test needs {} a side): {}.", 2, name_list(untested)));
   t.notes.push_back("Monitors: what the kernel counted in each repetition (a delta), tested as their own family: "

@@ -171,10 +171,17 @@ TEST(CompareMonitors, JsonCarriesThemApartFromTheVerdictsMetrics) {
 TEST(CompareMonitors, OneSidedCountersAreSaidNotCompared) {
   const MetricRoles roles = roles_with_monitors();
   std::vector<Sample> cand = five(1, 1, 1);
-  for (int i = 0; i < 5; ++i) cand.push_back(smp("repetition", "vmstat.thp_fault_alloc", "count", 100 + i, i));
+  // Moved in cand only, largest mean first (100..104: 102; 5).
+  for (int i = 0; i < 5; ++i) {
+    cand.push_back(smp("repetition", "vmstat.pgalloc_dma32", "count", 5, i));
+    cand.push_back(smp("repetition", "vmstat.thp_fault_alloc", "count", 100 + i, i));
+  }
   const Comparison c = compare(side("base", five(1, 1, 1), roles), side("cand", cand, roles));
   const std::string out = render(comparison_document(c), Format::text);
-  EXPECT_NE(out.find("Only in cand (not compared): vmstat.thp_fault_alloc."), std::string::npos) << out;
+  EXPECT_NE(out.find("Moved only in cand (its mean there; not compared): vmstat.thp_fault_alloc 102,"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("vmstat.pgalloc_dma32 5."), std::string::npos) << out;
   EXPECT_NE(out.find("Monitors: none of the 3 tested changed beyond noise"), std::string::npos) << out;
 }
 
