@@ -93,9 +93,10 @@ TEST(Lab, AsidReloadsKvmAmdForBothNptSettingsAndPutsItBack) {
   EXPECT_EQ(run.source(), kvmbench::Source::emulated);
   EXPECT_TRUE(run.meta["lab"].contains("id")) << run.meta.dump();
   EXPECT_TRUE(fs::exists(runs[0] / "raw" / "lab-console.log"));
-  std::set<std::string> variants;
+  std::set<std::string> variants, kvm_monitors;
   const auto roles = kvmbench::MetricRoles::from_json(run.meta.value("metric_roles", nlohmann::json()));
   for (const auto& s : run.samples) {
+    if (s.metric.rfind("kvm.", 0) == 0) kvm_monitors.insert(s.metric);
     if (roles.is_monitor(s.metric)) continue;  // the host's counters, beside the suite's figures
     variants.insert(s.variant);
     if (s.variant != "native") {
@@ -103,6 +104,9 @@ TEST(Lab, AsidReloadsKvmAmdForBothNptSettingsAndPutsItBack) {
     }
   }
   EXPECT_EQ(variants, (std::set<std::string>{"native", "npt=on", "npt=off"}));
+  // The QEMU guests' KVM statistics (QMP query-stats), counted as monitors.
+  EXPECT_GE(kvm_monitors.size(), 3u);
+  EXPECT_TRUE(kvm_monitors.count("kvm.exits")) << run.meta["monitors"].dump();
   // The reload to npt=0 and its restore, with both values and times.
   bool reload_recorded = false;
   for (const auto& c : run.meta.value("host_changes", nlohmann::json::array()))
