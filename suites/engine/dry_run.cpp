@@ -128,6 +128,7 @@ int plan_suites(const RunRequest& req) {
     ctx.save_raw = [](const std::string&, const std::string&) {
       throw std::logic_error("a dry run writes nothing");
     };
+    ctx.monitors_count = req.monitors != "off";
     suites::Plan plan;
     const suites::BootNeed boot = suites::boot_need(*preset, caps, req.overrides);
     plan.check(suites::why_not_here(*preset, caps, req.overrides));

@@ -466,6 +466,7 @@ Outcome run_one(const Target& t, const RunSource& source, const HostCaps& caps, 
   });
   ctx.save_raw = [&](const std::string& name, const std::string& text) { writer.write_raw(name, text); };
   ctx.set_collector(collector.get());
+  ctx.monitors_count = monitors.level() != host::MonitorLevel::off;
   const std::size_t total_steps = req.adaptive ? 0 : static_cast<std::size_t>(reps + req.warmup);
   Progress progress(total_steps);
   const std::string label = fmt::format("{}/{}", t.suite->name, preset.name);

@@ -104,6 +104,11 @@ void plan_guest(Plan& plan, const RunContext& ctx, host::GuestSpec spec, const s
     lp.qmp_socket = "QMP_DIR/qmp.sock";
     lp.start_paused = true;
   }
+  // As the launcher does where the monitors count a KVM guest.
+  if (ctx.monitors_count && lp.accel == host::Accel::kvm) {
+    lp.qmp_socket = "QMP_DIR/qmp.sock";
+    lp.hold_at_shutdown = true;
+  }
   lp.host_port = kPortPlaceholder;
 
   std::vector<std::string> refusals;

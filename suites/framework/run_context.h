@@ -55,6 +55,10 @@ class RunContext {
   std::function<void(const std::string& name, const std::string& text)> save_raw;
   // Progress line (shown only on a terminal).
   std::function<void(const std::string& what)> progress;
+  // The run's monitors count (--monitors other than off, live): each KVM
+  // guest's QEMU is held at its shutdown and asked for KVM's statistics
+  // over QMP (hostlib/qemu/qemu_stats.h), which a plan shows in its argv.
+  bool monitors_count = false;
   // Why a part of the preset was skipped on this host; recorded in meta.json.
   // not_offered: this CPU can never run it (a feature it lacks), so the
   // run is not the less complete for it: a note on its tables, never a

@@ -220,6 +220,14 @@ TEST(DryRunCli, SnpDirectmapFollowsTheFieldThatGrowsWithGuestMemfd) {
       << dm;
   EXPECT_TRUE(has(dm, "-object memory-backend-memfd,id=ram0,size=1048576M,share=on,host-nodes=0,policy=bind")) << dm;
   EXPECT_TRUE(has(dm, "-qmp unix:QMP_DIR/qmp.sock,server=on,wait=off")) << dm;
+  // The monitors (basic by default) hold QEMU at the guest's shutdown to ask
+  // it for KVM's statistics; --monitors off does not.
+  EXPECT_TRUE(has(dm, "-no-shutdown")) << dm;
+  auto off = run_kvmbench({"run", "directmap", "--dry-run", "--host", kHosts + "snp.json", "--set", "confidential=snp",
+                           "--set", "firmware=/fw/OVMF.fd", "--monitors", "off"},
+                          60, "", env());
+  ASSERT_EQ(off.exit_code, 0) << off.err << off.out;
+  EXPECT_FALSE(has(unwrapped(off.out), "-no-shutdown")) << off.out;
 }
 
 TEST(DryRunCli, TdxHostPlan) {
