@@ -4,7 +4,10 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -212,6 +215,19 @@ bool KmsgCapture::lost_unknown() const { return lost_unknown_; }
 std::vector<KmsgRecord> KmsgCapture::records() const {
   std::lock_guard lk(mu_);
   return records_;
+}
+
+std::string mark_kernel_log(const std::string& message, const std::string& device) {
+  const int fd = ::open(device.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return fmt::format("cannot open {} for writing: {}", device, std::strerror(errno));
+  // <5>: notice; one write is one record.
+  const std::string record = "<5>" + message + "\n";
+  const ssize_t n = ::write(fd, record.data(), record.size());
+  const int err = errno;
+  ::close(fd);
+  if (n != static_cast<ssize_t>(record.size()))
+    return fmt::format("writing to {}: {}", device, n < 0 ? std::strerror(err) : "short write");
+  return "";
 }
 
 }  // namespace kvmbench::host

@@ -99,4 +99,10 @@ class KmsgCapture {
   bool lost_unknown_ = false;
 };
 
+// Writes `message` into the kernel log as one record (/dev/kmsg takes a
+// write as a record of the user facility; root only): a mark that orders
+// what kvmbench did among the kernel's own lines. "" when written, else
+// why not.
+std::string mark_kernel_log(const std::string& message, const std::string& device = "/dev/kmsg");
+
 }  // namespace kvmbench::host

@@ -49,12 +49,14 @@ class LiveCollector final : public Collector {
   }
 
   std::vector<host::GuestRunResult> guests_together(
-      RunContext& ctx, const std::vector<std::pair<host::GuestSpec, std::string>>& guests) override {
+      RunContext& ctx, const std::vector<std::pair<host::GuestSpec, std::string>>& guests,
+      const std::function<void(std::size_t)>& on_exit) override {
     std::vector<host::GuestRunResult> out(guests.size());
     std::vector<std::thread> threads;
     for (std::size_t g = 0; g < guests.size(); ++g)
       threads.emplace_back([&, g] {
         out[g] = stamped(host::run_guest_workload(guests[g].first, console_path(ctx, guests[g].second)));
+        if (on_exit) on_exit(g);
       });
     for (auto& t : threads) t.join();
     return out;
@@ -70,12 +72,13 @@ class LiveCollector final : public Collector {
       if (if_unreadable.still_run) during();
       return std::nullopt;
     }
-    std::vector<std::string> lines;
+    // Kept as /dev/kmsg records: each with its sequence number and time.
+    std::vector<KmsgRecord> records;
     std::atomic<bool> stop{false};
     std::thread reader([&] {
       while (!stop && !host::interrupted()) {
         auto rec = kmsg->next(100);
-        if (rec) lines.push_back(rec->message);
+        if (rec) records.push_back(std::move(*rec));
       }
     });
     try {
@@ -87,9 +90,7 @@ class LiveCollector final : public Collector {
     }
     stop = true;
     reader.join();
-    std::string text;
-    for (auto& l : lines) text += l + "\n";
-    return text;
+    return to_kmsg_text(records);
   }
 
   void kernel_log_lacks(RunContext& ctx, const std::string& part, const std::string& host_reason,

@@ -89,7 +89,8 @@ class ReplayCollector final : public Collector {
   }
 
   std::vector<host::GuestRunResult> guests_together(
-      RunContext& ctx, const std::vector<std::pair<host::GuestSpec, std::string>>& guests) override {
+      RunContext& ctx, const std::vector<std::pair<host::GuestSpec, std::string>>& guests,
+      const std::function<void(std::size_t)>&) override {
     std::vector<host::GuestRunResult> out;
     for (const auto& [spec, label] : guests) out.push_back(guest(ctx, spec, label));
     return out;

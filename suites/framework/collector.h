@@ -74,9 +74,11 @@ class Collector {
   // console. Either way the console is in the run as
   // raw/<label>.it<N>.console.log and the samples carry how they came.
   virtual host::GuestRunResult guest(RunContext& ctx, const host::GuestSpec& spec, const std::string& label) = 0;
-  // Guests that run at the same time (each with its label).
+  // Guests that run at the same time (each with its label). `on_exit(g)`,
+  // where given, is called as guest g has exited (live; from its thread).
   virtual std::vector<host::GuestRunResult> guests_together(
-      RunContext& ctx, const std::vector<std::pair<host::GuestSpec, std::string>>& guests) = 0;
+      RunContext& ctx, const std::vector<std::pair<host::GuestSpec, std::string>>& guests,
+      const std::function<void(std::size_t)>& on_exit) = 0;
 
   // The kernel log printed while `during` runs (capture kmsg[.it<N>].log).
   // nullopt when it cannot be read live: the skip is noted, and `during`

@@ -11,7 +11,11 @@
 //             timed for real. Never RMPOPT itself: every metric says so.
 #include <fmt/format.h>
 
+#include <chrono>
+#include <thread>
+
 #include "analysis/parse/kernel_log.h"
+#include "hostlib/facts/kmsg_reader.h"
 #include "analysis/model/units.h"
 #include "suites/rmpopt/measure.h"
 #include "hostlib/os/cpu_list.h"
@@ -27,6 +31,7 @@
 #include "suites/framework/errors.h"
 #include "suites/framework/param_check.h"
 #include "suites/rmpopt/emulated_sweep.h"
+#include "suites/rmpopt/sweep_window.h"
 #include "suites/rmpopt/report.h"
 #include "suites/framework/run_context.h"
 #include "suites/framework/suite.h"
@@ -139,6 +144,7 @@ struct DocumentParams {
   std::uint64_t guest_mem = 0;
   double hold_s = 0;           // the first guest's life
   double sweep_timeout_s = 0;  // the others' beyond it
+  double settle_s = 0;         // after the last guest's exit, before the next repetition
   std::string kernel_variant;  // the samples' variant: the kernel's loop
   host::SevSnpOptions snp;
 };
@@ -151,6 +157,7 @@ DocumentParams parse_document_params(const ParamText& t) {
   p.vcpus = static_cast<int>(t.integer("vcpus"));
   p.hold_s = t.number("hold");
   p.sweep_timeout_s = t.number("sweep-timeout");
+  p.settle_s = t.number("settle");
   p.kernel_variant = t.text("kernel-variant");
   p.snp = parse_snp_options(t);
   return p;
@@ -186,13 +193,34 @@ void run_document(RunContext& ctx, const DocumentParams& p) {
   // (after a short hold) and its teardown triggers the sweep, whose timing
   // the kernel prints; the others hold until the sweep had time to run. A
   // kernel log that cannot be opened is a skip, before any guest starts.
+  // Marks in the kernel log say when snp-guest0 and then every guest has
+  // exited, and the log is read on for --set settle seconds: the series'
+  // sweep after the last exit lands there, not in the next repetition's
+  // window (sweep_window.h).
   std::vector<std::pair<host::GuestSpec, std::string>> specs;
   for (int g = 0; g < nguests; ++g)
     specs.emplace_back(snp_guest_spec(p, g == 0 ? hold_s : hold_s + sweep_timeout_s), guest_label(g));
   std::vector<host::GuestRunResult> guests;
+  std::string unmarked;  // why a mark could not be written (live)
+  auto mark = [&](std::string_view text) {
+    collect.on_this_host(ctx, [&] {
+      if (const std::string why = host::mark_kernel_log(std::string(text)); !why.empty() && unmarked.empty())
+        unmarked = why;
+    });
+  };
   const std::optional<std::string> kmsg_text =
-      collect.kernel_log_while(ctx, {"RMPOPT sweep timing", "cannot read the kernel log: ", false},
-                               [&] { guests = collect.guests_together(ctx, specs); });
+      collect.kernel_log_while(ctx, {"RMPOPT sweep timing", "cannot read the kernel log: ", false}, [&] {
+        guests = collect.guests_together(ctx, specs, [&](std::size_t g) {
+          if (g == 0) mark(rmpopt::kMarkFirstExit);
+        });
+        mark(rmpopt::kMarkAllExited);
+        collect.on_this_host(ctx, [&] {
+          ctx.progress(fmt::format("settling {} s for the sweep after the last guest's exit", p.settle_s));
+          const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(p.settle_s);
+          while (std::chrono::steady_clock::now() < until && !ctx.interrupted())
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        });
+      });
   if (!kmsg_text) return;
   if (ctx.iteration() <= 0)
     collect.on_this_host(ctx, [&] {
@@ -204,17 +232,33 @@ void run_document(RunContext& ctx, const DocumentParams& p) {
   ctx.save_raw(raw_name, *kmsg_text);
   for (auto& r : guests)
     if (!r.ok()) throw std::runtime_error("SNP guest failed: " + r.reason + "\n" + r.console_tail);
+  const rmpopt::SweepWindow window = rmpopt::repetition_sweep_window(*kmsg_text, "raw/" + raw_name);
+  if (!window.refusal.empty())
+    throw std::runtime_error(window.refusal + (unmarked.empty() ? "" : " (the marks could not be written: " +
+                                                                             unmarked + ")"));
   std::size_t sweeps = 0;
-  for (Sample s : kernel_log_samples(ctx, *kmsg_text, raw_name)) {
+  for (Sample s : kernel_log_samples(ctx, window.text, raw_name)) {
     s.variant = p.kernel_variant;
-    if (s.metric == "sweep_time") ++sweeps;
+    if (s.metric == "sweep_time") {
+      ++sweeps;
+      // Which sweep this is, and the others of the log left out.
+      s.extra["window"] = window.marked ? "the first sweep after snp-guest0's exit (kvmbench's mark)"
+                                        : "the capture's only sweep (no marks)";
+      s.extra["sweeps_left_out"] = nlohmann::json{{"before_first_exit", window.before_first_exit},
+                                                  {"more_before_last_exit", window.more_in_window},
+                                                  {"after_last_exit", window.after_last_exit}};
+    }
     ctx.emit(s);
   }
   if (sweeps == 0)
-    throw std::runtime_error(
-        "no 'SEV-SNP: RMPOPT execution time' line in the kernel log after the guest terminated, though the kernel "
-        "uses RMPOPT: it lacks the sweep's timing print (test instrumentation around the loop, not in "
-        "the patches)");
+    throw std::runtime_error(fmt::format(
+        "no 'SEV-SNP: RMPOPT execution time' line in the kernel log after snp-guest0 exited{}, though the kernel "
+        "uses RMPOPT: it lacks the sweep's timing print (test instrumentation around the loop, not in the "
+        "patches), or the sweep came later than --set sweep-timeout allowed",
+        window.before_first_exit + window.after_last_exit > 0
+            ? fmt::format(" ({} sweep(s) outside that window: before it, or after the last guest's exit)",
+                          window.before_first_exit + window.after_last_exit)
+            : std::string()));
 }
 
 // `run --dry-run`: the guests as they would be launched, what is read from
@@ -233,14 +277,17 @@ void plan_document(RunContext& ctx, Plan& plan, const DocumentParams& p) {
     plan.capture("/dev/kmsg, opened before the guests start and read until they have all exited: \"SEV-SNP: "
                  "RMPOPT execution time N ns for physical address range 0x... - 0x... on all cpus\" -> sweep_time "
                  "(primary) and \"SEV-SNP: RMPOPT largest/smallest/average cycles N\" -> the cycle statistics, kept "
-                 "in RUN_DIR/raw/kmsg.it<N>.log; no sweep line after the first guest's exit fails the run (the "
-                 "timing print is test instrumentation, not in the patches)");
+                 "in RUN_DIR/raw/kmsg.it<N>.log; marks written into the kernel log as snp-guest0 and then every "
+                 "guest has exited, and the log read on for the settle time: the repetition's sweep is the first "
+                 "after snp-guest0's exit, the others (before it, after the last exit: the series' sweep 10 s "
+                 "after the last SNP guest) are left out and counted in the sample's extra; no sweep after "
+                 "snp-guest0's exit fails the run (the timing print is test instrumentation, not in the patches)");
   else
     plan.skip("RMPOPT sweep timing", "cannot read the kernel log: " + caps.confidential.kmsg_error);
   plan.note(fmt::format("{} SNP guests start together; snp-guest0 exits after {} s, and its teardown triggers the "
                         "sweep; the others hold {} s more (hold + sweep-timeout) so that the sweep runs while they "
-                        "live",
-                        nguests, hold_s, sweep_timeout_s));
+                        "live; then {} s for the sweep after the last exit",
+                        nguests, hold_s, sweep_timeout_s, p.settle_s));
   for (int g = 0; g < nguests; ++g)
     plan_guest(plan, ctx, snp_guest_spec(p, g == 0 ? hold_s : hold_s + sweep_timeout_s), guest_label(g));
   plan.knob("none");
@@ -278,6 +325,9 @@ Suite rmpopt_suite() {
       {"vcpus", "4", "vCPUs of each guest", integer_at_least(1)},
       {"hold", "20", "seconds the first guest lives before it terminates", positive_number()},
       {"sweep-timeout", "30", "seconds to wait for the sweep's log line", positive_number()},
+      {"settle", "15", "seconds the log is read on after the last guest's exit, before the next repetition: from "
+                       "v7 the series sweeps 10 s after the last SNP guest's exit (RMPOPT_WORK_TIMEOUT)",
+       positive_number()},
       {"kernel-variant", "all-cpus", "label of the kernel's loop (all-cpus, leader-primary)"},
   };
   for (auto& p : snp_params("SNP-capable OVMF image")) doc_params.push_back(p);

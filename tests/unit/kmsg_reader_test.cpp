@@ -180,3 +180,15 @@ TEST(KmsgReader, ReplayedRecordsFeedTheKernelLogParser) {
   EXPECT_DOUBLE_EQ(parsed.records[0].cycles, 1200);
   EXPECT_DOUBLE_EQ(parsed.records[2].cycles, 1000);
 }
+
+// A mark is one write of "<5>message\n" (the kernel makes it one record of
+// level notice); a device that cannot be opened says why.
+TEST(KmsgMark, OneWriteOfOneNoticeRecordOrTheReason) {
+  test_support::TempDir t;
+  const auto device = t.path / "kmsg";
+  test_support::write_text(device, "");
+  EXPECT_EQ(mark_kernel_log("kvmbench: rmpopt: snp-guest0 exited", device.string()), "");
+  EXPECT_EQ(test_support::read_text(device), "<5>kvmbench: rmpopt: snp-guest0 exited\n");
+  const std::string why = mark_kernel_log("x", (t.path / "no" / "kmsg").string());
+  EXPECT_NE(why.find("cannot open"), std::string::npos) << why;
+}
