@@ -1,5 +1,6 @@
 #include "analysis/verdicts/ab_boot.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 
@@ -132,6 +133,37 @@ std::optional<std::string> candidate_never_came_back(const Experiment& e) {
   }
   if (!first) return std::nullopt;
   return fmt::format("the candidate kernel did not come back (step {}: {})", *first + 1, e.steps[*first].note);
+}
+
+MergedAppend merge_boot_words(const std::vector<SuiteBootWord>& needs, const std::string& user_append,
+                              const std::string& option) {
+  std::vector<std::string> user;
+  for (std::size_t at = 0; at < user_append.size();) {
+    const std::size_t from = user_append.find_first_not_of(" \t", at);
+    if (from == std::string::npos) break;
+    const std::size_t to = std::min(user_append.find_first_of(" \t", from), user_append.size());
+    user.push_back(user_append.substr(from, to - from));
+    at = to;
+  }
+  MergedAppend m;
+  std::vector<std::string> added;
+  for (const auto& need : needs) {
+    if (std::find(user.begin(), user.end(), need.word) != user.end() ||
+        std::find(added.begin(), added.end(), need.word) != added.end())
+      continue;
+    const std::size_t eq = need.word.find('=');
+    const std::string key = need.word.substr(0, eq);
+    // A module parameter holds one value; clearcpuid= and the like add up.
+    if (eq != std::string::npos && key.find('.') != std::string::npos)
+      for (const auto& w : user)
+        if (w.starts_with(key + "=") && m.conflict.empty())
+          m.conflict = fmt::format("{} {} contradicts what {} needs on every boot ({}: {})", option, w, need.who,
+                                   need.word, need.why);
+    added.push_back(need.word);
+    m.append += (m.append.empty() ? "" : " ") + need.word;
+  }
+  if (!user_append.empty()) m.append += (m.append.empty() ? "" : " ") + user_append;
+  return m;
 }
 
 }  // namespace kvmbench::ab

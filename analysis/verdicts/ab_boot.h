@@ -6,6 +6,7 @@
 //  - how an image is loaded (kexec_file_load, `kexec -s`, where lockdown
 //    refuses kexec_load or the image is signed);
 //  - the words that turn a hang of a booted kernel into a reset;
+//  - the words the suite's run needs on each kernel's command line;
 //  - whether a boot came back within --boot-timeout.
 #pragma once
 
@@ -37,6 +38,26 @@ std::optional<std::string> preflight_refusal(const KexecHost& host, const std::v
 // hung task panics.
 inline constexpr int kAbPanicSeconds = 10;
 std::string hang_words(int panic_s = kAbPanicSeconds);
+
+// A word the command's suite needs on the kernel command line (suites'
+// BootNeed, as `run --dry-run --format json` says it), and who needs it.
+struct SuiteBootWord {
+  std::string word;  // "kvm.vm_memory_attributes=0"
+  std::string who;   // "make_shared / document"
+  std::string why;
+};
+
+// A side's appended words: the suites' words first, then the user's
+// --base-append / --cand-append (`option` names it), a word the user gave
+// already not repeated. A user word that sets a module parameter the
+// suites set (module.param=) to another value is a conflict: its text,
+// else "".
+struct MergedAppend {
+  std::string append;
+  std::string conflict;
+};
+MergedAppend merge_boot_words(const std::vector<SuiteBootWord>& needs, const std::string& user_append,
+                              const std::string& option);
 
 // Seconds from one ISO 8601 UTC time ("2026-12-06T17:45:00Z", as the state
 // keeps them) to another; nullopt where either is not one.

@@ -107,21 +107,51 @@ std::string boot_cmdline(const Experiment& e, const ab::KernelChoice& k, int ste
 }
 
 // The command after --: a `run` of one suite that stores its run where ab
-// says (--out is ab's), checked as a dry run plans it.
-void check_command(const std::vector<std::string>& cmd) {
+// says (--out is ab's), checked as a dry run plans it on this machine
+// (`--format json`). Returns the words its suite needs on every kernel's
+// command line; a command that could not run here for another reason than
+// the boot is refused, exit 2, before anything is written.
+// $KVMBENCH_AB_DRY_RUN_HOST: a `probe --json` file the dry run describes
+// this machine from (the tests' SNP hosts).
+std::vector<ab::SuiteBootWord> check_command(const std::vector<std::string>& cmd) {
   if (cmd.empty() || cmd[0] != "run")
     usage_error("the command after -- must be a `run SUITE ...` (it stores the run each boot is judged by)");
   if (cmd.size() < 2 || cmd[1] == "all")
     usage_error("the command after -- runs one suite (`run SUITE ...`), not `run all`: one verdict per experiment");
   for (const auto& w : cmd)
-    if (w == "--out" || w.starts_with("--out=") || w == "--dry-run" || w == "--replay" || w.starts_with("--replay="))
+    if (w == "--out" || w.starts_with("--out=") || w == "--dry-run" || w == "--replay" || w.starts_with("--replay=") ||
+        w == "--format" || w.starts_with("--format="))
       usage_error(fmt::format("the command after -- may not have {} (ab stores each boot's run itself)", w));
   std::vector<std::string> dry = {self_exe().string()};
   dry.insert(dry.end(), cmd.begin(), cmd.end());
-  dry.push_back("--dry-run");
+  dry.insert(dry.end(), {"--dry-run", "--format", "json"});
+  if (const char* host = std::getenv("KVMBENCH_AB_DRY_RUN_HOST"); host && *host) dry.insert(dry.end(), {"--host", host});
   const host::ProgramRun r = host::run_program(dry, 120);
   if (r.exit_code != 0 && r.exit_code != kExitCannotRun)
     usage_error(fmt::format("the command after -- is refused as a dry run: {}", r.failure()));
+  // Its output is stdout and stderr together: the JSON document is the
+  // lines from a "{" alone to the last "}" alone.
+  const std::size_t open = r.output.starts_with("{\n") ? 0 : r.output.find("\n{\n");
+  const std::size_t close = r.output.rfind("\n}");
+  nlohmann::json plan;
+  try {
+    if (open == std::string::npos || close == std::string::npos || close < open)
+      throw std::runtime_error("no JSON document in: " + r.failure());
+    plan = parse_json_input(r.output.substr(open, close + 2 - open));
+  } catch (const std::exception& e) {
+    usage_error(fmt::format("the command's dry run did not say its plan ({})", e.what()));
+  }
+  std::vector<ab::SuiteBootWord> needs;
+  for (const auto& p : plan.value("presets", nlohmann::json::array())) {
+    const std::string who = p.value("suite", "?") + " / " + p.value("preset", "?");
+    if (const std::string why = p.value("refusal_besides_boot", ""); !why.empty())
+      usage_error(fmt::format("the command after -- cannot run on this machine, whatever the boot ({}: {}): no "
+                              "experiment is started",
+                              who, why));
+    if (const auto& b = p.value("boot", nlohmann::json()); b.is_object() && !b.value("setting", "").empty())
+      needs.push_back({b.value("setting", ""), who, b.value("why", "")});
+  }
+  return needs;
 }
 
 // Before anything is written or arranged: whether kexec can take this
@@ -174,14 +204,22 @@ Experiment new_experiment(const AbRequest& req, const fs::path& state_dir, std::
     step.side = s;
     e.steps.push_back(step);
   }
-  check_command(req.command);
+  // The suite's boot needs go onto both kernels' command lines, before
+  // the user's words (which may not contradict them).
+  const std::vector<ab::SuiteBootWord> needs = check_command(req.command);
+  const ab::MergedAppend base_append = ab::merge_boot_words(needs, req.base_append, "--base-append");
+  const ab::MergedAppend cand_append = ab::merge_boot_words(needs, req.cand_append, "--cand-append");
+  for (const auto* m : {&base_append, &cand_append})
+    if (!m->conflict.empty()) usage_error(m->conflict + ": no experiment is started");
+  for (const auto& n : needs)
+    say(fmt::format("both kernels boot with {}: {} needs it ({})", n.word, n.who, n.why));
   // A .deb is unpacked under the experiment's own folder, removed again
   // where the experiment is refused (a kernel package is some 100 MB).
   const fs::path unpacked = state_dir / "kernels" / e.id;
   try {
     try {
-      e.base = host::resolve_kernel(req.base, req.base_append, unpacked);
-      e.cand = host::resolve_kernel(req.cand, req.cand_append, unpacked);
+      e.base = host::resolve_kernel(req.base, base_append.append, unpacked);
+      e.cand = host::resolve_kernel(req.cand, cand_append.append, unpacked);
     } catch (const std::invalid_argument& ex) {
       usage_error(ex.what());
     }

@@ -99,6 +99,22 @@ class BootPlan {
   std::map<std::string, std::vector<std::string>> other_;
 };
 
+// `--format json`: what a program (ab's preflight) asks of the plan: each
+// preset, whether it would run, the boot it needs, and why it could not run
+// besides the boot ("" where only the boot stands in the way: the checks
+// after it depend on that boot, and each boot's run makes them again).
+nlohmann::json preset_json(const std::string& suite, const Preset& preset, const HostCaps& caps,
+                           const suites::BootNeed& boot, bool would_run) {
+  const std::string reason = preset.unsupported_reason ? preset.unsupported_reason(caps) : "";
+  const bool only_the_boot = !boot.this_boot && reason.find(boot.setting) != std::string::npos;
+  nlohmann::json j = {{"suite", suite}, {"preset", preset.name}, {"would_run", would_run},
+                      {"reason", reason},  {"refusal_besides_boot", only_the_boot ? std::string() : reason}};
+  j["boot"] = boot.setting.empty()
+                  ? nlohmann::json(nullptr)
+                  : nlohmann::json{{"setting", boot.setting}, {"this_boot", boot.this_boot}, {"why", boot.why}};
+  return j;
+}
+
 }  // namespace
 
 int plan_suites(const RunRequest& req) {
@@ -114,10 +130,14 @@ int plan_suites(const RunRequest& req) {
   // The same checks and parse as a run's, before the plan's first line.
   std::vector<suites::ResolvedParams> params;
   for (const auto& [suite, preset] : targets) params.push_back(suites::resolve_params(*preset, req.overrides, caps));
-  fmt::print("{}\n", wrap_text("kvmbench dry run for " + described, 80, "    "));
-  fmt::print("{}\n\n", wrap_text("Nothing is run, opened or written. In capitals: what only the run can know "
-                                 "(RUN_DIR: the run directory it would make; SIZE, PORT, QMP_DIR, FIRMWARE, ...).",
-                                 80, ""));
+  const bool json = req.format == "json";
+  if (!json) {
+    fmt::print("{}\n", wrap_text("kvmbench dry run for " + described, 80, "    "));
+    fmt::print("{}\n\n", wrap_text("Nothing is run, opened or written. In capitals: what only the run can know "
+                                   "(RUN_DIR: the run directory it would make; SIZE, PORT, QMP_DIR, FIRMWARE, ...).",
+                                   80, ""));
+  }
+  nlohmann::json presets = nlohmann::json::array();
   bool any = false;
   BootPlan boots;
   for (std::size_t i = 0; i < targets.size(); ++i) {
@@ -140,10 +160,18 @@ int plan_suites(const RunRequest& req) {
       plan.note("no step-by-step plan for this preset (every document preset has one): its parameters are checked "
                 "as a run checks them, and it measures this host's side only");
     boots.add(suite->name, *preset, boot, plan.would_run());
-    fmt::print("{}\n", suites::render_plan(suite->name, *preset, plan, params[i].text, req.adaptive ? -1 : reps));
     any = any || plan.would_run();
+    if (json)
+      presets.push_back(preset_json(suite->name, *preset, caps, boot, plan.would_run()));
+    else
+      fmt::print("{}\n", suites::render_plan(suite->name, *preset, plan, params[i].text, req.adaptive ? -1 : reps));
   }
-  if (targets.size() > 1 || boots.needs_another()) fmt::print("{}", boots.render(suites::boot_settings(caps)));
+  if (json)
+    fmt::print("{}\n", nlohmann::json{{"host", described}, {"boot_settings", suites::boot_settings(caps)},
+                                      {"presets", presets}}
+                           .dump(2));
+  else if (targets.size() > 1 || boots.needs_another())
+    fmt::print("{}", boots.render(suites::boot_settings(caps)));
   return any ? kExitOk : kExitCannotRun;
 }
 

@@ -54,8 +54,10 @@ void add_run_command(CLI::App& app) {
                 "When another kvmbench run holds this host's run lock, wait for it to finish (at most SECONDS; "
                 "bare: no limit) instead of exiting 75 (busy) at once")
       ->option_text("[=SECONDS]");
-  cmd->add_option("--format", req.format, "Report format printed after the run: text or md")
-      ->check(CLI::IsMember({"text", "md"}));
+  cmd->add_option("--format", req.format,
+                  "Report format printed after the run: text or md; with --dry-run text or json (each preset, "
+                  "whether it would run, the boot it needs, why not)")
+      ->check(CLI::IsMember({"text", "md", "json"}));
   cmd->add_option("--monitors", req.monitors,
                   "What the kernel counted in each measured repetition, stored as monitors beside the figures: off, "
                   "basic (/proc/vmstat's fault, THP, compaction, TLB and NUMA counters, KVM's statistics of the VMs "
@@ -74,6 +76,9 @@ void add_run_command(CLI::App& app) {
       "stderr); 130 interrupted.");
   cmd->callback([line] {
     const engine::RunRequest req = engine::checked_run_request(*line);
+    if (req.format == "json" && !req.dry_run)
+      usage_error("--format json is the dry run's (--dry-run): a run's report is text or md");
+    if (req.format == "md" && req.dry_run) usage_error("--dry-run prints its plan as text or json, not md");
     // A dry run plans before anything that touches the host.
     const int code = req.dry_run ? engine::plan_suites(req) : engine::run_suites(req);
     if (code != kExitOk) throw ExitError(code, "");

@@ -796,6 +796,57 @@ TEST(AbCli, SteadyIsEachBootsRunSteady) {
   EXPECT_EQ(command[1], "--steady") << command.dump();
 }
 
+// The suite's boot need goes onto both kernels' command lines (shown, kept
+// in the state, in every trial load); a command that could not run here for
+// another reason than the boot, and a --*-append that contradicts the need,
+// are refused before anything is written. The machine is described from
+// made-up probes (tests/data/hosts): an SNP host booted with the series'
+// default, where make_shared's document needs kvm.vm_memory_attributes=0,
+// and a plain host without SEV-SNP.
+TEST(AbCli, TheSuitesBootNeedGoesOnBothKernelsAndACommandThatCannotRunHereIsRefused) {
+  const std::string hosts = std::string(KVMBENCH_TEST_DATA) + "/hosts/";
+  auto ab = [](const StubMachine& m, const std::string& host, std::vector<std::string> opts,
+               std::vector<std::string> command) {
+    std::vector<std::string> args = {"ab", "--base", m.image.string(), "--cand", m.image.string(), "-n", "2"};
+    args.insert(args.end(), opts.begin(), opts.end());
+    args.push_back("--");
+    args.insert(args.end(), command.begin(), command.end());
+    std::vector<std::string> env = m.env();
+    env.push_back("KVMBENCH_AB_DRY_RUN_HOST=" + host);
+    return run_kvmbench(args, 120, "", env);
+  };
+  {
+    StubMachine m;
+    m.with_systemd();
+    const auto refused = ab(m, hosts + "plain.json", {}, {"run", "rmpopt", "--preset", "document"});
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_TRUE(has(kvmbench::test_support::unwrapped(refused.err),
+                    "cannot run on this machine, whatever the boot (rmpopt / document: CPU lacks sev_snp"))
+        << refused.err;
+    EXPECT_FALSE(fs::exists(m.state / "state.json"));
+    const auto contradicted = ab(m, hosts + "snp.json", {"--cand-append", "kvm.vm_memory_attributes=1"},
+                                 {"run", "make_shared", "--preset", "document"});
+    EXPECT_EQ(contradicted.exit_code, 2) << contradicted.err;
+    EXPECT_TRUE(has(kvmbench::test_support::unwrapped(contradicted.err),
+                    "--cand-append kvm.vm_memory_attributes=1 contradicts what make_shared / document needs"))
+        << contradicted.err;
+    EXPECT_FALSE(fs::exists(m.state / "state.json"));
+  }
+  StubMachine m;
+  m.with_systemd();
+  const auto started = ab(m, hosts + "snp.json", {"--cand-append", "mitigations=off"},
+                          {"run", "make_shared", "--preset", "document"});
+  ASSERT_EQ(started.exit_code, 0) << started.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(started.err),
+                  "both kernels boot with kvm.vm_memory_attributes=0: make_shared / document needs it"))
+      << started.err;
+  const auto j = state_of(m);
+  EXPECT_TRUE(has(j["base"]["cmdline"], "kvm.vm_memory_attributes=0")) << j["base"].dump();
+  EXPECT_TRUE(has(j["cand"]["cmdline"], "kvm.vm_memory_attributes=0 mitigations=off")) << j["cand"].dump();
+  // The kernels were loaded on trial, and the first jump made, with it.
+  EXPECT_TRUE(has(m.calls(), "kvm.vm_memory_attributes=0")) << m.calls();
+}
+
 // ab --monitors L is each boot's `run --monitors L`, written into the
 // stored command; given twice, or for a command that is not a `run`, it is
 // refused before anything is written.

@@ -367,3 +367,28 @@ TEST(DryRunCli, BadParameterValuesAreRefusedAsARunRefusesThem) {
     EXPECT_TRUE(r.out.empty()) << set << ": " << r.out;
   }
 }
+
+// --format json: each preset, whether it would run, its boot need, and why
+// it could not run besides the boot (what ab's preflight reads); only with
+// --dry-run.
+TEST(DryRunCli, JsonSaysEachPresetsBootNeedAndWhatElseRefusesIt) {
+  auto r = run_kvmbench({"run", "make_shared", "--dry-run", "--format", "json", "--host", kHosts + "snp.json"}, 60,
+                        "", env());
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 77) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["presets"].size(), 1u) << r.out;
+  const auto& p = j["presets"][0];
+  EXPECT_EQ(p["suite"], "make_shared");
+  EXPECT_EQ(p["boot"]["setting"], "kvm.vm_memory_attributes=0");
+  EXPECT_EQ(p["boot"]["this_boot"], false);
+  EXPECT_EQ(p["refusal_besides_boot"], "");  // only the boot stands in the way
+  auto plain = run_kvmbench({"run", "rmpopt", "--dry-run", "--format", "json", "--host", kHosts + "plain.json"}, 60,
+                            "", env());
+  EXPECT_EQ(plain.exit_code, 77) << plain.err;
+  const auto q = nlohmann::json::parse(plain.out);
+  EXPECT_TRUE(q["presets"][0]["boot"].is_null());
+  EXPECT_EQ(q["presets"][0]["refusal_besides_boot"], "CPU lacks sev_snp (SEV-SNP guests)");
+  const auto not_dry = run_kvmbench({"run", "directmap", "--format", "json"}, 60, "", env());
+  EXPECT_EQ(not_dry.exit_code, 2) << not_dry.err;
+  EXPECT_TRUE(has(unwrapped(not_dry.err), "--format json is the dry run's")) << not_dry.err;
+}

@@ -201,3 +201,22 @@ TEST(AbBoot, ACandidateThatNeverCameBack) {
   e.steps[0].status = StepStatus::no_boot;
   EXPECT_EQ(candidate_never_came_back(e), std::nullopt);
 }
+
+// The suites' words first, the user's after; a word the user gave already
+// is not repeated; a module parameter the user sets to another value is a
+// conflict; clearcpuid= and the like add up.
+TEST(MergeBootWords, SuitesWordsFirstNoRepeatsAndAContradictionSaid) {
+  const std::vector<SuiteBootWord> needs = {{"kvm.vm_memory_attributes=0", "make_shared / document", "why"},
+                                            {"clearcpuid=flushbyasid", "asid / document", "off"}};
+  EXPECT_EQ(merge_boot_words(needs, "", "--base-append").append,
+            "kvm.vm_memory_attributes=0 clearcpuid=flushbyasid");
+  const MergedAppend user = merge_boot_words(needs, "mitigations=off  clearcpuid=flushbyasid", "--cand-append");
+  EXPECT_EQ(user.append, "kvm.vm_memory_attributes=0 mitigations=off  clearcpuid=flushbyasid");
+  EXPECT_EQ(user.conflict, "");
+  EXPECT_EQ(merge_boot_words(needs, "clearcpuid=pku", "--cand-append").conflict, "");
+  const MergedAppend bad = merge_boot_words(needs, "kvm.vm_memory_attributes=1", "--cand-append");
+  EXPECT_EQ(bad.conflict,
+            "--cand-append kvm.vm_memory_attributes=1 contradicts what make_shared / document needs on every boot "
+            "(kvm.vm_memory_attributes=0: why)");
+  EXPECT_EQ(merge_boot_words({}, "x=1", "--base-append").append, "x=1");
+}
