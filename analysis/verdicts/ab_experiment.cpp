@@ -311,7 +311,7 @@ std::optional<int> marked_step(std::string_view cmdline, std::string_view id) {
 
 nlohmann::json to_json(const Experiment& e) {
   nlohmann::json steps = nlohmann::json::array();
-  for (const auto& s : e.steps)
+  for (const auto& s : e.steps) {
     steps.push_back({{"side", std::string(to_string(s.side))},
                      {"status", std::string(to_string(s.status))},
                      {"run_dir", s.run_dir},
@@ -321,6 +321,9 @@ nlohmann::json to_json(const Experiment& e) {
                      {"release", s.release},
                      {"started_at", s.started_at},
                      {"ended_at", s.ended_at}});
+    // Only where a try was interrupted: older states read back the same.
+    if (!s.interrupted_run.empty()) steps.back()["interrupted_run"] = s.interrupted_run;
+  }
   nlohmann::json j = {{"kvmbench_ab", 1},
           {"id", e.id},
           {"command", e.command},
@@ -408,7 +411,8 @@ void check_experiment(const Experiment& e) {
                                     {"boot_id", s.boot_id},
                                     {"release", s.release},
                                     {"started_at", s.started_at},
-                                    {"ended_at", s.ended_at}})
+                                    {"ended_at", s.ended_at},
+                                    {"interrupted_run", s.interrupted_run}})
       check_text(fmt::format("steps[{}].{}", i, key), text);
   }
   // -2: none since the last arrival; -1: the way back to base; else a step.
@@ -462,6 +466,7 @@ Experiment experiment_from_json(const nlohmann::json& j) {
     st.release = field<std::string>(s, "release", "a string");
     st.started_at = field<std::string>(s, "started_at", "a string");
     st.ended_at = field<std::string>(s, "ended_at", "a string");
+    if (s.contains("interrupted_run")) st.interrupted_run = field<std::string>(s, "interrupted_run", "a string");
     e.steps.push_back(std::move(st));
   }
   e.phase = phase_from(field<std::string>(j, "phase", "a string"));

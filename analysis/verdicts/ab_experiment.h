@@ -53,6 +53,10 @@ struct Step {
   std::string boot_id;      // /proc/sys/kernel/random/boot_id of its boot
   std::string release;      // uname -r of its boot
   std::string started_at, ended_at;  // UTC, ISO 8601
+  // The partial run of a try the machine went down in (a crash, a power
+  // loss): the step is tried once more on a fresh boot of its side; ""
+  // when it has not been.
+  std::string interrupted_run;
 };
 
 enum class Phase {

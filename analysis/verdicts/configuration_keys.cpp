@@ -40,6 +40,9 @@ constexpr std::array kConfiguration = {
     ConfigurationKey{"host.virtualization.emulated"}, ConfigurationKey{"host.qemu.version"},
     ConfigurationKey{"lab.kernel"}, ConfigurationKey{"lab.accel"}, ConfigurationKey{"lab.cpu"},
     ConfigurationKey{"lab.vcpus"}, ConfigurationKey{"lab.memory_mib"},
+    // How an ab step's boot came (kexec; a run outside ab has none): a
+    // kexec'd SNP host keeps its RMP from the boot before.
+    ConfigurationKey{"ab.boot"},
     // A Google Benchmark file's own "context" (a file compared as it is;
     // an ingested run's gbench_context of one file, as meta_differences
     // reads it): the machine and the build it says it ran on.

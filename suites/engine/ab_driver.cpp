@@ -310,13 +310,34 @@ int end_after_refused_jump(Experiment& e, const fs::path& state_dir, const std::
   return code;
 }
 
+// The directory a step's command wrote its run under.
+fs::path step_out_dir(const Experiment& e, std::size_t i) {
+  return fs::path(e.out_dir) / fmt::format("step{}-{}", i + 1, to_string(e.steps[i].side));
+}
+
+// The run an interrupted try left (moved aside, so that the next try's is
+// the one stored), or "" where it left none.
+std::string stored_partial_run(const Experiment& e, std::size_t i) {
+  const fs::path out = step_out_dir(e, i);
+  std::error_code ec;
+  for (const auto& d : fs::directory_iterator(out, ec)) {
+    if (!fs::exists(d.path() / "meta.json", ec)) continue;
+    const fs::path aside = out.parent_path() / (out.filename().string() + "-interrupted") / d.path().filename();
+    fs::create_directories(aside.parent_path(), ec);
+    fs::rename(d.path(), aside, ec);
+    return ec ? d.path().string() : aside.string();
+  }
+  return "";
+}
+
 // What this boot is, for an experiment that left for one: the boot it
 // asked for, or another (the kernel did not come back: a hang ended by a
 // power cycle, a crash, a power loss).
-void arrive(Experiment& e) {
-  if (e.kexec_from_boot_id.empty()) return;  // nothing in flight
+// Returns the step whose own boot this is (-1: none).
+int arrive(Experiment& e) {
+  if (e.kexec_from_boot_id.empty()) return -1;  // nothing in flight
   const std::string boot = host::boot_id();
-  if (boot == e.kexec_from_boot_id) return;  // still the boot that asked: go on from it
+  if (boot == e.kexec_from_boot_id) return -1;  // still the boot that asked: go on from it
   const std::optional<int> marked = ab::marked_step(host::proc_cmdline(), e.id);
   const int wanted = e.kexec_step;
   bool came = false;  // the step's own boot, in time
@@ -335,15 +356,35 @@ void arrive(Experiment& e) {
       came = true;
     }
   }
-  // A step that was running when the machine went down.
-  for (auto& s : e.steps)
-    if (s.status == StepStatus::running && !(came && &s == &e.steps[static_cast<std::size_t>(wanted)])) {
-      s.status = StepStatus::failed;
-      s.ended_at = utc_timestamp_iso();
-      s.note = "the machine went down while its command ran (crash or power loss)";
-    }
   e.kexec_step = -2;
   e.kexec_from_boot_id.clear();
+  return came ? wanted : -1;
+}
+
+// A step that was running when the machine went down (a crash, a power
+// loss), other than `came` (the step whose own boot this is): its partial
+// run moved aside and named, and the step tried once more on a fresh boot
+// of its side; down a second time, it failed (a kernel that crashes under
+// the command is no boot to judge).
+void after_going_down(Experiment& e, int came) {
+  for (std::size_t i = 0; i < e.steps.size(); ++i) {
+    Step& s = e.steps[i];
+    if (s.status != StepStatus::running || static_cast<int>(i) == came) continue;
+    const std::string partial = stored_partial_run(e, i);
+    s.ended_at = utc_timestamp_iso();
+    if (s.interrupted_run.empty()) {
+      s.status = StepStatus::pending;
+      s.interrupted_run = partial.empty() ? "none stored" : partial;
+      s.note = fmt::format("interrupted: the machine went down while its command ran (crash or power loss; partial "
+                           "run: {}); tried again on a fresh boot",
+                           s.interrupted_run);
+    } else {
+      s.status = StepStatus::failed;
+      s.note = fmt::format("the machine went down twice while its command ran (partial runs: {}, {})",
+                           s.interrupted_run, partial.empty() ? "none stored" : partial);
+    }
+    s.run_dir.clear();
+  }
 }
 
 // The one run directory the command stored under `dir`, or "".
@@ -380,7 +421,7 @@ void run_step(Experiment& e, const fs::path& file, std::size_t i) {
   s.release = host::running_release();
   s.started_at = utc_timestamp_iso();
   save_state(file, e);
-  const fs::path out = fs::path(e.out_dir) / fmt::format("step{}-{}", i + 1, to_string(s.side));
+  const fs::path out = step_out_dir(e, i);
   std::error_code ec;
   fs::create_directories(out, ec);
   say(fmt::format("{} on {} (boot {}): kvmbench {}", step_name(e, i), s.release, s.boot_id.substr(0, 8),
@@ -442,18 +483,33 @@ void run_step(Experiment& e, const fs::path& file, std::size_t i) {
 
 // The boots that stored a run, each side merged (a boot one unit: the
 // mean of its repetitions), through the gate.
+// "; the runs of step 3 (cand): DIR are missing (deleted before the
+// verdict: not counted)", or "".
+std::string missing_text(const std::vector<std::string>& missing) {
+  if (missing.empty()) return "";
+  return fmt::format("; the run{} of {} {} missing (deleted before the verdict: not counted)",
+                     missing.size() == 1 ? "" : "s", fmt::join(missing, ", "), missing.size() == 1 ? "is" : "are");
+}
+
 struct BootsJudged {
   GateResult gate;
   std::size_t base_boots = 0, cand_boots = 0;
   bool usable = false;  // 2 or more boots a side loaded and compared
   bool emulated = false;
+  std::vector<std::string> missing;  // "step 3 (cand): DIR": a run gone before the verdict
 };
 
 BootsJudged judge_boots(const Experiment& e, GateOptions go) {
   std::vector<ComparisonSide> sides[2];
-  std::vector<std::string> problems;
-  for (const auto& s : e.steps) {
+  std::vector<std::string> problems, missing;
+  for (std::size_t i = 0; i < e.steps.size(); ++i) {
+    const Step& s = e.steps[i];
     if (s.status != StepStatus::done) continue;
+    std::error_code ec;
+    if (!fs::exists(fs::path(s.run_dir) / "meta.json", ec)) {
+      missing.push_back(fmt::format("step {} ({}): {}", i + 1, to_string(s.side), s.run_dir));
+      continue;
+    }
     try {
       sides[s.side == Side::cand].push_back(side_from_run(load_run(s.run_dir), s.run_dir));
     } catch (const std::exception& ex) {
@@ -461,11 +517,13 @@ BootsJudged judge_boots(const Experiment& e, GateOptions go) {
     }
   }
   BootsJudged j;
+  j.missing = missing;
   const std::size_t nb = j.base_boots = sides[0].size(), nc = j.cand_boots = sides[1].size();
   if (nb < 2 || nc < 2) {
     j.gate = unusable_gate("base", "cand", go,
-                           fmt::format("{} base and {} candidate boots stored a run; a verdict needs at least 2 of each",
-                                       nb, nc));
+                           fmt::format("{} base and {} candidate boots stored a run{}; a verdict needs at least 2 of "
+                                       "each",
+                                       nb, nc, missing_text(missing)));
     return j;
   }
   try {
@@ -703,6 +761,7 @@ int give_verdict(Experiment& e, const fs::path& state_dir) {
                        : std::string("Holm"),
           k, k == 1 ? "" : "s", e.max_regression_pct,
           j.emulated ? " [EMULATED: a functional check of the pipeline, not a performance verdict]" : "");
+      e.verdict_line += missing_text(j.missing);
       // The one-line verdict first (one line, whatever its length: it is
       // what a log is searched for), then `compare`'s document in its mail
       // layout.
@@ -785,7 +844,9 @@ void print_status(const Experiment& e) {
 // The experiment from here to this boot's end of it.
 int go_on(Experiment& e, const fs::path& state_dir) {
   const fs::path file = state_dir / "state.json";
-  arrive(e);
+  // A step left running by this process itself is never found here: the
+  // resume runs at boot, after the command's boot has ended.
+  after_going_down(e, arrive(e));
   // A candidate that has never booted is not booted again (each try is a
   // hang or a panic of the machine): the steps left are not run, and the
   // verdict fails with the reason.
@@ -817,8 +878,10 @@ int go_on(Experiment& e, const fs::path& state_dir) {
     if (!next) break;
     const std::size_t i = *next;
     // Each step on a boot of its own, made for it: the boot is the unit.
+    // (A step tried again after the machine went down gets a fresh boot,
+    // not the one its interrupted try had.)
     if (ab::marked_step(host::proc_cmdline(), e.id) == static_cast<int>(i) &&
-        e.steps[i].status != StepStatus::booting) {
+        e.steps[i].status != StepStatus::booting && e.steps[i].boot_id != host::boot_id()) {
       run_step(e, file, i);
       continue;
     }

@@ -434,6 +434,51 @@ nlohmann::json state_of(const StubMachine& m) {
 
 }  // namespace
 
+// Power lost (or a crash) while a step's command ran: the machine comes
+// back in its default boot, with the step still "running" in the state and
+// its partial run on disk. The resume moves the partial run aside, names
+// it, and tries the step again on a fresh boot of its side (the partial run
+// no longer makes it "stored no run"); down a second time, the step fails.
+TEST(AbCli, APowerLossDuringAStepTriesItAgainOnAFreshBootOnce) {
+  StubMachine m;
+  m.with_systemd();
+  kvmbench::ab::Experiment e = two_boots_a_side({"run", "directmap", "--preset", "host"});
+  e.base.spec = e.cand.spec = e.base.image = e.cand.image = m.image.string();
+  e.base.cmdline = e.cand.cmdline = "root=/dev/vda1 ro";
+  e.out_dir = (m.tmp.path / "runs").string();
+  e.created_at = "2026-12-06T10:00:00Z";
+  e.steps[0].status = kvmbench::ab::StepStatus::running;
+  e.steps[0].boot_id = "the boot the power went out in";
+  const fs::path step_dir = m.tmp.path / "runs" / ("step1-" + std::string(to_string(e.steps[0].side)));
+  kvmbench::test_support::write_text(step_dir / "directmap-partial" / "meta.json", R"({"status": "running"})");
+  kvmbench::test_support::write_text(m.state / "state.json", to_json(e).dump(2));
+  kvmbench::test_support::write_text(m.root / "proc/cmdline", "root=/dev/vda1 ro\n");
+
+  const auto r = run_kvmbench({"ab", "--resume"}, 120, "", m.env());
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto j = state_of(m);
+  EXPECT_EQ(j["steps"][0]["status"], "booting") << j.dump(2);  // on its way to a fresh boot
+  const std::string aside = j["steps"][0]["interrupted_run"];
+  EXPECT_TRUE(has(aside, "step1-" + std::string(to_string(e.steps[0].side)) + "-interrupted/directmap-partial")) << aside;
+  EXPECT_TRUE(fs::exists(fs::path(aside) / "meta.json"));
+  EXPECT_FALSE(fs::exists(step_dir / "directmap-partial"));
+  EXPECT_TRUE(has(j["steps"][0]["note"], "interrupted: the machine went down while its command ran")) << j.dump(2);
+  EXPECT_TRUE(has(m.calls(), "kvmbench.ab=" + e.id + ":0")) << m.calls();
+
+  // Down again during its second try: failed, both partial runs named.
+  e = kvmbench::ab::experiment_from_json(j);
+  e.steps[0].status = kvmbench::ab::StepStatus::running;
+  e.kexec_step = -2;
+  e.kexec_from_boot_id.clear();
+  kvmbench::test_support::write_text(step_dir / "directmap-second" / "meta.json", R"({"status": "running"})");
+  kvmbench::test_support::write_text(m.state / "state.json", to_json(e).dump(2));
+  const auto again = run_kvmbench({"ab", "--resume"}, 120, "", m.env());
+  EXPECT_EQ(again.exit_code, 0) << again.out << again.err;
+  j = state_of(m);
+  EXPECT_EQ(j["steps"][0]["status"], "failed") << j.dump(2);
+  EXPECT_TRUE(has(j["steps"][0]["note"], "the machine went down twice while its command ran")) << j.dump(2);
+}
+
 // The step's kernel came back, with its marker, but later than
 // --boot-timeout: the step is recorded as no boot, with how long it took.
 // (The next jump is refused by the stub, which ends the experiment: not
@@ -676,6 +721,31 @@ kvmbench::test_support::CommandResult resume_until_done(const StubMachine& m, in
 }
 
 }  // namespace
+
+// A step's run deleted before the verdict: named as missing in the verdict
+// line, not counted (3 boots a side, one gone: 2 and 3 judged).
+TEST(AbCli, ARunDeletedBeforeTheVerdictIsNamedMissing) {
+  StubMachine m;
+  m.with_systemd();
+  std::vector<std::string> args = {"ab", "--base", m.image.string(), "--cand", m.image.string(), "-n", "3",
+                                   "--max-regression", "400", "--out", (m.tmp.path / "runs").string(), "--",
+                                   "run", "rmpopt", "--preset", "host", "-r", "2", "--set", "ram=1G", "--set",
+                                   "layouts=none", "--set", "strategies=one-cpu"};
+  ASSERT_EQ(run_kvmbench(args, 120, "", m.env()).exit_code, 0);
+  // Five boots: five steps done, the sixth's jump made.
+  for (int boot = 1; boot <= 5; ++boot) {
+    boot_as_asked(m, boot);
+    ASSERT_EQ(run_kvmbench({"ab", "--resume"}, 300, "", m.env()).exit_code, 0);
+  }
+  const std::string gone = state_of(m)["steps"][0]["run_dir"];
+  ASSERT_FALSE(gone.empty());
+  fs::remove_all(gone);
+  const auto r = resume_until_done(m, 3);
+  const std::string out = kvmbench::test_support::unwrapped(r.out);
+  EXPECT_TRUE(has(out, "the run of step 1 (base): " + gone + " is missing (deleted before the verdict: not counted)"))
+      << r.out;
+  EXPECT_TRUE(has(out, "(2 base and 3 candidate boots")) << r.out;
+}
 
 // -n auto on A/A with a margin that a few boots exclude: pairs of boots
 // until decided, the rest of the budget left unrun, and a PASS that says
