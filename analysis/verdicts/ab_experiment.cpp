@@ -350,6 +350,7 @@ nlohmann::json to_json(const Experiment& e) {
           {"created_at", e.created_at}};
   // Only where asked for: a fixed experiment's record is as it always was.
   if (e.sequential) j["sequential"] = {{"max_time_s", e.max_time_s}, {"looks", looks_json(e.looks)}};
+  if (e.boot_via != "kexec") j["boot_via"] = e.boot_via;
   return j;
 }
 
@@ -483,6 +484,10 @@ Experiment experiment_from_json(const nlohmann::json& j) {
     e.sequential = true;
     e.max_time_s = number_from(q, "max_time_s", "sequential");
     e.looks = looks_from(q.value("looks", nlohmann::json()));
+  }
+  if (j.contains("boot_via")) {
+    e.boot_via = field<std::string>(j, "boot_via", "a string");
+    if (e.boot_via != "kexec" && e.boot_via != "reboot") bad("boot_via", "kexec or reboot", e.boot_via);
   }
   check_experiment(e);
   return e;

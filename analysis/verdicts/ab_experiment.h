@@ -97,6 +97,9 @@ struct Experiment {
   // boundaries the earlier ones were.
   bool sequential = false;
   double max_time_s = 0;  // --max-time: no step begins later than this after created_at (0: no limit)
+  // How each step's kernel is booted: "kexec" (the default), or "reboot"
+  // through the boot loader's one-shot entry (hostlib/state/boot_loader.h).
+  std::string boot_via = "kexec";
   std::vector<SequentialLook> looks;
 
   // The request's identity: what must match for a command to continue

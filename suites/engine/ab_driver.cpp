@@ -22,6 +22,7 @@
 #include "analysis/views/gate_view.h"
 #include "analysis/model/json_input.h"
 #include "analysis/store/run_store.h"
+#include "hostlib/state/boot_loader.h"
 #include "hostlib/state/kexec.h"
 #include "hostlib/os/child_process.h"
 #include "hostlib/state/run_lock.h"
@@ -159,6 +160,15 @@ std::vector<ab::SuiteBootWord> check_command(const std::vector<std::string>& cmd
 // hostlib/state/kexec.h reads), the static facts first, then a trial load
 // and unload of each kernel with the command line it will boot with.
 void preflight(const Experiment& e) {
+  if (e.boot_via == "reboot") {
+    // Through the boot loader: it must offer a one-shot entry, and read
+    // both kernels.
+    const host::BootLoader b = host::probe_boot_loader();
+    for (const ab::KernelChoice* k : {&e.base, &e.cand})
+      if (const std::string why = host::reboot_refusal(b, *k); !why.empty())
+        usage_error("the boot loader cannot boot this experiment (--boot-via reboot): " + why);
+    return;
+  }
   const ab::KexecHost h = host::probe_kexec_host();
   std::vector<ab::KexecKernel> kernels = {host::kexec_kernel(e.base, "base"), host::kexec_kernel(e.cand, "cand")};
   if (const auto why = ab::preflight_refusal(h, kernels)) usage_error("kexec cannot boot this experiment: " + *why);
@@ -184,6 +194,7 @@ Experiment new_experiment(const AbRequest& req, const fs::path& state_dir, std::
   e.max_regression_pct = req.max_regression_pct;
   e.alpha = req.alpha;
   e.boot_timeout_s = req.boot_timeout_s;
+  e.boot_via = req.boot_via;
   e.sequential = req.sequential;
   e.max_time_s = req.max_time_s;
   e.created_at = utc_timestamp_iso();
@@ -252,6 +263,13 @@ std::string step_name(const Experiment& e, std::size_t i) {
 int give_verdict(Experiment& e, const fs::path& state_dir);
 void print_verdict(const Experiment& e, const fs::path& state_dir);
 
+// The experiment is over (or never started): nothing goes on at boot, and
+// the boot loader has no kvmbench entry left.
+void undo_boot_arrangements(const Experiment& e) {
+  host::cancel_resume_at_boot();
+  if (e.boot_via == "reboot") host::remove_reboot_entry(host::probe_boot_loader());
+}
+
 // Whether no step has run or ended yet: the experiment is only being
 // started, and a failed first jump can take it all back.
 bool nothing_ran(const Experiment& e) {
@@ -271,15 +289,19 @@ void leave_for(Experiment& e, const fs::path& file, int step) {
   if (step >= 0) e.steps[static_cast<std::size_t>(step)].status = StepStatus::booting;
   save_state(file, e);
   const std::string cmdline = boot_cmdline(e, k, step);
-  say(fmt::format("{}: kexec into the {} kernel ({}{}); the experiment goes on after the boot (`kvmbench ab "
+  say(fmt::format("{}: {} into the {} kernel ({}{}); the experiment goes on after the boot (`kvmbench ab "
                   "--status`)",
                   step >= 0 ? step_name(e, static_cast<std::size_t>(step)) : std::string("the end"),
+                  e.boot_via == "reboot" ? "reboot" : "kexec",
                   step >= 0 ? std::string(to_string(e.steps[static_cast<std::size_t>(step)].side)) : "base", k.spec,
                   k.append.empty() ? "" : ", + " + k.append));
   std::fflush(stdout);
   std::fflush(stderr);
   try {
-    host::kexec_into(k, cmdline);
+    if (e.boot_via == "reboot")
+      host::reboot_into(host::probe_boot_loader(), k, cmdline);
+    else
+      host::kexec_into(k, cmdline);
   } catch (const std::runtime_error&) {
     if (step >= 0) e.steps[static_cast<std::size_t>(step)].status = StepStatus::pending;
     e.kexec_step = -2;
@@ -302,7 +324,7 @@ int end_after_refused_jump(Experiment& e, const fs::path& state_dir, const std::
   if (e.phase != ab::Phase::returning) code = give_verdict(e, state_dir);
   e.phase = ab::Phase::done;
   save_state(state_dir / "state.json", e);
-  host::cancel_resume_at_boot();
+  undo_boot_arrangements(e);
   say(fmt::format("kexec refused a jump ({}), so the experiment ends here; the machine stays in {} until it is "
                   "rebooted",
                   why, host::running_release()));
@@ -410,7 +432,7 @@ void tag_run(const fs::path& run, const Experiment& e, std::size_t i) {
              {"kernel", k.spec},
              {"append", k.append},
              {"boot_id", e.steps[i].boot_id},
-             {"boot", "kexec"}};
+             {"boot", e.boot_via}};
   write_file_atomic(meta, m.dump(2) + "\n");
 }
 
@@ -859,7 +881,7 @@ int go_on(Experiment& e, const fs::path& state_dir) {
   if (e.phase == ab::Phase::returning) {
     e.phase = ab::Phase::done;
     save_state(file, e);
-    host::cancel_resume_at_boot();
+    undo_boot_arrangements(e);
     print_verdict(e, state_dir);
     return e.result_code;
   }
@@ -897,11 +919,14 @@ int go_on(Experiment& e, const fs::path& state_dir) {
       // The first jump: nothing has happened yet, and nothing is left.
       std::error_code ec;
       fs::remove(file, ec);
-      host::cancel_resume_at_boot();
-      usage_error(fmt::format("the first kexec failed, so the experiment is not started (its state and resume unit "
-                              "are removed): {}; let the boot loader boot each kernel (`--boot-via reboot`, not in this "
-                              "kvmbench yet)",
-                              ex.what()));
+      undo_boot_arrangements(e);
+      usage_error(e.boot_via == "reboot"
+                      ? fmt::format("the first reboot could not be arranged, so the experiment is not started (its "
+                                    "state, resume unit and boot entry are removed): {}",
+                                    ex.what())
+                      : fmt::format("the first kexec failed, so the experiment is not started (its state and resume "
+                                    "unit are removed): {}; let the boot loader boot each kernel (`--boot-via reboot`)",
+                                    ex.what()));
     }
     return kExitOk;
   }
@@ -921,7 +946,7 @@ int go_on(Experiment& e, const fs::path& state_dir) {
   }
   e.phase = ab::Phase::done;
   save_state(file, e);
-  host::cancel_resume_at_boot();
+  undo_boot_arrangements(e);
   print_verdict(e, state_dir);
   return code;
 }

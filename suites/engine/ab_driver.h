@@ -31,6 +31,7 @@ struct AbRequest {
   double boot_timeout_s = 600;
   std::string db;                   // "": none (or $KVMBENCH_DB)
   std::vector<std::string> command;  // after --
+  std::string boot_via = "kexec";    // or "reboot": through the boot loader (hostlib/state/boot_loader.h)
   bool status = false, abort = false, resume = false;
 };
 

@@ -1,6 +1,7 @@
 // kvmbench ab --base K --cand K [--base-append ARGS] [--cand-append ARGS]
 //             [-n N | -n auto --max-boots K [--max-time T]] [--order abba|random] [--seed S] [--state DIR]
 //             [--out DIR] [--junit F] [--markdown F] [--max-regression PCT] [--steady] [--monitors L] [--plan PILOT...]
+//             [--boot-via kexec|reboot]
 //             -- run SUITE ...
 // kvmbench ab --status | --abort | --resume [--state DIR]
 // One verdict across boots (ab_driver.h).
@@ -108,6 +109,11 @@ void add_ab_command(CLI::App& app) {
   cmd->add_option("--max-regression", o->max_regression_pct, "allowed regression in percent (default 0); above 0, PASS needs a regression of that much excluded, "
                   "else INCONCLUSIVE (exit 3) with the boots that would decide it");
   cmd->add_option("--alpha", o->alpha, "family-wise significance level (Holm; default 0.05)");
+  cmd->add_option("--boot-via", o->boot_via,
+                  "kexec (default: kexec-tools jumps into each kernel) or reboot (the boot loader boots it once: "
+                  "GRUB's grub-reboot with GRUB_DEFAULT=saved, or systemd-boot's bootctl set-oneshot; the default "
+                  "entry stays, so a hang comes back in it): for a TDX host, or Secure Boot with an unsigned candidate")
+      ->check(CLI::IsMember({"kexec", "reboot"}));
   cmd->add_option("--boot-timeout", o->boot_timeout_s,
                   "seconds a kexec'd kernel has to come back before its boot counts as failed (default 600)");
   cmd->add_option("--db", o->db, "import each boot's run into this results database (else $KVMBENCH_DB, if set)");

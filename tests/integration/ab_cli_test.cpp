@@ -722,6 +722,65 @@ kvmbench::test_support::CommandResult resume_until_done(const StubMachine& m, in
 
 }  // namespace
 
+// --boot-via reboot on a GRUB machine (stubs of grub-reboot, systemctl and
+// bootctl on PATH): refused without GRUB_DEFAULT=saved, before anything is
+// written; else each step's kernel is kvmbench's entry in custom.cfg with
+// the step's command line, chosen once by grub-reboot, and a reboot; every
+// run says it came by reboot; at the end the entry is gone and the
+// machine's own custom.cfg lines stay.
+TEST(AbCli, BootViaRebootChoosesAOneShotGrubEntryForEachStep) {
+  using kvmbench::test_support::write_text;
+  StubMachine m;
+  m.with_systemd();
+  write_text(m.root / "boot/grub/grub.cfg",
+             "### BEGIN /etc/grub.d/41_custom ###\nif [ -f  ${config_directory}/custom.cfg ]; then\n"
+             "  source ${config_directory}/custom.cfg\nfi\n");
+  write_text(m.root / "boot/grub/custom.cfg", "menuentry 'the lab's own' {\n}\n");
+  write_text(m.root / "etc/default/grub", "GRUB_DEFAULT=0\nGRUB_TIMEOUT=5\n");
+  write_text(m.bin / "grub-reboot", "#!/bin/sh\necho \"grub-reboot $*\" >> '" + m.log.string() + "'\nexit 0\n");
+  write_text(m.bin / "bootctl", "#!/bin/sh\nexit 1\n");  // not systemd-boot
+  for (const char* p : {"grub-reboot", "bootctl"})
+    fs::permissions(m.bin / p, fs::perms::owner_all, fs::perm_options::add);
+  std::vector<std::string> args = {"ab", "--boot-via", "reboot", "--base", m.image.string(), "--cand",
+                                   m.image.string(), "-n", "2", "--out", (m.tmp.path / "runs").string(), "--",
+                                   "run", "rmpopt", "--preset", "host", "-r", "2", "--set", "ram=1G", "--set",
+                                   "layouts=none", "--set", "strategies=one-cpu"};
+  const auto refused = run_kvmbench(args, 120, "", m.env());
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(refused.err), "GRUB_DEFAULT=saved")) << refused.err;
+  EXPECT_FALSE(fs::exists(m.state / "state.json"));
+
+  write_text(m.root / "etc/default/grub", "GRUB_DEFAULT=saved\nGRUB_TIMEOUT=5\n");
+  const auto started = run_kvmbench(args, 120, "", m.env());
+  ASSERT_EQ(started.exit_code, 0) << started.err;
+  const std::string id = state_of(m)["id"];
+  EXPECT_EQ(state_of(m)["boot_via"], "reboot");
+  const std::string custom = kvmbench::test_support::read_text(m.root / "boot/grub/custom.cfg");
+  EXPECT_TRUE(has(custom, "menuentry 'the lab's own'")) << custom;
+  EXPECT_TRUE(has(custom, "menuentry 'kvmbench ab' --id kvmbench-ab {\n\tlinux '" + m.image.string() + "' ")) << custom;
+  EXPECT_TRUE(has(custom, "panic=10 softlockup_panic=1 hung_task_panic=1 kvmbench.ab=" + id + ":0\n")) << custom;
+  const std::string calls = m.calls();
+  EXPECT_TRUE(has(calls, "grub-reboot kvmbench-ab\nsystemctl reboot")) << calls;
+  EXPECT_FALSE(has(calls, "kexec -l")) << calls;
+
+  const auto r = resume_until_done(m, 8);
+  // A verdict (an A/A pair of two boots a side may decide either way): the
+  // boot path is what is tested.
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
+  std::size_t runs = 0;
+  const auto done = state_of(m);
+  for (const auto& step : done["steps"]) {
+    if (step["status"] != "done") continue;
+    ++runs;
+    const auto meta =
+        nlohmann::json::parse(kvmbench::test_support::read_text(fs::path(step["run_dir"].get<std::string>()) / "meta.json"));
+    EXPECT_EQ(meta["ab"]["boot"], "reboot") << meta["ab"].dump();
+  }
+  EXPECT_EQ(runs, 4u) << done.dump(2);
+  const std::string after = kvmbench::test_support::read_text(m.root / "boot/grub/custom.cfg");
+  EXPECT_EQ(after, "menuentry 'the lab's own' {\n}\n");
+}
+
 // A step's run deleted before the verdict: named as missing in the verdict
 // line, not counted (3 boots a side, one gone: 2 and 3 judged).
 TEST(AbCli, ARunDeletedBeforeTheVerdictIsNamedMissing) {

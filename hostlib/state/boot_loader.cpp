@@ -1,0 +1,176 @@
+#include "hostlib/state/boot_loader.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "analysis/model/text_lines.h"
+#include "analysis/store/run_store.h"
+#include "hostlib/os/child_process.h"
+#include "hostlib/os/kernel_files.h"
+#include "hostlib/state/kexec.h"
+
+namespace fs = std::filesystem;
+
+namespace kvmbench::host {
+
+namespace {
+
+constexpr const char* kBegin = "### kvmbench ab: begin (written by `kvmbench ab --boot-via reboot`; removed at its end)";
+constexpr const char* kEnd = "### kvmbench ab: end";
+constexpr const char* kEntry = "kvmbench-ab";
+
+fs::path on_machine(const fs::path& p) { return machine_root() / p.relative_path(); }
+
+// A program on PATH, as the shell finds it.
+bool have_program(const std::string& name) {
+  return run_program({"/bin/sh", "-c", "command -v \"$1\" >/dev/null", "sh", name}, 10).ok();
+}
+
+ProgramRun run_named(const std::vector<std::string>& words, double timeout_s) {
+  std::vector<std::string> argv = {"/bin/sh", "-c", "exec \"$@\"", "sh"};
+  argv.insert(argv.end(), words.begin(), words.end());
+  return run_program(argv, timeout_s);
+}
+
+// GRUB_DEFAULT=saved in /etc/default/grub or a grub.d drop-in: grub-reboot
+// does nothing without it.
+bool grub_default_saved() {
+  std::vector<fs::path> files = {on_machine("/etc/default/grub")};
+  std::error_code ec;
+  for (const auto& d : fs::directory_iterator(on_machine("/etc/default/grub.d"), ec))
+    if (d.path().extension() == ".cfg") files.push_back(d.path());
+  bool saved = false;
+  for (const auto& f : files)
+    for_each_line(read_kernel_file(f).value_or(""), [&](std::size_t, std::string_view line) {
+      if (line.starts_with("GRUB_DEFAULT=")) saved = line == "GRUB_DEFAULT=saved" || line == "GRUB_DEFAULT=\"saved\"";
+    });
+  return saved;
+}
+
+// Quoted for grub.cfg's shell-like syntax: single quotes, a quote as '\''.
+std::string grub_word(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+BootLoader probe_boot_loader() {
+  BootLoader b;
+  std::error_code ec;
+  if (have_program("bootctl") && run_named({"bootctl", "is-installed"}, 30).ok()) {
+    b.kind = BootLoaderKind::systemd_boot;
+    const ProgramRun esp = run_named({"bootctl", "--print-esp-path"}, 30);
+    std::string path = esp.output.substr(0, esp.output.find('\n'));
+    if (!esp.ok() || path.empty()) b.refusal = "systemd-boot is installed, but `bootctl --print-esp-path` failed: " + esp.failure();
+    b.esp = path;
+  } else if (fs::exists(on_machine("/boot/grub/grub.cfg"), ec)) {
+    b.kind = BootLoaderKind::grub;
+    struct stat root {}, boot {};
+    b.boot_own_filesystem = ::stat(on_machine("/").c_str(), &root) == 0 &&
+                            ::stat(on_machine("/boot").c_str(), &boot) == 0 && root.st_dev != boot.st_dev;
+    const std::string cfg = read_kernel_file(on_machine("/boot/grub/grub.cfg")).value_or("");
+    if (!have_program("grub-reboot"))
+      b.refusal = "GRUB boots this machine, but grub-reboot is not installed (apt-get install grub2-common)";
+    else if (!grub_default_saved())
+      b.refusal = "grub-reboot chooses an entry once only with GRUB_DEFAULT=saved: set it in /etc/default/grub and "
+                  "run update-grub (the default entry stays the one booted now)";
+    else if (cfg.find("custom.cfg") == std::string::npos)
+      b.refusal = "/boot/grub/grub.cfg does not read /boot/grub/custom.cfg (Debian's /etc/grub.d/41_custom makes it "
+                  "do so): enable 41_custom and run update-grub";
+  } else {
+    b.refusal = "no boot loader kvmbench can choose a one-shot entry in: neither GRUB 2 (/boot/grub/grub.cfg) nor "
+                "systemd-boot (`bootctl is-installed`); UEFI BootNext alone is not built";
+  }
+  if (b.refusal.empty() && !systemd_runs_this_machine())
+    b.refusal = "the reboot and the resume after it need systemd (PID 1)";
+  return b;
+}
+
+std::string grub_path(const BootLoader& b, const std::string& file) {
+  if (!b.boot_own_filesystem) return file;
+  const fs::path p(file);
+  const auto rel = p.lexically_relative("/boot");
+  if (rel.empty() || rel.string().starts_with("..")) return "";
+  return "/" + rel.string();
+}
+
+std::string with_kvmbench_grub_entry(const std::string& custom_cfg, const std::string& linux,
+                                     const std::string& initrd, const std::string& cmdline) {
+  std::string out;
+  bool inside = false;
+  for_each_line(custom_cfg, [&](std::size_t, std::string_view line) {
+    if (line == kBegin) inside = true;
+    if (!inside) out.append(line).push_back('\n');
+    if (line == kEnd) inside = false;
+  });
+  if (linux.empty()) return out;
+  out += fmt::format("{}\nmenuentry 'kvmbench ab' --id {} {{\n\tlinux {} {}\n", kBegin, kEntry, grub_word(linux),
+                     cmdline);
+  if (!initrd.empty()) out += fmt::format("\tinitrd {}\n", grub_word(initrd));
+  out += fmt::format("}}\n{}\n", kEnd);
+  return out;
+}
+
+std::string reboot_refusal(const BootLoader& b, const ab::KernelChoice& k) {
+  if (!b.refusal.empty()) return b.refusal;
+  if (k.image.empty()) return fmt::format("kernel '{}': no image to boot", k.spec);
+  if (b.kind == BootLoaderKind::grub)
+    for (const std::string& f : {k.image, k.initrd})
+      if (!f.empty() && grub_path(b, f).empty())
+        return fmt::format("kernel '{}': {} lies outside /boot, which is a filesystem of its own, so GRUB cannot "
+                           "read it: copy it under /boot",
+                           k.spec, f);
+  return "";
+}
+
+void reboot_into(const BootLoader& b, const ab::KernelChoice& k, const std::string& cmdline) {
+  if (const std::string why = reboot_refusal(b, k); !why.empty()) throw std::runtime_error(why);
+  if (b.kind == BootLoaderKind::grub) {
+    const fs::path custom = on_machine("/boot/grub/custom.cfg");
+    const std::string now = read_kernel_file(custom).value_or("");
+    write_file_atomic(custom, with_kvmbench_grub_entry(now, grub_path(b, k.image),
+                                                       k.initrd.empty() ? "" : grub_path(b, k.initrd), cmdline));
+    const ProgramRun once = run_named({"grub-reboot", kEntry}, 60);
+    if (!once.ok()) throw std::runtime_error("grub-reboot failed: " + once.failure());
+  } else {
+    // The images on the ESP, where systemd-boot reads them.
+    const fs::path dir = b.esp / "kvmbench-ab";
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const auto copy = [&](const std::string& from, const char* name) {
+      fs::copy_file(from, dir / name, fs::copy_options::overwrite_existing, ec);
+      if (ec) throw std::runtime_error(fmt::format("copying {} to the ESP: {}", from, ec.message()));
+    };
+    copy(k.image, "linux");
+    if (!k.initrd.empty()) copy(k.initrd, "initrd");
+    std::string entry = fmt::format("# {}\ntitle kvmbench ab\nlinux /kvmbench-ab/linux\n", kBegin);
+    if (!k.initrd.empty()) entry += "initrd /kvmbench-ab/initrd\n";
+    entry += "options " + cmdline + "\n";
+    write_file_atomic(b.esp / "loader" / "entries" / (std::string(kEntry) + ".conf"), entry);
+    const ProgramRun once = run_named({"bootctl", "set-oneshot", std::string(kEntry) + ".conf"}, 60);
+    if (!once.ok()) throw std::runtime_error("bootctl set-oneshot failed: " + once.failure());
+  }
+  ::sync();
+  const ProgramRun r = run_named({"systemctl", "reboot"}, 120);
+  if (!r.ok()) throw std::runtime_error("systemctl reboot failed: " + r.failure());
+}
+
+void remove_reboot_entry(const BootLoader& b) {
+  std::error_code ec;
+  if (b.kind == BootLoaderKind::grub) {
+    const fs::path custom = on_machine("/boot/grub/custom.cfg");
+    if (const auto now = read_kernel_file(custom); now && now->find(kBegin) != std::string::npos)
+      write_file_atomic(custom, with_kvmbench_grub_entry(*now, "", "", ""));
+  } else if (b.kind == BootLoaderKind::systemd_boot && !b.esp.empty()) {
+    fs::remove(b.esp / "loader" / "entries" / (std::string(kEntry) + ".conf"), ec);
+    fs::remove_all(b.esp / "kvmbench-ab", ec);
+  }
+}
+
+}  // namespace kvmbench::host
