@@ -152,6 +152,7 @@ void reboot_into(const BootLoader& b, const ab::KernelChoice& k, const std::stri
     std::string entry = fmt::format("# {}\ntitle kvmbench ab\nlinux /kvmbench-ab/linux\n", kBegin);
     if (!k.initrd.empty()) entry += "initrd /kvmbench-ab/initrd\n";
     entry += "options " + cmdline + "\n";
+    fs::create_directories(b.esp / "loader" / "entries", ec);
     write_file_atomic(b.esp / "loader" / "entries" / (std::string(kEntry) + ".conf"), entry);
     const ProgramRun once = run_named({"bootctl", "set-oneshot", std::string(kEntry) + ".conf"}, 60);
     if (!once.ok()) throw std::runtime_error("bootctl set-oneshot failed: " + once.failure());

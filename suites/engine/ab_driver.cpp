@@ -23,6 +23,7 @@
 #include "analysis/model/json_input.h"
 #include "analysis/store/run_store.h"
 #include "hostlib/state/boot_loader.h"
+#include "hostlib/state/hang_watchdog.h"
 #include "hostlib/state/kexec.h"
 #include "hostlib/os/child_process.h"
 #include "hostlib/state/run_lock.h"
@@ -267,6 +268,7 @@ void print_verdict(const Experiment& e, const fs::path& state_dir);
 // the boot loader has no kvmbench entry left.
 void undo_boot_arrangements(const Experiment& e) {
   host::cancel_resume_at_boot();
+  host::disarm_hang_watchdog();
   if (e.boot_via == "reboot") host::remove_reboot_entry(host::probe_boot_loader());
 }
 
@@ -1054,6 +1056,7 @@ int run_ab(const AbRequest& req) {
                       "--state {}` at boot yourself (e.g. from /etc/rc.local), or it waits for you",
                       why, self_exe().string(), dir.string()));
   }
+  say(host::arm_hang_watchdog());
   keep_db_secret(dir, db_secret);
   save_state(file, e);
   say(fmt::format("each kernel boots with `{}` after its own words (a hang or a panic resets the machine, which "

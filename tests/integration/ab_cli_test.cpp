@@ -781,6 +781,31 @@ TEST(AbCli, BootViaRebootChoosesAOneShotGrubEntryForEachStep) {
   EXPECT_EQ(after, "menuentry 'the lab's own' {\n}\n");
 }
 
+// A machine with a hardware watchdog: systemd pets it for the experiment
+// (a drop-in of kvmbench's, daemon-reexec), so that a hard hang resets the
+// machine; at the end the drop-in is gone again.
+TEST(AbCli, AHardwareWatchdogIsPettedForTheExperimentAndLetGoAtItsEnd) {
+  using kvmbench::test_support::write_text;
+  StubMachine m;
+  m.with_systemd();
+  write_text(m.root / "sys/class/watchdog/watchdog0/identity", "iTCO_wdt\n");
+  std::vector<std::string> args = {"ab", "--base", m.image.string(), "--cand", m.image.string(), "-n", "2",
+                                   "--max-regression", "400", "--out", (m.tmp.path / "runs").string(), "--",
+                                   "run", "rmpopt", "--preset", "host", "-r", "2", "--set", "ram=1G", "--set",
+                                   "layouts=none", "--set", "strategies=one-cpu"};
+  const auto started = run_kvmbench(args, 120, "", m.env());
+  ASSERT_EQ(started.exit_code, 0) << started.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(started.err),
+                  "the hardware watchdog (iTCO_wdt) is petted by systemd for the experiment (RuntimeWatchdogSec=60s)"))
+      << started.err;
+  const fs::path drop_in = m.root / "etc/systemd/system.conf.d/kvmbench-ab-watchdog.conf";
+  EXPECT_TRUE(has(kvmbench::test_support::read_text(drop_in), "[Manager]\nRuntimeWatchdogSec=60s\n"));
+  EXPECT_TRUE(has(m.calls(), "systemctl daemon-reexec")) << m.calls();
+  const auto r = resume_until_done(m, 8);
+  EXPECT_NE(r.exit_code, 2) << r.err;
+  EXPECT_FALSE(fs::exists(drop_in));
+}
+
 // A step's run deleted before the verdict: named as missing in the verdict
 // line, not counted (3 boots a side, one gone: 2 and 3 judged).
 TEST(AbCli, ARunDeletedBeforeTheVerdictIsNamedMissing) {
