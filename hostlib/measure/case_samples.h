@@ -24,6 +24,9 @@ struct SkippedCase {
   std::string case_name;
   std::string variant;
   std::string reason;
+  // This kernel can never offer it (KVM lacks the feature): a note on the
+  // tables, not a PARTIAL run (run_context.h's note_skip).
+  bool not_offered = false;
 };
 
 // What a measurement did: how many samples went to the sink and what was

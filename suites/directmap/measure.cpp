@@ -69,6 +69,15 @@ std::string grow_hugetlb_pool(Knobs& knobs, Backing backing, std::uint64_t bytes
 
 }  // namespace
 
+namespace {
+// What this kernel's KVM lacks: no run on it can ever have the backing.
+constexpr std::string_view kNoGuestMemfd = "KVM has no guest_memfd";
+constexpr std::string_view kNoGuestMemfdMmap = "guest_memfd cannot be mmap'ed here";
+bool kernel_never_offers(const std::string& why) {
+  return why.starts_with(kNoGuestMemfd) || why.starts_with(kNoGuestMemfdMmap);
+}
+}  // namespace
+
 std::string directmap_backing_unavailable(Backing backing, std::uint64_t bytes) {
   const BackingInfo& info = backing_info(backing);
   switch (info.needs) {
@@ -98,12 +107,12 @@ std::string directmap_backing_unavailable(Backing backing, std::uint64_t bytes) 
     case BackingNeeds::guest_memfd:
       try {
         Kvm kvm = Kvm::open();
-        if (kvm.check_extension(KVM_CAP_GUEST_MEMFD) <= 0) return "KVM has no guest_memfd (KVM_CAP_GUEST_MEMFD = 0)";
+        if (kvm.check_extension(KVM_CAP_GUEST_MEMFD) <= 0)
+          return std::string(kNoGuestMemfd) + " (KVM_CAP_GUEST_MEMFD = 0)";
         auto flags = static_cast<std::uint64_t>(kvm.check_extension(KVM_CAP_GUEST_MEMFD_FLAGS));
         std::uint64_t want = GUEST_MEMFD_FLAG_MMAP | GUEST_MEMFD_FLAG_INIT_SHARED;
         if ((flags & want) != want)
-          return fmt::format("guest_memfd cannot be mmap'ed here: KVM_CAP_GUEST_MEMFD_FLAGS = {:#x}, "
-                             "MMAP|INIT_SHARED (0x3) needed",
+          return fmt::format("{}: KVM_CAP_GUEST_MEMFD_FLAGS = {:#x}, MMAP|INIT_SHARED (0x3) needed", kNoGuestMemfdMmap,
                              flags);
       } catch (const KvmError& e) {
         return e.what();
@@ -154,7 +163,7 @@ BenchOutcome measure(const DirectmapHostParams& params, const SampleSink& sink) 
         why = pool_problem[backing];
       for (const auto& [variant, pinned] : variants) {
         if (!why.empty()) {
-          outcome.skipped.push_back({case_name, variant, why});
+          outcome.skipped.push_back({case_name, variant, why, kernel_never_offers(why)});
           continue;
         }
         CaseSpec c;

@@ -300,7 +300,7 @@ void run_host(RunContext& ctx, const directmap::DirectmapHostParams& p) {
   ctx.progress("fault-in by backing");
   auto outcome = directmap::measure(p, [&](const Sample& s) { ctx.emit(s); });
   if (ctx.iteration() <= 0)
-    for (auto& sk : outcome.skipped) ctx.note_skip(sk.case_name, sk.reason);
+    for (auto& sk : outcome.skipped) ctx.note_skip(sk.case_name, sk.reason, sk.not_offered);
 }
 
 // The parameters of a guest fault-in (document and smoke presets differ only

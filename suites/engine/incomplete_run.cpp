@@ -39,7 +39,11 @@ std::string incomplete_note(const Run& run) {
 std::vector<std::string> not_offered_notes(const Run& run) {
   std::vector<std::string> notes;
   for (const auto& s : run.meta.value("skipped_parts", nlohmann::json::array()))
-    if (s.value("not_offered", false)) notes.push_back(s.value("part", std::string("?")) + ": not offered by this CPU");
+    if (s.value("not_offered", false)) {
+      // The CPU's or the kernel's: the reason says which.
+      const std::string reason = s.value("reason", std::string());
+      notes.push_back(s.value("part", std::string("?")) + ": not offered here" + (reason.empty() ? "" : " (" + reason + ")"));
+    }
   return notes;
 }
 

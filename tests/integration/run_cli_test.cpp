@@ -128,6 +128,32 @@ TEST(RunCli, DocumentPresetThatCannotRunExits77WithReason) {
   EXPECT_TRUE(fs::is_empty(tmp.path));
 }
 
+// directmap's guest_memfd backing where this kernel's KVM has none (or
+// cannot mmap it): a part the kernel never offers is a note with its
+// reason, never a PARTIAL run; where KVM has it, it is measured.
+TEST(RunCli, ABackingTheKernelNeverOffersIsANoteNotAPartialRun) {
+  TempDir tmp;
+  auto r = run_kvmbench({"run", "directmap", "--preset", "host", "--set", "backings=anon-4k,guest_memfd", "--set",
+                         "threads=1", "--set", "bytes=8M", "-r", "2", "--out", tmp.path.string()},
+                        120, "", env());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto run = load_run(only_run_dir(tmp.path));
+  bool skipped = false;
+  for (const auto& s : run.meta.value("skipped_parts", nlohmann::json::array()))
+    if (s.value("part", "").starts_with("guest_memfd")) {
+      skipped = true;
+      const std::string reason = s.value("reason", "");
+      if (reason.starts_with("KVM has no guest_memfd") || reason.starts_with("guest_memfd cannot be mmap'ed here")) {
+        EXPECT_TRUE(s.value("not_offered", false)) << s.dump();
+        EXPECT_EQ(r.out.find("PARTIAL"), std::string::npos) << r.out;
+        EXPECT_NE(kvmbench::test_support::unwrapped(r.out).find("guest_memfd/threads=1: not offered here (" + reason),
+                  std::string::npos)
+            << r.out;
+      }
+    }
+  if (!skipped) GTEST_SKIP() << "this kernel's KVM offers guest_memfd with MMAP: measured, nothing to note";
+}
+
 TEST(RunCli, HostPresetStoresARunAndPrintsItsReport) {
   TempDir tmp;
   auto r = run_kvmbench({"run", "rmpopt", "--preset", "host", "-r", "2", "--set", "ram=1G", "--set",

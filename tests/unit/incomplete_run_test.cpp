@@ -53,8 +53,9 @@ TEST(IncompleteRun, TheNoteGoesAfterAHeadingMark) {
   EXPECT_EQ(tables[1].title, "[PARTIAL: 3 parts skipped] nr_pages=1 (part 1)");
 }
 
-// A part this CPU can never run (FLUSHBYASID on a CPU without it) is no
-// PARTIAL: the run did all the CPU can; it is a note under each table.
+// A part this CPU or kernel can never run (FLUSHBYASID on a CPU without it,
+// guest_memfd where KVM has none) is no PARTIAL: the run did all the host
+// can; it is a note under each table, with its reason.
 TEST(IncompleteRun, APartTheCpuNeverOffersIsANoteNotAPartial) {
   const nlohmann::json skips = {{{"part", "flushbyasid=on"}, {"reason", "no FLUSHBYASID"}, {"not_offered", true}}};
   StoredRun r = run_with({{"status", "complete"}, {"skipped_parts", skips}}, 3);
@@ -64,7 +65,7 @@ TEST(IncompleteRun, APartTheCpuNeverOffersIsANoteNotAPartial) {
   kvmbench::engine::mark_run_notes(tables, r);
   EXPECT_EQ(tables[0].title, "# cpuid_rate");
   ASSERT_EQ(tables[0].notes.size(), 1u);
-  EXPECT_EQ(tables[0].notes[0], "flushbyasid=on: not offered by this CPU");
+  EXPECT_EQ(tables[0].notes[0], "flushbyasid=on: not offered here (no FLUSHBYASID)");
 
   nlohmann::json both = skips;
   both.push_back({{"part", "tcp_rr"}, {"reason", "not built"}});
