@@ -248,17 +248,14 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
 
   std::string failure;
   std::unique_ptr<QmpClient> qmp;
-  if (!plan.qmp_socket.empty()) {
+  if (pinning) {
     try {
       // QEMU's start, not the guest's: a bound for a QEMU that never gets
       // there (in the emulated lab on a loaded host, `qemu -accel help`
       // alone took 8.5 s).
       qmp = std::make_unique<QmpClient>(plan.qmp_socket, std::min(spec.timeout_s, 60.0));
     } catch (const std::exception& e) {
-      if (pinning) failure = std::string("vCPU pinning failed: ") + e.what();
-      // Without QMP a guest held at shutdown is let go by the wait after
-      // its END below; the monitors say what they missed.
-      else stats_sink(stats_not_read(std::string("QMP: ") + e.what()));
+      failure = std::string("vCPU pinning failed: ") + e.what();
     }
   }
   if (pinning && qmp) {
@@ -285,10 +282,26 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
   // A guest held at its shutdown: its statistics to the monitors, then QEMU
   // told to quit. Looked for twice a second while the workload runs (QMP
   // is served by QEMU's main loop, not a vCPU), at once after its END.
+  // Without pinning, QMP is connected at the first look that finds its
+  // socket (a QEMU that dies at its start is seen by the loop's exit check,
+  // not waited for); one never connected lets the guest go by the wait
+  // after its END below, and the monitors say what they missed.
+  bool stats_pending = stats_sink != nullptr;
   auto next_status_look = Clock::now();
   auto let_go_if_held = [&](bool end_seen) {
-    if (!qmp || Clock::now() < next_status_look) return;
+    if (!stats_pending || Clock::now() < next_status_look) return;
     next_status_look = Clock::now() + std::chrono::milliseconds(end_seen ? 50 : 500);
+    if (!qmp) {
+      try {
+        qmp = std::make_unique<QmpClient>(plan.qmp_socket, 1.0);
+      } catch (const std::exception& e) {
+        if (end_seen) {
+          stats_pending = false;
+          stats_sink(stats_not_read(std::string("QMP: ") + e.what()));
+        }
+        return;
+      }
+    }
     try {
       const std::string status = qmp->execute("query-status", 5).value("status", "");
       if (status != "shutdown" && status != "guest-panicked" && status != "internal-error") return;
@@ -302,6 +315,7 @@ GuestRunResult run_guest_workload(const GuestSpec& spec_in, const fs::path& cons
       // QEMU may close the socket before it answers; its exit is what counts.
     }
     qmp.reset();
+    stats_pending = false;
   };
 
   // --- watch -------------------------------------------------------------

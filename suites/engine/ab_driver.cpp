@@ -223,7 +223,6 @@ Experiment new_experiment(const AbRequest& req, const fs::path& state_dir, std::
   e.boot_via = req.boot_via;
   e.sequential = req.sequential;
   e.max_time_s = req.max_time_s;
-  e.created_at = utc_timestamp_iso();
   if (!(req.max_regression_pct >= 0)) usage_error("--max-regression: a percentage >= 0");
   if (!(req.alpha > 0 && req.alpha < 1)) usage_error("--alpha: between 0 and 1");
   if (req.sequential && req.max_regression_pct == 0)
@@ -268,6 +267,9 @@ Experiment new_experiment(const AbRequest& req, const fs::path& state_dir, std::
     e.markdown = out.markdown;
     e.db = out.db;
     db_secret = out.db_secret;
+    // The experiment starts once it is checked (--max-time counts from
+    // here: the probe and the command's dry run are no part of it).
+    e.created_at = utc_timestamp_iso();
   } catch (...) {
     std::error_code ec;
     fs::remove_all(unpacked, ec);
