@@ -150,22 +150,32 @@ TEST(Lab, RestorePutsNptBackAfterTheRunIsKilled) {
 TEST(Lab, CtrlCOnTheHostStopsTheRunInsideWhichPutsNptBack) {
   TempDir out;
   const fs::path result = out.path / "after.txt";
+  // The script waits while the run lives; a run that ended before npt=N
+  // says so with the end of its stderr (CI once saw npt never go to N).
+  std::string seen;
   pid_t pid = kvmbench::test_support::start_until_ready(
       {KVMBENCH_BINARY, "lab", "--lab-out", out.path.string(), "--lab-sh",
        "trap '' INT\n"
        "kvmbench run asid --preset lab --set npt=off --set workloads=cpuid_rate --set seconds=20 -r 1 "
-       "--out \"$KVMBENCH_LAB_OUT\" >/dev/null 2>&1 & pid=$!\n"
-       "i=0; while [ \"$(cat /sys/module/kvm_amd/parameters/npt)\" != N ] && [ $i -lt 1200 ]; do sleep 0.1; "
-       "i=$((i+1)); done\n"
-       "echo \"npt-now=$(cat /sys/module/kvm_amd/parameters/npt)\"\n"
+       "--out \"$KVMBENCH_LAB_OUT\" >/dev/null 2>\"$KVMBENCH_LAB_OUT/run.err\" & pid=$!\n"
+       "while kill -0 $pid 2>/dev/null && [ \"$(cat /sys/module/kvm_amd/parameters/npt 2>/dev/null)\" != N ]; do "
+       "sleep 0.1; done\n"
+       "now=$(cat /sys/module/kvm_amd/parameters/npt 2>/dev/null)\n"
+       "if [ \"$now\" != N ]; then echo \"the run ended, npt=$now:\"; tail -n 8 \"$KVMBENCH_LAB_OUT/run.err\"; fi\n"
+       "echo \"npt-now=$now (seen)\"\n"
        "wait $pid; rc=$?\n"
        "echo \"rc=$rc\nnpt-after=$(cat /sys/module/kvm_amd/parameters/npt)\" >\"$KVMBENCH_LAB_OUT/after.txt\""},
-      {private_state_dir_env()}, "npt-now=N", 240);
+      {private_state_dir_env()}, "(seen)", 420, &seen);
   if (pid < 0) {
-    // Not booted (exit 77 reads as never ready), or npt never went to N.
+    // Not booted (exit 77 reads as never ready).
     auto probe = run_kvmbench({"lab", "probe"}, 120, "", {private_state_dir_env()});
     if (probe.exit_code == 77) GTEST_SKIP() << probe.err;
-    FAIL() << "the lab never said npt-now=N";
+    FAIL() << "the lab never said npt-now= in 420 s; it said:\n" << seen;
+  }
+  if (seen.find("npt-now=N (seen)") == std::string::npos) {
+    ::kill(-pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    FAIL() << "npt never went to N while the run lived:\n" << seen;
   }
   ::kill(pid, SIGINT);
   int status = 0;

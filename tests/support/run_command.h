@@ -111,9 +111,10 @@ inline CommandResult run_command(const std::vector<std::string>& argv, double ti
 // Starts a program in its own process group (extra_env added) and waits up
 // to `timeout_s` until its stdout says `ready`. Its pid, or -1 (it is
 // killed) when it never does. For commands that hold something until they
-// are signalled (`kvmbench test-hold-knob`).
+// are signalled (`kvmbench test-hold-knob`). `seen`, where given, gets what
+// its stdout said meanwhile (for the failure's message).
 inline pid_t start_until_ready(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env,
-                               const std::string& ready, double timeout_s = 30) {
+                               const std::string& ready, double timeout_s = 30, std::string* seen = nullptr) {
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) return -1;
   std::vector<std::string> env = extra_env;  // putenv keeps the pointers
@@ -137,6 +138,7 @@ inline pid_t start_until_ready(const std::vector<std::string>& argv, const std::
     got.append(buf, static_cast<std::size_t>(n));
   }
   close(out[0]);
+  if (seen) *seen = got;
   if (got.find(ready) == std::string::npos) {
     kill(-pid, SIGKILL);
     waitpid(pid, nullptr, 0);
