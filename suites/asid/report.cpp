@@ -1,6 +1,7 @@
 #include "suites/asid/report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -57,6 +58,55 @@ std::string mean_text(const stats::Summary& s, const std::string& unit) {
   return text;
 }
 
+// The workloads run natively only (the host preset): one table, a row per
+// metric, as the guest-vs-native one (one table per metric was 26 lines of
+// `run all` for four rows).
+std::vector<Table> native_only_tables(const std::vector<Sample>& samples, std::string_view source) {
+  std::vector<Key> order;
+  std::map<Key, std::vector<double>> values;
+  std::map<Key, std::string> units;
+  for (const auto& s : samples) {
+    if (s.warmup || s.variant != kNative || workload_of(s.metric).empty()) continue;
+    Key k{s.case_name, s.metric};
+    if (!values.count(k)) order.push_back(k);
+    values[k].push_back(s.value);
+    units[k] = s.unit;
+  }
+  if (order.empty()) return {};
+  std::map<std::string, int> cases_of;
+  for (const auto& k : order) ++cases_of[k.second];
+  Table t;
+  t.title = "# asid: native, on this host";
+  t.source = std::string(source);
+  t.columns = {{"metric", Align::left}, {"n"}, {"mean"}, {"sd"}, {"unit", Align::left}, {"95% CI of mean"}};
+  t.narrow_gap_when_wide = true;
+  std::vector<std::string> case_notes;
+  for (const auto& k : order) {
+    const std::string& unit = units[k];
+    const auto x = stats::summarize(values[k]);
+    std::string label = k.second;
+    if (cases_of[k.second] > 1) {
+      label += " " + k.first;
+    } else if (!k.first.empty()) {
+      const std::string note = fmt::format("{} {}", workload_of(k.second), k.first);
+      if (std::find(case_notes.begin(), case_notes.end(), note) == case_notes.end()) case_notes.push_back(note);
+    }
+    // The spread and the CI in the mean's scale ("k", "M"), to its digits.
+    const ReadingScale scale = reading_scale(std::fabs(x.mean), unit);
+    const double f = scale.unit != unit && scale.unit.ends_with(unit) ? scale.factor : 1;
+    const int d = decimals_for(x.mean * f, x.n >= 2 ? (x.ci95_high - x.ci95_low) / 2 * f : NAN);
+    Cell ci = "n/a (n < 2)";
+    if (x.n >= 2 && std::isfinite(x.ci95_low))
+      ci = Cell::interval(x.ci95_low, x.ci95_high, unit,
+                          fmt::format("[{}, {}]", format_fixed(x.ci95_low * f, d), format_fixed(x.ci95_high * f, d)));
+    t.add_row({label, std::to_string(x.n), Cell::number(x.mean, unit, format_fixed(x.mean * f, d)),
+               x.n >= 2 ? Cell::number(x.stddev, unit, format_fixed(x.stddev * f, d)) : Cell("n/a"),
+               f == 1 ? unit : scale.unit, ci});
+  }
+  if (!case_notes.empty()) t.notes.push_back("cases: " + fmt::format("{}", fmt::join(case_notes, "; ")));
+  return {std::move(t)};
+}
+
 }  // namespace
 
 std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string_view source) {
@@ -76,21 +126,38 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
     if (s.extra.contains("flushbyasid") && s.extra["flushbyasid"].is_string())
       flushbyasid = s.extra["flushbyasid"].get<std::string>();
   }
-  // Only a run with both sides is a guest-vs-native run.
+  // Only a run with both sides is a guest-vs-native run; one of native
+  // figures alone (the host preset) is a table of its own.
+  if (order.empty()) return native_only_tables(samples, source);
   bool any_native = false;
   for (const auto& k : order) any_native = any_native || values[k].count(std::string(kNative));
   if (!any_native) return {};
 
-  std::vector<Table> tables;
+  // One table, one row per metric and guest variant: six tables of eight
+  // lines each made `run all`'s asid smoke part 50 lines. A metric measured
+  // in several cases names its case in the label; the others' cases are in
+  // a note, per workload.
+  std::map<std::string, std::vector<std::string>> cases_of;  // metric -> cases
+  for (const auto& k : order) cases_of[k.second].push_back(k.first);
+  Table t;
+  t.title = "# asid: guest vs native";
+  t.source = std::string(source);
+  // The unit after the two means it belongs to, before the unitless ratio.
+  t.columns = {{"metric", Align::left}, {"variant", Align::left}, {"n"}, {"guest"}, {"native"},
+               {"unit", Align::left}, {"ratio"}, {"95% CI"}};
+  t.narrow_gap_when_wide = true;
+  std::vector<std::string> case_notes;
+  bool tcp = false;
   for (const auto& k : order) {
-    Table t;
-    // The workload, then the metric when it says more ("tcp_rr latency"),
-    // not twice ("cpuid_rate").
-    const std::string_view workload = workload_of(k.second);
-    t.title = workload == k.second ? fmt::format("# {} ({}): guest vs native", k.second, units[k])
-                                   : fmt::format("# {} {} ({}): guest vs native", workload, k.second, units[k]);
-    t.source = std::string(source);
-    t.columns = {{"variant", Align::left}, {"n"}, {"guest"}, {"native"}, {"guest/native"}, {"95% CI"}};
+    const std::string& unit = units[k];
+    std::string label = k.second;
+    if (cases_of[k.second].size() > 1) {
+      label += " " + k.first;
+    } else if (!k.first.empty()) {
+      const std::string note = fmt::format("{} {}", workload_of(k.second), k.first);
+      if (std::find(case_notes.begin(), case_notes.end(), note) == case_notes.end()) case_notes.push_back(note);
+    }
+    tcp = tcp || workload_of(k.second).starts_with("tcp_");
     auto& by_variant = values[k];
     auto native_it = by_variant.find(std::string(kNative));
     std::optional<stats::Summary> native;
@@ -99,11 +166,10 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
       auto g = by_variant.find(v);
       if (g == by_variant.end()) continue;
       const auto gs = stats::summarize(g->second);
-      std::string label = v.empty() ? "guest" : v;
-      const std::string& unit = units[k];
+      const std::string variant = v.empty() ? "guest" : v;
       auto mean = [&](const stats::Summary& x) { return Cell::number(x.mean, unit, mean_text(x, unit)); };
       if (!native) {
-        t.add_row({label, fmt::format("{}/0", gs.n), mean(gs), "-", "n/a", "n/a"});
+        t.add_row({label, variant, fmt::format("{}/0", gs.n), mean(gs), "-", unit, "n/a", "n/a"});
         continue;
       }
       const Ratio r = guest_to_native(gs, *native);
@@ -117,23 +183,17 @@ std::vector<Table> report_tables(const std::vector<Sample>& samples, std::string
       Cell ci_cell = ci;
       if (gs.n >= 2 && native->n >= 2 && std::isfinite(r.ci95_low) && std::isfinite(r.ci95_high))
         ci_cell = Cell::interval(r.ci95_low, r.ci95_high, "", ci);
-      t.add_row({label, fmt::format("{}/{}", gs.n, native->n), mean(gs), mean(*native),
+      t.add_row({label, variant, fmt::format("{}/{}", gs.n, native->n), mean(gs), mean(*native), unit,
                  Cell::number(r.ratio, "", fixed3(r.ratio)), ci_cell});
     }
-    if (!k.first.empty()) t.notes.push_back("case: " + k.first);
-    if (workload_of(k.second).starts_with("tcp_"))
-      t.notes.push_back("native: peer on loopback; guest: peer on the host, through the virtual NIC");
-    if (!t.rows.empty()) tables.push_back(std::move(t));
   }
-  if (tables.empty()) return tables;
-  auto& notes = tables.back().notes;
-  notes.push_back("guest/native = guest mean / native mean (same run, same host); n = guest/native");
-  notes.push_back("runs; 95% CI of the ratio by Fieller's theorem (Welch df)");
-  if (!flushbyasid.empty()) {
-    notes.push_back(fmt::format("FLUSHBYASID in the measured boot (/proc/cpuinfo flags): {}; the other case is", flushbyasid));
-    notes.push_back("a second boot (flushbyasid=on|off, compared with kvmbench compare)");
-  }
-  return tables;
+  if (t.rows.empty()) return {};
+  if (!case_notes.empty()) t.notes.push_back("cases: " + fmt::format("{}", fmt::join(case_notes, "; ")));
+  if (tcp) t.notes.push_back("tcp_*: native with its peer on loopback; guest with its peer on the host, through the virtual NIC");
+  t.notes.push_back("ratio = guest mean / native mean (same run, same host); n = guest/native runs; 95% CI of the ratio by Fieller's theorem (Welch df)");
+  if (!flushbyasid.empty())
+    t.notes.push_back(fmt::format("FLUSHBYASID in the measured boot (/proc/cpuinfo flags): {}; the other case is a second boot (flushbyasid=on|off, compared with kvmbench compare)", flushbyasid));
+  return {std::move(t)};
 }
 
 }  // namespace kvmbench::suites::asid

@@ -1,7 +1,7 @@
 // How asid results look: every guest figure beside the same workload run
 // natively on the host in the same run, as a ratio guest/native with a 95%
-// CI (Fieller, stats::relative_change). One table per workload metric; one
-// row per guest variant ("npt=on", "npt=off"; "tcg" for the smoke preset).
+// CI (Fieller, stats::relative_change). One table; one row per workload
+// metric and guest variant ("npt=on", "npt=off"; "tcg" for the smoke preset).
 // Sample names: case and metric as the workload prints them (e.g. case
 // "request=1,response=1", metric "transaction_rate"); guest samples carry
 // the variant, native samples the variant "native"; a guest sample's

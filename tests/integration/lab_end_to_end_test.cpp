@@ -84,8 +84,9 @@ TEST(Lab, AsidReloadsKvmAmdForBothNptSettingsAndPutsItBack) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(value_of(r.out, "rc"), "0") << r.out << r.err;
   EXPECT_EQ(value_of(r.out, "npt-after"), "Y") << r.out;
-  EXPECT_NE(r.out.find("mmap_churn time_per_round (ms): guest vs native"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("guest/native"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("asid: guest vs native"), std::string::npos) << r.out;
+  EXPECT_NE(kvmbench::test_support::unwrapped(r.out).find("time_per_round npt=off 1/1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ratio = guest mean / native mean"), std::string::npos) << r.out;
   auto runs = runs_in(out.path);
   ASSERT_EQ(runs.size(), 1u);
   auto run = kvmbench::load_run(runs[0]);

@@ -11,6 +11,7 @@
 
 #include "analysis/report/table.h"
 #include "suites/engine/run_report.h"
+#include "tests/support/run_command.h"
 
 using namespace kvmbench;
 using namespace kvmbench::suites;
@@ -70,7 +71,7 @@ TEST(AsidReport, RatioWithExactNativeIsTheGuestCiOverTheNativeMean) {
   EXPECT_NEAR(r.ci95_high, 0.624207, 1e-6);
 }
 
-TEST(AsidReport, TablePerMetricWithGuestNativeAndRatio) {
+TEST(AsidReport, OneTableARowPerMetricAndVariantWithGuestNativeAndRatio) {
   std::vector<Sample> s;
   const std::string rr = "request=1,response=1";
   add(s, rr, "native", "transaction_rate", "transactions/s", {20, 20, 20});
@@ -84,39 +85,55 @@ TEST(AsidReport, TablePerMetricWithGuestNativeAndRatio) {
   s.push_back(warm);
 
   auto tables = asid::report_tables(s, "replay");
-  ASSERT_EQ(tables.size(), 2u);
+  ASSERT_EQ(tables.size(), 1u);
   const Table& t = tables[0];
-  EXPECT_EQ(t.title, "# tcp_rr transaction_rate (transactions/s): guest vs native");
-  EXPECT_EQ(t.notes.at(0), "case: request=1,response=1");
+  EXPECT_EQ(t.title, "# asid: guest vs native");
   EXPECT_EQ(t.source, "replay");
-  auto on = row(t, "npt=on");
-  ASSERT_TRUE(on.has_value());
+  ASSERT_EQ(t.rows.size(), 3u);
+  auto texts = [&](std::size_t i) {
+    std::vector<std::string> out;
+    for (auto& c : t.rows[i]) out.push_back(c.text);
+    return out;
+  };
   // Means to three significant digits, more only where the CI is narrower
   // (case_table.h's decimals_for): {9, 10, 11} is 10 with a CI of +-2.48
   // (t 4.303 * 1 / sqrt(3)): "10.0"; {20, 20, 20}: "20.0"; {8, 8, 8}: "8.00".
-  EXPECT_EQ(*on, (std::vector<std::string>{"npt=on", "3/3", "10.0", "20.0", "0.500", "[0.376, 0.624]"}));
-  auto off = row(t, "npt=off");
-  ASSERT_TRUE(off.has_value());
-  EXPECT_EQ(*off, (std::vector<std::string>{"npt=off", "3/3", "8.00", "20.0", "0.400", "[0.400, 0.400]"}));
-  EXPECT_EQ(row(t, "native"), std::nullopt);  // native is a column, not a row
+  EXPECT_EQ(texts(0), (std::vector<std::string>{"transaction_rate", "npt=on", "3/3", "10.0", "20.0", "transactions/s",
+                                                "0.500", "[0.376, 0.624]"}));
+  EXPECT_EQ(texts(1), (std::vector<std::string>{"transaction_rate", "npt=off", "3/3", "8.00", "20.0", "transactions/s",
+                                                "0.400", "[0.400, 0.400]"}));
+  // No native: no ratio (1e6 ops/s, a count past 10^4, with its prefix).
+  // Native is a column, never a row.
+  EXPECT_EQ(texts(2), (std::vector<std::string>{"cpuid_rate", "npt=on", "2/0", "1.00 M", "-", "ops/s", "n/a", "n/a"}));
+  // Each workload's one case, in a note.
+  EXPECT_EQ(t.notes.at(0), "cases: tcp_rr request=1,response=1; cpuid_rate leaf=0");
 
-  // Workload and metric share the name: said once.
-  EXPECT_EQ(tables[1].title, "# cpuid_rate (ops/s): guest vs native");
-  auto cpuid = row(tables[1], "npt=on");
-  ASSERT_TRUE(cpuid.has_value());
-  EXPECT_EQ((*cpuid)[3], "-");
-  EXPECT_EQ((*cpuid)[4], "n/a");
-
-  std::string text;
-  for (auto& tb : tables) text += render_text(tb);
+  const std::string text = render_text(t);
   EXPECT_NE(text.find("source: replay"), std::string::npos) << text;
-  EXPECT_NE(text.find("FLUSHBYASID in the measured boot (/proc/cpuinfo flags): yes"), std::string::npos) << text;
+  EXPECT_NE(kvmbench::test_support::unwrapped(text).find("FLUSHBYASID in the measured boot (/proc/cpuinfo flags): yes"),
+            std::string::npos)
+      << text;
   EXPECT_EQ(text.find("QEMU TCG"), std::string::npos);
   std::size_t start = 0;
   for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
     EXPECT_LE(nl - start, 80u) << text.substr(start, nl - start);
   // The registry finds the layout by suite name.
-  EXPECT_EQ(suite_layout_tables("asid", s, "replay").size(), 2u);
+  EXPECT_EQ(suite_layout_tables("asid", s, "replay").size(), 1u);
+}
+
+// A metric measured in several cases names its case in the label.
+TEST(AsidReport, AMetricOfSeveralCasesNamesItsCase) {
+  std::vector<Sample> s;
+  add(s, "message_size=1024", "native", "throughput", "Gbit/s", {10, 10});
+  add(s, "message_size=1024", "tcg", "throughput", "Gbit/s", {1, 1});
+  add(s, "message_size=65536", "native", "throughput", "Gbit/s", {20, 20});
+  add(s, "message_size=65536", "tcg", "throughput", "Gbit/s", {2, 2});
+  auto tables = asid::report_tables(s, "emulated");
+  ASSERT_EQ(tables.size(), 1u);
+  ASSERT_EQ(tables[0].rows.size(), 2u);
+  EXPECT_EQ(tables[0].rows[0][0].text, "throughput message_size=1024");
+  EXPECT_EQ(tables[0].rows[1][0].text, "throughput message_size=65536");
+  for (auto& n : tables[0].notes) EXPECT_FALSE(n.starts_with("cases:")) << n;
 }
 
 TEST(AsidReport, SmallSamplesAndEmulatedAreLabelled) {
@@ -125,10 +142,11 @@ TEST(AsidReport, SmallSamplesAndEmulatedAreLabelled) {
   add(s, "leaf=0", "tcg", "cpuid_rate", "ops/s", {1e5});  // 1e5 / 4e6 = 0.025
   auto tables = asid::report_tables(s, "emulated");
   ASSERT_EQ(tables.size(), 1u);
-  auto r = row(tables[0], "tcg");
+  auto r = row(tables[0], "cpuid_rate");
   ASSERT_TRUE(r.has_value());
-  EXPECT_EQ((*r)[4], "0.025");
-  EXPECT_EQ((*r)[5], "n/a (n < 2)");
+  EXPECT_EQ((*r)[1], "tcg");
+  EXPECT_EQ((*r)[6], "0.025");
+  EXPECT_EQ((*r)[7], "n/a (n < 2)");
   // The source line says what emulated means (analysis/report/table.h).
   const std::string text = render_text(tables[0]);
   EXPECT_NE(text.find("source: emulated (QEMU TCG: a functional check, not a performance figure)"), std::string::npos)
@@ -144,15 +162,36 @@ TEST(AsidReport, RatioFarBelowOneKeepsItsDigits) {
   add(s, "leaf=0", "npt=on", "cpuid_rate", "ops/s", {1230});
   auto tables = asid::report_tables(s, "emulated");
   ASSERT_EQ(tables.size(), 1u);
-  auto r = row(tables[0], "npt=on");
+  auto r = row(tables[0], "cpuid_rate");
   ASSERT_TRUE(r.has_value());
-  EXPECT_EQ((*r)[4], "0.000246");
+  EXPECT_EQ((*r)[6], "0.000246");
+}
+
+// The host preset's native figures alone: one table, a row per metric,
+// the spread and CI in the mean's scale. {50000, 52000, 54000}: mean 52000,
+// sd 2000, t(0.975, 2) = 4.302653 * 2000 / sqrt(3) = 4968.2 -> [47031.8,
+// 56968.2], in k: 52.0, 2.0, [47.0, 57.0] (one decimal: the CI's
+// half-width is 5.0 k).
+TEST(AsidReport, NativeFiguresAloneAreOneTable) {
+  std::vector<Sample> s;
+  add(s, "request=1,response=1", "native", "transaction_rate", "transactions/s", {50000, 52000, 54000});
+  add(s, "leaf=0", "native", "cpuid_rate", "ops/s", {700, 700});
+  auto tables = asid::report_tables(s, "hardware");
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(tables[0].title, "# asid: native, on this host");
+  auto rr = row(tables[0], "transaction_rate");
+  ASSERT_TRUE(rr.has_value());
+  EXPECT_EQ(*rr, (std::vector<std::string>{"transaction_rate", "3", "52.0", "2.0", "k transactions/s", "[47.0, 57.0]"}));
+  auto cpuid = row(tables[0], "cpuid_rate");
+  ASSERT_TRUE(cpuid.has_value());
+  EXPECT_EQ((*cpuid)[4], "ops/s");
+  EXPECT_EQ(tables[0].notes.at(0), "cases: tcp_rr request=1,response=1; cpuid_rate leaf=0");
 }
 
 TEST(AsidReport, NoNativeNoLayout) {
   std::vector<Sample> s;
   add(s, "leaf=0", "npt=on", "cpuid_rate", "ops/s", {1e6, 1e6});
   EXPECT_TRUE(asid::report_tables(s, "hardware").empty());
-  add(s, "x", "native", "faultin_rate", "GB/s", {1, 2});
+  add(s, "x", "native", "faultin_rate", "GB/s", {1, 2});  // no asid workload's metric
   EXPECT_TRUE(asid::report_tables(s, "hardware").empty());
 }
