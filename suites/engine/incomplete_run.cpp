@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace kvmbench::engine {
 
 std::string incomplete_note(const Run& run) {
@@ -37,13 +39,23 @@ std::string incomplete_note(const Run& run) {
 }
 
 std::vector<std::string> not_offered_notes(const Run& run) {
-  std::vector<std::string> notes;
+  // Parts not offered for one reason are one note ("guest_memfd/threads=1,
+  // guest_memfd/threads=2: not offered here (...)"): the reason said once.
+  std::vector<std::pair<std::string, std::string>> by_reason;  // reason, its parts
   for (const auto& s : run.meta.value("skipped_parts", nlohmann::json::array()))
     if (s.value("not_offered", false)) {
       // The CPU's or the kernel's: the reason says which.
       const std::string reason = s.value("reason", std::string());
-      notes.push_back(s.value("part", std::string("?")) + ": not offered here" + (reason.empty() ? "" : " (" + reason + ")"));
+      const std::string part = s.value("part", std::string("?"));
+      auto it = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& e) { return e.first == reason; });
+      if (it == by_reason.end())
+        by_reason.emplace_back(reason, part);
+      else
+        it->second += ", " + part;
     }
+  std::vector<std::string> notes;
+  for (const auto& [reason, parts] : by_reason)
+    notes.push_back(parts + ": not offered here" + (reason.empty() ? "" : " (" + reason + ")"));
   return notes;
 }
 

@@ -96,7 +96,9 @@ void RunContext::note_skip(const std::string& part, const std::string& reason, b
   for (const auto& s : skips_)
     if (s == entry) return;
   skips_.push_back(entry);
-  progress(fmt::format("skipped {}: {}", part, reason));
+  // A part this host never offers is a note of the run's report, not news
+  // while it runs (`run all` said the reason three times).
+  if (!not_offered) progress(fmt::format("skipped {}: {}", part, reason));
 }
 
 bool RunContext::interrupted() const { return host::interrupted(); }

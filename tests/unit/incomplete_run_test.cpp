@@ -8,6 +8,7 @@ using StoredRun = kvmbench::Run;
 using kvmbench::Table;
 using kvmbench::engine::incomplete_note;
 using kvmbench::engine::mark_incomplete;
+using kvmbench::engine::not_offered_notes;
 
 namespace {
 
@@ -66,6 +67,14 @@ TEST(IncompleteRun, APartTheCpuNeverOffersIsANoteNotAPartial) {
   EXPECT_EQ(tables[0].title, "# cpuid_rate");
   ASSERT_EQ(tables[0].notes.size(), 1u);
   EXPECT_EQ(tables[0].notes[0], "flushbyasid=on: not offered here (no FLUSHBYASID)");
+
+  // Parts not offered for one reason: one note, the reason said once.
+  const nlohmann::json two = {{{"part", "guest_memfd/threads=1"}, {"reason", "no gmem"}, {"not_offered", true}},
+                              {{"part", "flushbyasid=on"}, {"reason", "no FLUSHBYASID"}, {"not_offered", true}},
+                              {{"part", "guest_memfd/threads=2"}, {"reason", "no gmem"}, {"not_offered", true}}};
+  EXPECT_EQ(not_offered_notes(run_with({{"status", "complete"}, {"skipped_parts", two}}, 3)),
+            (std::vector<std::string>{"guest_memfd/threads=1, guest_memfd/threads=2: not offered here (no gmem)",
+                                      "flushbyasid=on: not offered here (no FLUSHBYASID)"}));
 
   nlohmann::json both = skips;
   both.push_back({{"part", "tcp_rr"}, {"reason", "not built"}});
