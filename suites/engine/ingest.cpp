@@ -40,7 +40,7 @@ IngestLabelRules label_rules(const IngestRequest& req) {
 
 // A plain file name for raw/, unique within the run.
 std::string raw_name_for(const fs::path& p, std::set<std::string>& used) {
-  std::string base = p.filename().string();
+  std::string base = p == "-" ? std::string("stdin") : p.filename().string();
   if (base.empty() || base[0] == '.') base = "_" + base;
   std::string name = base;
   for (int i = 2; used.count(name); ++i) name = fmt::format("{}-{}", i, base);

@@ -57,17 +57,23 @@ void write_all(int fd, std::string_view data, const fs::path& input) {
 void read_ingest_input(const fs::path& path, IngestInput& in) {
   in.path = path;
   std::error_code ec;
-  if (!fs::exists(path, ec)) usage_error(fmt::format("{}: no such file", path.string()));
-  if (fs::is_directory(path, ec)) usage_error(fmt::format("{}: is a directory, not a file", path.string()));
   int raw_fd;
-  do  // a FIFO's open waits for its writer; a signal (Ctrl-C, noticed later) must not fail it
-    raw_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  while (raw_fd < 0 && errno == EINTR);
-  if (raw_fd < 0) usage_error(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
+  if (path == "-") {
+    // '-' is stdin, as for summarize: read once and spooled, as a pipe is.
+    raw_fd = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+    if (raw_fd < 0) usage_error(fmt::format("-: cannot read stdin: {}", std::strerror(errno)));
+  } else {
+    if (!fs::exists(path, ec)) usage_error(fmt::format("{}: no such file", path.string()));
+    if (fs::is_directory(path, ec)) usage_error(fmt::format("{}: is a directory, not a file", path.string()));
+    do  // a FIFO's open waits for its writer; a signal (Ctrl-C, noticed later) must not fail it
+      raw_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    while (raw_fd < 0 && errno == EINTR);
+    if (raw_fd < 0) usage_error(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
+  }
   const host::UniqueFd fd(raw_fd);
   struct stat st {};
   // A file of /proc or /sys says size 0: read once, as a pipe is.
-  const bool regular = ::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+  const bool regular = path != "-" && ::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
   if (regular) {
     in.device = st.st_dev;
     in.inode = st.st_ino;

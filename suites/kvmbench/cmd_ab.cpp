@@ -82,6 +82,9 @@ void add_ab_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "ab", "Run a command once per boot, alternately on a base and a candidate kernel (kexec between boots), and "
             "give one verdict with the boot as the unit: exit 0 pass, 1 regression, 3 inconclusive");
+  cmd->footer("Exit status: 0 pass; 1 regression; 3 inconclusive; 2 a bad option or an experiment that "
+              "cannot run here (checked before the first boot); 75 the run lock is held, or --status while "
+              "the experiment runs; 130 interrupted (`kvmbench ab --resume` goes on).");
   cmd->add_option("--base", o->base,
                   "the base kernel: running (default), an installed release, a Debian kernel package (.deb) or a "
                   "bzImage");

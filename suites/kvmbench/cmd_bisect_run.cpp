@@ -63,19 +63,48 @@ int run_measurement(const std::vector<std::string>& argv, const fs::path& out) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-ComparisonSide reference(const std::string& spec, const char* which, const ComparisonSide& cand,
-                         const std::vector<std::string>& cand_dirs, const std::optional<std::string>& db) {
+// A reference as far as it can be read before COMMAND runs: run
+// directories loaded, a database opened (its runs are chosen to match the
+// candidate, after the measurement). A bad --good or --bad stops the
+// bisection before a commit is built and measured for nothing.
+struct Reference {
+  std::string spec;
+  const char* which = "";
+  std::optional<ComparisonSide> loaded;  // run directories
+};
+
+[[noreturn]] void abort_on_bad_reference(const Reference& r) {
   try {
-    if (auto q = parse_baseline_spec(spec)) {
-      db::ResultsDb rdb = open_results_db(db, db::Access::read);
-      return baseline_from_history(rdb, cand, cand_dirs, *q, 3).side;
-    }
-    return load_comparison_sides(spec);
+    throw;
   } catch (const std::exception& e) {
     // Unreadable references stop the bisection; a bug goes on to main,
     // which stops it too, saying it is a bug.
     if (!is_bad_input(std::current_exception())) throw;
-    abort_bisect(fmt::format("--{} {}: {}", which, spec, e.what()));
+    abort_bisect(fmt::format("--{} {}: {}", r.which, r.spec, e.what()));
+  }
+}
+
+Reference check_reference(const std::string& spec, const char* which, const std::optional<std::string>& db) {
+  Reference r{spec, which, std::nullopt};
+  try {
+    if (parse_baseline_spec(spec))
+      open_results_db(db, db::Access::read);
+    else
+      r.loaded = load_comparison_sides(spec);
+  } catch (...) {
+    abort_on_bad_reference(r);
+  }
+  return r;
+}
+
+ComparisonSide reference(const Reference& r, const ComparisonSide& cand, const std::vector<std::string>& cand_dirs,
+                         const std::optional<std::string>& db) {
+  if (r.loaded) return *r.loaded;
+  try {
+    db::ResultsDb rdb = open_results_db(db, db::Access::read);
+    return baseline_from_history(rdb, cand, cand_dirs, *parse_baseline_spec(r.spec), 3).side;
+  } catch (...) {
+    abort_on_bad_reference(r);
   }
 }
 
@@ -91,6 +120,9 @@ void add_bisect_run_command(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("bisect-run", "For git bisect run: measure this commit with COMMAND and answer good "
                                                "(0), bad (1) or skip (125) from the evidence, never a guess");
+  cmd->footer("Exit status: 0 good; 1 bad; 125 skip (COMMAND failed, or left no run that reads); 128 "
+              "bisect-run itself cannot work (a bad option, a --good or --bad that cannot be read, "
+              "checked before COMMAND runs; the run lock held): git bisect run stops.");
   cmd->add_option("--good", o->good, "the good level: run directories A,B,C or db[:kernel=R,last=N]")->required();
   cmd->add_option("--bad", o->bad, "the bad level, as --good")->required();
   cmd->add_option("--alpha", o->alpha, "significance level of each decision (Holm over the metrics)")
@@ -108,6 +140,8 @@ void add_bisect_run_command(CLI::App& app) {
       if (!is_bad_input(std::current_exception())) throw;
       abort_bisect(e.what());
     }
+    const Reference good_ref = check_reference(o->good, "good", o->db);
+    const Reference bad_ref = check_reference(o->bad, "bad", o->db);
     const fs::path& out = tmp->path();
     const int rc = run_measurement(o->command, out);
     // 75: another kvmbench run held the run lock. That says nothing about
@@ -140,8 +174,8 @@ void add_bisect_run_command(CLI::App& app) {
       fmt::print(stderr, "bisect-run: skip: the measurement cannot be read: {}\n", e.what());
       throw ExitError(125, "");
     }
-    const ComparisonSide good = reference(o->good, "good", cand, names, o->db);
-    const ComparisonSide bad = reference(o->bad, "bad", cand, names, o->db);
+    const ComparisonSide good = reference(good_ref, cand, names, o->db);
+    const ComparisonSide bad = reference(bad_ref, cand, names, o->db);
     BisectDecision d;
     try {
       d = decide_bisect(good, bad, cand, o->alpha);

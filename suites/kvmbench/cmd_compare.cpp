@@ -27,6 +27,9 @@ void add_compare_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "compare", "A/B tables: the verdict first, then per primary metric both sides' mean and spread of their "
                  "experimental units, the change with its CI (at Holm's level), Holm's p and a verdict");
+  cmd->footer("Exit status: 0 compared, whatever the verdict (`kvmbench gate` fails on a regression); 2 "
+              "a bad option or input that cannot be read (the message says which); 70 a bug in "
+              "kvmbench.");
   cmd->add_option("BASE", o->base,
                   "base: a run directory, Google Benchmark JSON, KVM selftest or vmexit output; A,B,C: several "
                   "invocations")

@@ -209,6 +209,8 @@ void add_info(CLI::App* db_cmd) {
 
 void add_db_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("db", "The results database: import runs, dump and load it, what it holds");
+  cmd->footer("Exit status: 0 done; 2 a bad option, input that cannot be read or a database that cannot "
+              "be opened; 130 interrupted (what was imported before it is kept and said).");
   cmd->require_subcommand(1);
   add_import(cmd);
   add_dump(cmd);

@@ -23,6 +23,9 @@ void add_export_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("export", "Runs as JUnit, LAVA test cases, KCIDB v5 JSON or a Markdown summary");
+  cmd->footer("Exit status: 0 exported; 1 a run failed; 3 inconclusive: a run is not complete, or a "
+              "primary metric has no CI (the output is written in both cases); 2 a bad option or input "
+              "that cannot be read.");
   cmd->add_option("RUN", o->runs, "run directories")->required();
   cmd->add_option("--to", o->to, "junit, lava, kcidb or markdown")
       ->required()

@@ -58,6 +58,8 @@ void add_gate_command(CLI::App& app) {
               "whole CI (at Holm's level) lies beyond --max-regression M; 0 when, with M > 0, a regression of M % "
               "or more is excluded for every metric (without M: when none is shown); 3 when neither is shown "
               "nor excluded (with the units a side that would decide it); 2 on unusable input");
+  cmd->footer("Exit status: 0 pass; 1 regression; 3 inconclusive; 2 a bad option or input that cannot be "
+              "read.");
   cmd->add_option("BASE", o->base,
                   "base: a run directory, Google Benchmark JSON, KVM selftest or vmexit output; A,B,C: several "
                   "invocations (with --baseline: the candidate)");

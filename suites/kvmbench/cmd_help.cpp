@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,8 +52,43 @@ std::string unknown_command_in(const CLI::App& app, int argc, const char* const*
   return "";
 }
 
+std::string unknown_option_hint(const CLI::App& app, int argc, const char* const* argv) {
+  // The command the words name, as far as they name commands.
+  const CLI::App* at = &app;
+  std::string path;
+  int i = 1;
+  for (; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--") return "";
+    const CLI::App* sub = word.empty() || word[0] == '-' ? nullptr : command_named(*at, word);
+    if (!sub) break;
+    at = sub;
+    path += " " + word;
+  }
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : at->get_options()) {
+    for (const std::string& l : opt->get_lnames()) names.push_back("--" + l);
+    for (const std::string& s : opt->get_snames()) names.push_back("-" + s);
+  }
+  // The first option word of this command that it does not have.
+  for (; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word == "--") break;
+    if (!word.starts_with("-") || word == "-" || std::isdigit(static_cast<unsigned char>(word[1]))) continue;
+    if (const auto eq = word.find('='); eq != std::string::npos) word.resize(eq);
+    if (!word.starts_with("--") && word.size() > 2) word.resize(2);  // -r5: -r with its value
+    if (std::find(names.begin(), names.end(), word) != names.end()) continue;
+    const std::string hint = did_you_mean(word, names);
+    if (hint.empty()) return "";
+    return fmt::format("unknown option '{}' of `kvmbench{}`; {} (`kvmbench{} --help` lists them)", word, path, hint,
+                       path);
+  }
+  return "";
+}
+
 void add_help_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("help", "Print the help of kvmbench, or of a command (kvmbench help db import)");
+  cmd->footer("Exit status: 0 printed; 2 an unknown command.");
   auto path = std::make_shared<std::vector<std::string>>();
   cmd->add_option("command", *path, "the command, and its subcommand");
   cmd->callback([&app, path] {

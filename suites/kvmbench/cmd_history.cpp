@@ -49,6 +49,7 @@ void add_history_command(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("history", "A suite's metrics across kernels from the results database, per "
                                             "machine, with change points (E-divisive, Holm over the series)");
+  cmd->footer("Exit status: 0 printed; 2 a bad option, or a database that cannot be opened or read.");
   cmd->add_option("SUITE", o->suite, "suite name")->required();
   cmd->add_option("METRIC", o->metrics, "metrics (default: the suite's primary metrics)");
   cmd->add_option("--machine", o->machine, "one machine: its fingerprint (or 4+ leading characters) or host name");

@@ -15,7 +15,9 @@ void add_ingest_command(CLI::App& app) {
       "ingest", "Recognise raw output (kernel log lines, Google Benchmark JSON, KVM selftests output, plain "
                 "numbers), store it as a run (source: replay) and print its tables; exit 1 when a test in it failed "
                 "(stored as a failed run)");
-  cmd->add_option("FILE", req->files, "raw output files")->required();
+  cmd->footer("Exit status: 0 stored; 1 a test in it failed (stored as a failed run); 2 input that cannot "
+              "be read or recognised (nothing stored); 130 interrupted.");
+  cmd->add_option("FILE", req->files, "raw output files ('-' is stdin)")->required();
   cmd->add_option("--out", req->out_root, "directory the run directory is created in")->capture_default_str();
   cmd->add_option("--suite", req->suite, "suite of the run (default: inferred from the metrics)");
   cmd->add_flag("--variant-per-file", req->variant_per_file,

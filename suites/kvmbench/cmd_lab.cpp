@@ -46,7 +46,7 @@ void add_lab_command(CLI::App& app) {
   // command to run inside, passed on as it is.
   cmd->prefix_command();
   cmd->footer("COMMAND [ARGS...]: a kvmbench command (probe, list, run, ...) run inside the lab.\n"
-              "Exit status: the command's; 1 when the lab machine failed under it (stalled, its kernel faulted, "
+              "Exit status: 0 or the command's own; 1 when the lab machine failed under it (stalled, its kernel faulted, "
               "it could not be set up), 77 when this host cannot boot the lab, 130 interrupted.");
   cmd->callback([cmd, o] {
     o->command = cmd->remaining();

@@ -26,6 +26,8 @@ std::string indented(const std::string& text, std::size_t indent) {
 
 void add_list_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List suites, presets and whether each can run here");
+  cmd->footer("Exit status: 0 listed (a suite that cannot run here is listed with its reason); 2 a bad "
+              "option.");
   auto params = std::make_shared<bool>(false);
   cmd->add_flag("--params", *params, "Also list each preset's parameters and defaults");
   cmd->callback([params] {

@@ -25,6 +25,7 @@ void add_merge_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("merge", "Runs of many machines in one report, one row per machine");
+  cmd->footer("Exit status: 0 merged; 2 a bad option or a run that cannot be read.");
   cmd->add_option("INPUT", o->inputs, "run directories or directories of runs")->required();
   cmd->add_option("--format", o->format, "text, md, csv, json or html")
       ->capture_default_str()

@@ -166,6 +166,8 @@ void run_rmpopt_model(const RmpoptModelOptions& o) {
 
 void add_model_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("model", "Cost models (source: model, never a measurement)");
+  cmd->footer("Exit status: 0 computed; 2 a bad option or parameter; 77 the emulated sweep cannot run "
+              "on this host (why on stderr).");
   cmd->require_subcommand(1);
   auto o = std::make_shared<RmpoptModelOptions>();
   auto* rm = cmd->add_subcommand(

@@ -35,6 +35,8 @@ void add_plan_command(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("plan", "The boots x repetitions a side that find a regression of --mde percent "
                                          "at 95 % power in the least time, from a pilot's variance components");
+  cmd->footer("Exit status: 0 planned; 2 a bad option, or pilot runs that cannot be read or hold too "
+              "little to plan from.");
   cmd->add_option("PILOT", o->inputs,
                   "run directories (one per boot) or directories of runs, or an ab experiment's state directory; "
                   "none: the results database's runs of --suite on this machine");

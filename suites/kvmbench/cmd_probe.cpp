@@ -240,6 +240,7 @@ nlohmann::json read_host_file(const std::string& path) {
 
 void add_probe_command(CLI::App& app) {
   struct Opts {
+    std::string format = "text";
     bool json = false, labels = false;
     int kvm_timeout = 500;
     std::string host, kmsg;
@@ -247,7 +248,14 @@ void add_probe_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("probe", "What this host can run and why not (KVM, CPU features, memory, QEMU)");
-  cmd->add_flag("--json", o->json, "Print the host metadata as JSON (what meta.json records)");
+  cmd->footer("Exit status: 0 probed (what cannot run is said, not an error); 77 a label --require "
+              "names is missing; 2 a bad option.");
+  // --format as every other command has it; --json, its older spelling
+  // (`ab` runs `probe --json` on machines that may have an older kvmbench).
+  cmd->add_option("--format", o->format, "Output: text, or json (the host metadata, as meta.json records it)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  cmd->add_flag("--json", o->json, "As --format json");
   cmd->add_flag("--labels", o->labels, "Print the capability labels for lab engines, one a line (name or name=value)");
   cmd->add_option("--require", o->require,
                   "Exit 77 naming the labels this host lacks (LABEL or LABEL=VALUE), 0 when it has them all")
@@ -259,6 +267,7 @@ void add_probe_command(CLI::App& app) {
   cmd->add_option("--kvm-timeout-ms", o->kvm_timeout, "How long the KVM test guest may run")
       ->check(CLI::Range(10, 10000));
   cmd->callback([o] {
+    if (o->format == "json") o->json = true;
     nlohmann::json m = o->host.empty() ? probe_this_host(o->kvm_timeout) : read_host_file(o->host);
     if (!o->kmsg.empty()) {
       host::ConfidentialHost c;

@@ -119,6 +119,7 @@ void add_report_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("report", "Tables of a run, recomputed from its meta.json and samples.jsonl");
+  cmd->footer("Exit status: 0 printed; 2 a bad option or a run that cannot be read.");
   cmd->add_option("DIR", o->dirs,
                   fmt::format("run directory (several: {} runs, one kernel each, in one table)",
                               suites::suite_names([](const suites::Suite& x) { return bool(x.tables_of_runs); })))

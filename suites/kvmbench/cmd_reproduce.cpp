@@ -22,6 +22,8 @@ void add_reproduce_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("reproduce", "Regenerate the documents' tables from results/reference/ (source: replay)");
+  cmd->footer("Exit status: 0 the tables regenerated; 2 a bad option or reference data that cannot be "
+              "read.");
   cmd->add_option("SUITE", o->what, fmt::format("{} or all", fmt::join(suites::reproducible_suites(), ", ")))
       ->capture_default_str();
   // The default is where this binary's data lies, so it is described, not

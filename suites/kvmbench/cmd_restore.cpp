@@ -15,6 +15,8 @@ namespace kvmbench::cli {
 void add_restore_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "restore", "Put back host settings (THP, hugepages, KVM parameters, governor) left changed by a dead run");
+  cmd->footer("Exit status: 0 every journaled setting put back (or none to put back); 77 the journal "
+              "cannot be read or a setting could not be put back (run as root?).");
   cmd->callback([] {
     const host::KnobRestoreReport rep = engine::restore_knobs_left_by_dead_runs(/*verbose=*/true);
     const std::size_t failed = engine::failed_restores(rep);

@@ -104,6 +104,7 @@ void print_summary(const stats::Summary& s, const std::string& prefix) {
 
 struct Options {
   std::vector<std::string> files;
+  std::string format = "text";
   bool json = false;
   bool higher_is_better = false;
   double alpha = 0.05;
@@ -171,11 +172,19 @@ void add_summarize_command(CLI::App& app) {
       "compare B=FILE2 against A=FILE: change % with a 95% CI (Fieller), Welch and "
       "Mann-Whitney p, verdict from Welch's p");
   cmd->add_option("files", opts->files, "FILE [FILE2]")->required()->expected(1, 2);
-  cmd->add_flag("--json", opts->json, "Print JSON (NaN as null)");
+  cmd->footer("Exit status: 0 summarized; 2 a bad option or input that cannot be read.");
+  // --format as every other command has it; --json, its older spelling, kept.
+  cmd->add_option("--format", opts->format, "Output: text or json (NaN as null)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  cmd->add_flag("--json", opts->json, "As --format json");
   cmd->add_flag("--higher-is-better", opts->higher_is_better,
                 "The numbers are rates: higher is better (default: lower is better, as times)");
   cmd->add_option("--alpha", opts->alpha, "Significance level of the verdict (default 0.05)");
-  cmd->callback([opts] { run(*opts); });
+  cmd->callback([opts] {
+    if (opts->format == "json") opts->json = true;
+    run(*opts);
+  });
 }
 
 }  // namespace kvmbench::cli

@@ -7,6 +7,7 @@ namespace kvmbench::cli {
 
 void add_version_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("version", "Print the kvmbench version (git describe)");
+  cmd->footer("Exit status: 0.");
   cmd->callback([] { fmt::print("kvmbench {}\n", KVMBENCH_VERSION); });
 }
 

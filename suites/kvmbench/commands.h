@@ -19,6 +19,11 @@ std::vector<std::string> command_names(const CLI::App& parent);
 // them)", the closest names offered where one is close. "" when argv
 // names commands all the way (the parser then says what else is wrong).
 std::string unknown_command_in(const CLI::App& app, int argc, const char* const* argv);
+// For an option the command does not have and one of its options is close
+// to: "unknown option '--formt' of `kvmbench compare`; did you mean
+// '--format'? (...)". "" when no option word is unknown or none is close
+// (CLI11's own message then stands).
+std::string unknown_option_hint(const CLI::App& app, int argc, const char* const* argv);
 void add_version_command(CLI::App& app);
 void add_probe_command(CLI::App& app);
 void add_restore_command(CLI::App& app);

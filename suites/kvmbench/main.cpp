@@ -82,8 +82,11 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "kvmbench: {}\n", unknown);
       return usage_code;
     }
-    // Usage errors from CLI11 (unknown option, missing argument, ...).
+    // Usage errors from CLI11 (unknown option, missing argument, ...); a
+    // mistyped option gets the one it was likely meant to be.
     app.exit(e);
+    if (const std::string hint = kvmbench::cli::unknown_option_hint(app, argc, argv); !hint.empty())
+      fmt::print(stderr, "kvmbench: {}\n", hint);
     return usage_code;
   } catch (...) {
     const kvmbench::ExitVerdict verdict = kvmbench::exit_verdict(std::current_exception(), usage_code);

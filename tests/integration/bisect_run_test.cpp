@@ -123,19 +123,28 @@ TEST(BisectRun, ItsOwnErrorsStopTheBisectionNotMarkACommitBad) {
   // not 2 (which git would read as "bad").
   auto r = run_kvmbench({"bisect-run", "--godo", "x", "--", "/bin/true"});
   EXPECT_EQ(r.exit_code, 128) << r.err;
+  // Checked before the measurement: no commit is built and measured for a
+  // reference that cannot be read.
+  const fs::path measured = t.path / "measured";
   r = run_kvmbench({"bisect-run", "--good", (t.path / "none").string(), "--bad", (t.path / "none").string(), "--",
-                    "/bin/sh", "-c",
-                    "mkdir -p $KVMBENCH_BISECT_OUT/r && echo '{\"suite\":\"x\",\"source\":\"hardware\"}' > "
-                    "$KVMBENCH_BISECT_OUT/r/meta.json"});
+                    "/bin/sh", "-c", "touch " + measured.string()});
   EXPECT_EQ(r.exit_code, 128) << r.err;
   EXPECT_NE(r.err.find("--good"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(measured)) << "measured before its references were read";
+  // A reference that reads: one run of one sample.
+  const fs::path ref = t.path / "directmap-20260101T000000Z-ref";
+  fs::create_directories(ref);
+  std::ofstream(ref / "samples.jsonl") << "{\"case\":\"thp\",\"variant\":\"\",\"metric\":\"faultin_rate\",\"unit\":"
+                                          "\"GB/s\",\"value\":1.5,\"iteration\":0,\"warmup\":false}\n";
+  std::ofstream(ref / "meta.json")
+      << "{\"suite\":\"directmap\",\"preset\":\"host\",\"source\":\"hardware\",\"status\":\"complete\",\"n_samples\":1}\n";
   // The measurement failing (a commit that does not build): skip.
-  r = run_kvmbench({"bisect-run", "--good", "a", "--bad", "b", "--", "/bin/false"});
+  r = run_kvmbench({"bisect-run", "--good", ref.string(), "--bad", ref.string(), "--", "/bin/false"});
   EXPECT_EQ(r.exit_code, 125) << r.err;
   EXPECT_NE(r.err.find("could not be measured"), std::string::npos) << r.err;
   // Its kvmbench run found the run lock held (75): nothing is known of
   // this commit, and a skip would drop it unseen; stop instead.
-  r = run_kvmbench({"bisect-run", "--good", "a", "--bad", "b", "--", "/bin/sh", "-c", "exit 75"});
+  r = run_kvmbench({"bisect-run", "--good", ref.string(), "--bad", ref.string(), "--", "/bin/sh", "-c", "exit 75"});
   EXPECT_EQ(r.exit_code, 128) << r.err;
   EXPECT_NE(r.err.find("held the run lock"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--wait-lock"), std::string::npos) << r.err;

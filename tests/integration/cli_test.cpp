@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
 #include "tests/support/run_command.h"
 
 using kvmbench::test_support::run_kvmbench;
@@ -19,4 +22,26 @@ TEST(Cli, UnknownSubcommandIsUsageError) {
 TEST(Cli, NoSubcommandIsUsageError) {
   auto r = run_kvmbench({});
   EXPECT_EQ(r.exit_code, 2);
+}
+
+// The same spelling on every command: --format json where JSON is printed
+// (--json kept as the older spelling), '-' as stdin wherever a file is read.
+TEST(Cli, FormatJsonAndStdinAlike) {
+  auto s = kvmbench::test_support::run_kvmbench({"summarize", "--format", "json", "-"}, 60, "1\n2\n3\n");
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(s.out).at("mean").get<double>(), 2.0) << s.out;
+  EXPECT_EQ(kvmbench::test_support::run_kvmbench({"summarize", "--json", "-"}, 60, "1\n2\n3\n").out, s.out);
+  auto p = kvmbench::test_support::run_kvmbench({"probe", "--format", "json"}, 120);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_TRUE(nlohmann::json::parse(p.out).contains("cpu")) << p.out;
+  EXPECT_EQ(kvmbench::test_support::run_kvmbench({"probe", "--format", "yaml"}).exit_code, 2);
+
+  kvmbench::test_support::TempDir tmp;
+  auto i = kvmbench::test_support::run_kvmbench({"ingest", "-", "--out", tmp.path.string()}, 60, "10\n11\n12\n");
+  ASSERT_EQ(i.exit_code, 0) << i.err;
+  std::vector<std::filesystem::path> runs;
+  for (auto& d : std::filesystem::directory_iterator(tmp.path)) runs.push_back(d.path());
+  ASSERT_EQ(runs.size(), 1u);
+  // What stdin gave is kept as the run's raw copy, under a name of its own.
+  EXPECT_EQ(kvmbench::test_support::read_text(runs[0] / "raw" / "stdin"), "10\n11\n12\n");
 }

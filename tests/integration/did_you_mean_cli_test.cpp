@@ -89,3 +89,18 @@ TEST(DidYouMeanCli, UnknownCommandOffersTheClosest) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(r.err.find("test-hold-knob"), std::string::npos) << r.err;
 }
+
+// A mistyped option: CLI11's message, then the option it was likely meant
+// to be, of the command typed (nested ones too); none when none is close.
+TEST(DidYouMeanCli, UnknownOptionOffersTheClosestOfItsCommand) {
+  expect_usage_error_saying({
+      {{"compare", "--formt", "md", "a", "b"},
+       "kvmbench: unknown option '--formt' of `kvmbench compare`; did you mean '--format'? (`kvmbench compare "
+       "--help` lists them)\n"},
+      {{"db", "import", "--dbb", "x", "runs"}, "unknown option '--dbb' of `kvmbench db import`; did you mean '--db'?"},
+      {{"run", "directmap", "--repetition=3"}, "did you mean '--repetitions'?"},
+  });
+  auto r = run_kvmbench({"compare", "--frobnicate-everything", "a", "b"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+}

@@ -77,6 +77,9 @@ TEST(HelpCli, EveryHelpTextFits80Columns) {
   for (const std::string& name : subcommands_in(top.out)) {
     auto help = run_kvmbench({name, "--help"});
     EXPECT_EQ(help.exit_code, 0) << name << ": " << help.err;
+    // Every command's help says what its exit codes mean.
+    EXPECT_NE(kvmbench::test_support::unwrapped(help.out).find("Exit status: 0"), std::string::npos)
+        << "kvmbench " << name << " --help states no exit status:\n" << help.out;
     expect_fits_80_columns(help.out, "kvmbench " + name + " --help");
     ++checked;
     for (const std::string& sub : subcommands_in(help.out)) {
