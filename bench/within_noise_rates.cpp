@@ -9,7 +9,7 @@
 // The experiment is `kvmbench ab`'s: boots in ABBA order (ab_experiment.h),
 // the boot the unit, N a side. Each boot's value is log-normal: 100 x
 // exp(shift + e), e ~ N(0, 0.1^2), a spread between boots of about 10 %
-// (the README measured 9.7 to 11.6 % between invocations on this host);
+// (docs/measurements.md: measured 9.7 to 11.6 % between invocations on this host);
 // the candidate's shift is ln(1 + R) for a planted regression of R (a
 // time, so higher is worse), 0 for A/A. Every rate comes with its Wilson
 // 95 % interval.

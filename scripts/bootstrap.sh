@@ -38,7 +38,7 @@ kexec-tools systemd"
 
 # `scripts/bootstrap.sh fuzz`: also clang-14 and libclang-rt-14-dev, the
 # compiler and the libFuzzer runtime of the fuzz preset (the long fuzzing
-# runs, README.md "Fuzzing"). Not for the test command: ctest's bounded
+# runs, docs/fuzzing.md). Not for the test command: ctest's bounded
 # fuzzing runs under a driver of its own that g++ builds, so CI does not
 # download a second compiler.
 if [ "${1:-}" = fuzz ]; then

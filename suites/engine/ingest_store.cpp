@@ -81,7 +81,7 @@ StoredRun store_ingested_run(Run& run, const std::vector<IngestInput>& inputs, c
                              const std::vector<StoredRun>& before) {
   // The tables and the raw copies are made on threads of their own while
   // this one writes the samples: ingest's budget (at most 4x the time of
-  // an awk one-liner on a 200 MB log; README, "Ingest speed") failed
+  // an awk one-liner on a 200 MB log; docs/formats.md) failed
   // without them. bench/ingest_bench.cpp's BM_IngestVsAwk measures it.
   // The tables come from the samples in memory (`kvmbench report` computes
   // the same from disk: the stored lines add only provenance, which no

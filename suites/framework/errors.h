@@ -1,4 +1,4 @@
-// Exit codes of the kvmbench command (the README's list) and the exception that
+// Exit codes of the kvmbench command (docs/run.md's list, kvmbench(1)) and the exception that
 // carries one out of a subcommand.
 #pragma once
 

@@ -11,7 +11,7 @@
 //
 // Two drivers run them: mutation_driver.cpp (any compiler; what ctest runs,
 // label fuzz) and libFuzzer (clang's -fsanitize=fuzzer, libfuzzer_main.cpp;
-// the long runs). README.md, "Fuzzing", has both commands.
+// the long runs). docs/fuzzing.md has both commands.
 #pragma once
 
 #include <functional>

@@ -1,7 +1,7 @@
 // The fuzz targets under libFuzzer (clang -fsanitize=fuzzer; the fuzz
 // preset): one program for all of them, the target named by
 // KVMBENCH_FUZZ_TARGET. libFuzzer's own options and corpus folders follow
-// on its command line (README.md, "Fuzzing").
+// on its command line (docs/fuzzing.md).
 #include <fcntl.h>
 #include <unistd.h>
 

@@ -15,7 +15,7 @@
 // A caller may plant others instead, among them regressions that are fixed
 // again (PlantedChange::until).
 // Used by the history tests and by bench/synthetic_lab (the import and
-// `history` figures of the README); header-only over analysis/.
+// `history` figures of docs/database.md); header-only over analysis/.
 #pragma once
 
 #include <fmt/format.h>

@@ -178,5 +178,5 @@ TEST(InputReader, OnlyKernelLogsGoBeyondTheWholeInputLimit) {
       EXPECT_NE(std::string(e.what()).find("JSON larger than 1 MiB"), std::string::npos) << e.what();
     }
   }
-  EXPECT_EQ(kWholeInputLimit, std::size_t{64} << 20);  // what README.md says
+  EXPECT_EQ(kWholeInputLimit, std::size_t{64} << 20);  // what docs/formats.md says
 }
