@@ -49,10 +49,20 @@ struct ChartMark {
   std::string label;
 };
 
+// A row of an overview of changes: a metric's change in percent and its CI
+// (NaN or infinite ends: unbounded on that side).
+struct ChartChange {
+  std::string label;
+  double pct = NAN, low = NAN, high = NAN;
+  Tone tone = Tone::plain;
+};
+
 struct Chart {
   enum class Kind {
-    bars,   // a bar per group: its mean, the 95% CI as whiskers, every sample a dot
-    along,  // points in order, each segment's mean a line, each mark a dashed line
+    bars,     // a bar per group: its mean, the 95% CI as whiskers, every sample a dot
+    points,   // as bars, the mean a mark instead of a bar: the axis fits the data, not 0
+    along,    // points in order, each segment's mean a line, each mark a dashed line
+    changes,  // a row per metric: its change in percent, the CI a line, 0 a dashed line
   };
   Kind kind = Kind::bars;
   std::string title, unit;
@@ -62,6 +72,8 @@ struct Chart {
   std::vector<ChartPoint> points;      // along
   std::vector<ChartSegment> segments;  // along
   std::vector<ChartMark> marks;        // along
+  std::vector<ChartChange> changes;    // changes
+  std::string change_ci;               // changes: what the CI is ("95% CI; a tested metric's at Holm's level")
 };
 
 struct Document {
@@ -81,6 +93,7 @@ struct Document {
   // What --format junit writes (gate, export); unset: junit is refused.
   std::optional<std::vector<JunitSuite>> junit;
   std::string junit_name;            // the <testsuites> name
+  std::vector<Chart> overview;       // HTML, right after the lead: what the tables detail
   std::vector<Chart> charts;         // HTML, after the tables
 };
 

@@ -207,6 +207,8 @@ std::optional<Table> levels_table(const Comparison& c) {
 // caption.
 Chart row_chart(const MetricComparison& m) {
   Chart ch;
+  // Points, not bars from 0: a change of a few percent must show.
+  ch.kind = Chart::Kind::points;
   ch.title = m.key.name();
   ch.unit = m.key.unit;
   ch.groups = {sample_group("base", m.base_values), sample_group("cand", m.cand_values)};
@@ -299,6 +301,16 @@ Document comparison_document(const Comparison& all_rows, const CompareView& view
   if (auto levels = levels_table(c)) d.tables.push_back(std::move(*levels));
   append_monitors_section(d, all_rows);
 
+  // HTML: every shown metric's change at a glance under the verdict, then
+  // a chart per metric after the tables.
+  Chart overview;
+  overview.kind = Chart::Kind::changes;
+  overview.title = "Change of cand vs base";
+  overview.caption = "percent; the CI a tested metric's at Holm's level, else 95%";
+  for (const auto& m : c.metrics)
+    if (m.in_base && m.in_cand)
+      overview.changes.push_back({m.key.name(), m.change.pct, m.change.ci95_low, m.change.ci95_high, verdict_tone(m)});
+  if (!overview.changes.empty()) d.overview.push_back(std::move(overview));
   for (const auto& m : c.metrics)
     if (m.in_base || m.in_cand) d.charts.push_back(row_chart(m));
   if (view.per_unit) {

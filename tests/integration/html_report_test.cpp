@@ -104,10 +104,23 @@ TEST(HtmlReport, CompareRendersInChromium) {
 
   auto dom = chromium(t.path / "profile1", {"--dump-dom"}, page);
   ASSERT_EQ(dom.exit_code, 0) << dom.err;
-  EXPECT_EQ(occurrences(dom.out, "<svg"), 3u) << "one chart per metric";
+  // Under the verdict, before the tables: every metric's change and its
+  // CI in one overview (fault_ns +5 %, faultin_rate -4.8 %: both
+  // regressions, significant; total_cycles the same).
+  const auto overview = dom.out.find("<svg class=\"chart overview\"");
+  ASSERT_NE(overview, std::string::npos);
+  EXPECT_LT(overview, dom.out.find("<table"));
+  EXPECT_LT(dom.out.find("verdict:"), overview);
+  EXPECT_EQ(occurrences(dom.out, "class=\"pt\""), 3u) << "a change per metric";
+  EXPECT_EQ(occurrences(dom.out, "<g class=\"change worse\">"), 2u);
+  EXPECT_EQ(occurrences(dom.out, "<g class=\"change \">"), 1u);
+  // Then a chart per metric: the means as marks on an axis that fits the
+  // data, never bars from 0 (which hid a 5 % change).
+  EXPECT_EQ(occurrences(dom.out, "<svg"), 4u) << "the overview and one chart per metric";
   EXPECT_EQ(occurrences(dom.out, "class=\"dot\""), 60u) << "3 metrics x 2 sides x 10 samples";
   EXPECT_EQ(occurrences(dom.out, "class=\"whisker\""), 6u);
-  EXPECT_EQ(occurrences(dom.out, "class=\"bar\""), 6u);
+  EXPECT_EQ(occurrences(dom.out, "class=\"mean\""), 6u);
+  EXPECT_EQ(occurrences(dom.out, "class=\"bar\""), 0u);
   EXPECT_NE(dom.out.find("source: hardware"), std::string::npos);
   EXPECT_NE(dom.out.find("6.9.0"), std::string::npos);
   auto console = console_lines(dom.err);

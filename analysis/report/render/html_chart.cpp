@@ -38,7 +38,10 @@ int tick_decimals(double step) { return std::max(0, -static_cast<int>(std::floor
 const char* kGroupColors[] = {"#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3"};
 
 // A bar per group: its mean, its 95% CI as a whisker, every sample a dot.
+// As points (Chart::Kind::points) the mean is a mark and the axis fits the
+// data: a change of a few percent is seen, where bars from 0 hid it.
 std::string bars_svg(const Chart& chart) {
+  const bool as_points = chart.kind == Chart::Kind::points;
   const std::string& title = chart.title;
   const std::string& unit = chart.unit;
   const std::string& caption = chart.caption;
@@ -111,13 +114,14 @@ std::string bars_svg(const Chart& chart) {
   // bar lengths mean something (a zoomed axis made 60 and 60.01 cycles look
   // like a difference); the caption gives the change. Zoomed, and saying
   // so, only for a negative quantity.
-  bool from_zero = dmin >= 0 || dmax > 0;
+  bool from_zero = !as_points && (dmin >= 0 || dmax > 0);
   double lo = from_zero ? std::min(0.0, dmin) : dmin, hi = dmax;
   if (hi == lo) hi = lo + (lo == 0 ? 1 : std::fabs(lo) * 0.01);
   double step = nice_step(hi - lo, 4);
   double pad = from_zero ? 0 : (hi - lo) * 0.08;
   double a0 = std::floor((lo - pad) / step) * step, a1 = std::ceil((hi + (hi - lo) * 0.05) / step) * step;
   if (from_zero && lo >= 0) a0 = 0;
+  if (positive && a0 < 0) a0 = 0;  // a quantity that cannot go below 0 gets no axis there
   auto y = [&](double v) { return top + ph - (v - a0) / (a1 - a0) * ph; };
   const std::string unit_shown = rs.unit.empty() ? "" : " " + rs.unit;
 
@@ -145,10 +149,15 @@ std::string bars_svg(const Chart& chart) {
     if (std::isfinite(g.mean)) {
       double yb = y(std::max(a0, std::min(0.0, a1))), ym = y(g.mean);
       if (a0 > 0) yb = y(a0);
-      o += fmt::format("<rect class=\"bar\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
-                       "fill=\"{}\"><title>mean {}{}</title></rect>\n",
-                       cx - bw / 2, std::min(yb, ym), bw, std::fabs(yb - ym), color, format_reading(g.mean),
-                       html_escape(unit_shown));
+      if (as_points)
+        o += fmt::format("<rect class=\"mean\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"4\" "
+                         "fill=\"{}\"><title>mean {}{}</title></rect>\n",
+                         cx - bw / 2, ym - 2, bw, color, format_reading(g.mean), html_escape(unit_shown));
+      else
+        o += fmt::format("<rect class=\"bar\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
+                         "fill=\"{}\"><title>mean {}{}</title></rect>\n",
+                         cx - bw / 2, std::min(yb, ym), bw, std::fabs(yb - ym), color, format_reading(g.mean),
+                         html_escape(unit_shown));
       // Samples as dots, spread across the bar by a fixed low-discrepancy
       // sequence so the picture is the same every time.
       for (std::size_t k = 0; k < g.v.size(); ++k) {
@@ -236,10 +245,83 @@ std::string along_svg(const Chart& chart) {
   return o + "</svg>\n";
 }
 
+// The overview of a comparison: a row per metric, its change in percent
+// as a dot and its CI as a line, 0 dashed. The axis holds every change
+// and the CIs up to four times the largest change (at least +-10 %): a CI
+// wider than that (+16926 % of three noisy repetitions) is cut at the
+// axis's end with an arrow, its ends in the row's tooltip.
+std::string changes_svg(const Chart& chart) {
+  const std::vector<ChartChange>& rows = chart.changes;
+  const double row_h = 22, top = 48, left_min = 120, right = 24, W = 720;
+  std::size_t longest = 0;
+  for (const auto& r : rows) longest = std::max(longest, r.label.size());
+  const double left = std::clamp(6.2 * static_cast<double>(longest) + 16, left_min, 380.0);
+  const double pw = W - left - right, ph = row_h * static_cast<double>(std::max<std::size_t>(1, rows.size()));
+  const double H = top + ph + 30;
+  double biggest = 0;
+  for (const auto& r : rows)
+    if (std::isfinite(r.pct)) biggest = std::max(biggest, std::fabs(r.pct));
+  const double limit = std::max(10.0, 4 * biggest);
+  double lo = 0, hi = 0;
+  for (const auto& r : rows) {
+    for (double v : {r.pct, r.low, r.high})
+      if (std::isfinite(v)) lo = std::min(lo, std::max(v, -limit)), hi = std::max(hi, std::min(v, limit));
+  }
+  if (hi - lo < 1) lo -= 1, hi += 1;
+  const double step = nice_step(hi - lo, 5);
+  const double a0 = std::floor(lo / step) * step, a1 = std::ceil(hi / step) * step;
+  auto x = [&](double v) { return left + (std::clamp(v, a0, a1) - a0) / (a1 - a0) * pw; };
+  std::string o = fmt::format(
+      "<svg class=\"chart overview\" role=\"img\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">\n", W, H);
+  o += fmt::format("<title>{}</title>\n", html_escape(chart.title));
+  o += fmt::format("<text class=\"ct\" x=\"8\" y=\"18\">{}</text>\n", html_escape(chart.title));
+  o += fmt::format("<text class=\"cs\" x=\"8\" y=\"36\">{}</text>\n", html_escape(chart.caption));
+  const int dec = tick_decimals(step);
+  for (double t = a0; t <= a1 + step * 0.5; t += step) {
+    const double xx = x(t);
+    o += fmt::format("<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\"/>", xx, top, top + ph);
+    o += fmt::format("<text class=\"gl\" x=\"{:.1f}\" y=\"{}\">{:+.{}f}%</text>\n", xx, top + ph + 16,
+                     std::fabs(t) < step * 1e-6 ? 0.0 : t, dec);
+  }
+  o += fmt::format("<line class=\"zero\" stroke-dasharray=\"4 3\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" "
+                   "y2=\"{2}\"/>\n",
+                   x(0), top - 4, top + ph);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const ChartChange& r = rows[i];
+    const double cy = top + row_h * (static_cast<double>(i) + 0.5);
+    const std::string tip = fmt::format("{}: {:+.2f}% [{}, {}]", r.label, r.pct,
+                                        std::isfinite(r.low) ? fmt::format("{:+.2f}%", r.low) : "-inf",
+                                        std::isfinite(r.high) ? fmt::format("{:+.2f}%", r.high) : "+inf");
+    o += fmt::format("<g class=\"change {}\"><title>{}</title>", tone_class(r.tone), html_escape(tip));
+    o += fmt::format("<text class=\"rl\" x=\"{}\" y=\"{:.1f}\">{}</text>", left - 8, cy + 4, html_escape(r.label));
+    if (std::isfinite(r.pct)) {
+      // An end beyond the axis (or none: unbounded) is drawn to the axis's end, an arrow saying it goes on.
+      const bool cut_low = !std::isfinite(r.low) || r.low < a0, cut_high = !std::isfinite(r.high) || r.high > a1;
+      const double xl = cut_low ? x(a0) : x(r.low), xh = cut_high ? x(a1) : x(r.high);
+      o += fmt::format("<line class=\"ci\" x1=\"{:.1f}\" x2=\"{:.1f}\" y1=\"{:.1f}\" y2=\"{:.1f}\"/>", xl, xh, cy, cy);
+      if (cut_low)
+        o += fmt::format("<path class=\"ci\" d=\"M{0:.1f},{1:.1f} l6,-4 v8 z\"/>", xl, cy);
+      if (cut_high)
+        o += fmt::format("<path class=\"ci\" d=\"M{0:.1f},{1:.1f} l-6,-4 v8 z\"/>", xh, cy);
+      o += fmt::format("<circle class=\"pt\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4.5\"/>", x(r.pct), cy);
+    } else {
+      o += fmt::format("<text class=\"cs\" x=\"{}\" y=\"{:.1f}\">no change computed</text>", left + 4, cy + 4);
+    }
+    o += "</g>\n";
+  }
+  return o + "</svg>\n";
+}
+
 }  // namespace
 
 std::string chart_svg(const Chart& chart) {
-  return chart.kind == Chart::Kind::along ? along_svg(chart) : bars_svg(chart);
+  switch (chart.kind) {
+    case Chart::Kind::along: return along_svg(chart);
+    case Chart::Kind::changes: return changes_svg(chart);
+    case Chart::Kind::bars:
+    case Chart::Kind::points: break;
+  }
+  return bars_svg(chart);
 }
 
 std::string table_chart_svg(const Table& t) {

@@ -67,6 +67,10 @@ svg .zoom{font-size:10px;fill:#9a6700;text-anchor:end}
 svg .rl{font-size:12px;fill:#1f2328;text-anchor:end} svg .rv{font-size:12px;fill:#1f2328}
 svg .mid{text-anchor:middle} svg .zero{stroke:#57606a;stroke-width:1.5}
 svg.table-chart .bar{fill:#4c72b0;fill-opacity:.8} svg.table-chart{margin:8px 0 4px}
+svg.overview{margin:4px 0 12px} svg .ci{stroke:#1f2328;stroke-width:2;fill:#1f2328} svg .pt{fill:#1f2328}
+svg .change.worse .ci{stroke:#cf222e;fill:#cf222e} svg .change.worse .pt{fill:#cf222e}
+svg .change.better .ci{stroke:#1a7f37;fill:#1a7f37} svg .change.better .pt{fill:#1a7f37}
+svg .change.worse .rl{fill:#cf222e;font-weight:600} svg .change.better .rl{fill:#1a7f37;font-weight:600}
 .banner{margin:10px 0 14px;padding:12px 16px;border-radius:6px;font-size:15px;font-weight:600;border:2px solid}
 .banner.caveat{background:#fff8c5;border-color:#d4a72c;color:#4d2d00}
 .banner.incomplete{background:#ffebe9;border-color:#cf222e;color:#82071e}
@@ -108,13 +112,22 @@ static std::string banner(const std::string& kind, const std::string& text) {
 }
 
 // What the page's charts are, for its footer.
-static std::string chart_legend(const std::vector<Chart>& charts) {
+static std::string chart_legend(const std::vector<Chart>& overview, const std::vector<Chart>& per_metric) {
+  std::vector<Chart> charts = overview;
+  charts.insert(charts.end(), per_metric.begin(), per_metric.end());
   std::string out;
   auto any = [&](Chart::Kind k) {
     return std::any_of(charts.begin(), charts.end(), [&](const Chart& c) { return c.kind == k; });
   };
+  if (any(Chart::Kind::changes))
+    out += "Overview: each metric's change in percent (a dot) and its CI (the line; an arrow: it goes on past "
+           "the axis); red a regression, green an improvement, both significant. ";
   if (any(Chart::Kind::bars))
     out += "Bars: mean; whiskers: 95% CI of the mean (Student t); dots: individual samples, warm-up excluded.";
+  if (any(Chart::Kind::points))
+    out += std::string(out.empty() || out.back() == ' ' ? "" : " ") +
+           "Per metric: the mean a thick mark, whiskers its 95% CI (Student t), dots the units; the axis fits the "
+           "data.";
   if (any(Chart::Kind::along))
     out += std::string(out.empty() ? "" : " ") +
            "Dots: each run's mean; lines: the mean of each segment between change points; dashed: a change "
@@ -134,6 +147,7 @@ std::string render_document_html(const Document& d) {
     if (!t.empty()) b += "<pre class=\"lead\">" + t + "</pre>\n";
   };
   text_block(d.lead);
+  for (const auto& c : d.overview) b += chart_svg(c);
   for (const auto& t : d.tables) b += table_to_html(t);
   if (!d.charts.empty()) {
     b += "<div class=\"charts\">\n";
@@ -141,7 +155,7 @@ std::string render_document_html(const Document& d) {
     b += "</div>\n";
   }
   text_block(d.closing);
-  return html_page(title, b, chart_legend(d.charts));
+  return html_page(title, b, chart_legend(d.overview, d.charts));
 }
 
 }  // namespace kvmbench
