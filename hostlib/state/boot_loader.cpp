@@ -23,8 +23,6 @@ constexpr const char* kBegin = "### kvmbench ab: begin (written by `kvmbench ab 
 constexpr const char* kEnd = "### kvmbench ab: end";
 constexpr const char* kEntry = "kvmbench-ab";
 
-fs::path on_machine(const fs::path& p) { return machine_root() / p.relative_path(); }
-
 // A program on PATH, as the shell finds it.
 bool have_program(const std::string& name) {
   return run_program({"/bin/sh", "-c", "command -v \"$1\" >/dev/null", "sh", name}, 10).ok();

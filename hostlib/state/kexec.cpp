@@ -43,9 +43,6 @@ std::string readable_or_empty(const fs::path& p) {
   return fs::is_regular_file(p, ec) ? p.string() : "";
 }
 
-// A path of this machine, under machine_root().
-fs::path on_machine(const fs::path& p) { return machine_root() / p.relative_path(); }
-
 // The initrd of an installed release: Debian's name, else RHEL's.
 std::string initrd_of(const std::string& release) {
   const std::string debian = readable_or_empty(fs::path("/boot") / ("initrd.img-" + release));
@@ -138,6 +135,8 @@ ab::KernelChoice resolve_kernel(const std::string& spec, const std::string& appe
   k.cmdline = kexec_cmdline(running_cmdline, append, "");
   return k;
 }
+
+fs::path on_machine(const fs::path& p) { return machine_root() / p.relative_path(); }
 
 fs::path machine_root() {
   const char* r = std::getenv("KVMBENCH_SYSFS_ROOT");

@@ -39,6 +39,8 @@ ab::KernelChoice resolve_kernel(const std::string& spec, const std::string& appe
 // The root under which the preflight reads /sys, /proc and /etc and looks
 // for systemd: $KVMBENCH_SYSFS_ROOT (a stub machine in the tests), else "/".
 std::filesystem::path machine_root();
+// A path of this machine ("/boot/grub/custom.cfg"), under machine_root().
+std::filesystem::path on_machine(const std::filesystem::path& p);
 
 // What the preflight reads of this machine (analysis/model/kexec_facts.h):
 // kexec on PATH, root, /sys/kernel/kexec_loaded, kexec_load_disabled,

@@ -1,4 +1,5 @@
 #include "suites/engine/lab_run.h"
+#include "hostlib/os/host_name.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -27,12 +28,6 @@ namespace kvmbench::engine {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string hostname() {
-  char buf[256] = {};
-  if (::gethostname(buf, sizeof buf - 1) != 0 || !*buf || std::string(buf) == "(none)") return "localhost";
-  return buf;
-}
 
 std::string random_id() {
   std::random_device rd;
@@ -133,7 +128,7 @@ host::LabSpec lab_spec(const LabRequest& o, std::uint64_t memory, const fs::path
   spec.tick_s = o.tick_s;
   spec.stall_grace_s = std::min(spec.stall_grace_s, o.silence_s);
   spec.cwd = fs::current_path();
-  spec.hostname = hostname() + "-lab";
+  spec.hostname = host::host_name() + "-lab";
   spec.extra_cmdline = o.append;
   spec.kvmbench = self;
   spec.command = cmd.argv;
@@ -145,7 +140,7 @@ host::LabSpec lab_spec(const LabRequest& o, std::uint64_t memory, const fs::path
   }
   spec.kernel = lab_kernel(o);
   const nlohmann::json identity = {{"id", id},
-                                   {"host", hostname()},
+                                   {"host", host::host_name()},
                                    {"kernel", spec.kernel.release},
                                    {"kernel_origin", spec.kernel.origin},
                                    {"accel", "tcg"},

@@ -1,4 +1,5 @@
 #include "suites/engine/run_driver.h"
+#include "hostlib/os/host_name.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -110,12 +111,6 @@ class RunSource {
   std::string lock_what_;
 };
 
-std::string hostname() {
-  char buf[256] = {};
-  if (::gethostname(buf, sizeof buf - 1) != 0) return "localhost";
-  return buf;
-}
-
 // Picks the presets to run for a suite: the requested one, or the document
 // preset where it can run, else the host preset; for `run all`, also the
 // smoke preset where the document preset cannot run (the document's pipeline
@@ -213,7 +208,7 @@ nlohmann::json start_meta(const Target& t, const HostCaps& caps, const RunReques
       {"source", std::string(to_string(source))},
       {"parameters", params},
       {"tool_version", KVMBENCH_VERSION},
-      {"hostname", hostname()},
+      {"hostname", host::host_name()},
       {"repetitions", req.adaptive ? nlohmann::json("auto") : nlohmann::json(reps)},
       {"warmup_repetitions", req.warmup},
       {"host", caps.metadata},
