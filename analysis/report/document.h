@@ -57,12 +57,22 @@ struct ChartChange {
   Tone tone = Tone::plain;
 };
 
+// A point of an x-y chart, and a fitted line drawn over part of it.
+struct ChartXY {
+  double x = NAN, y = NAN;
+};
+struct ChartLine {
+  double x0 = NAN, y0 = NAN, x1 = NAN, y1 = NAN;
+  std::string label;  // its tooltip: "fitted: 0.0121 GB/s"
+};
+
 struct Chart {
   enum class Kind {
     bars,     // a bar per group: its mean, the 95% CI as whiskers, every sample a dot
     points,   // as bars, the mean a mark instead of a bar: the axis fits the data, not 0
     along,    // points in order, each segment's mean a line, each mark a dashed line
     changes,  // a row per metric: its change in percent, the CI a line, 0 a dashed line
+    xy,       // points over x (a time series), fitted lines over parts of it
   };
   Kind kind = Kind::bars;
   std::string title, unit;
@@ -73,7 +83,9 @@ struct Chart {
   std::vector<ChartSegment> segments;  // along
   std::vector<ChartMark> marks;        // along
   std::vector<ChartChange> changes;    // changes
-  std::string change_ci;               // changes: what the CI is ("95% CI; a tested metric's at Holm's level")
+  std::vector<ChartXY> xy;             // xy: the points, in order of x
+  std::vector<ChartLine> lines;        // xy: fitted lines
+  std::string x_unit;                  // xy: the x axis's unit ("s"); `unit` is y's
 };
 
 struct Document {

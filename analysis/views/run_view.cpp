@@ -58,8 +58,10 @@ Document run_document(const Run& run, RunReport report) {
   // the only picture of a run whose tables say nothing about charts, and a
   // repetition of the tables' charts (one chart per series, dozens) when
   // the tables do.
+  // The suite's own pictures first: they show what the tables summarise.
+  d.charts = std::move(report.charts);
   if (std::none_of(report.tables.begin(), report.tables.end(), [](const Table& t) { return t.chart.has_value(); }))
-    d.charts = sample_charts(run);
+    for (auto& c : sample_charts(run)) d.charts.push_back(std::move(c));
   d.tables = std::move(report.tables);
   nlohmann::json data = {{"run", report.dir},
                          {"suite", run.suite()},

@@ -21,6 +21,7 @@ struct RunReport {
   std::vector<Table> tables;        // as its suite laid them out
   std::string incomplete;           // what the run lacks ("1 of 5 repetitions measured"); ""
   std::vector<std::string> about;   // more lines about the run (host changes, skipped parts)
+  std::vector<Chart> charts;        // the suite's own pictures of the run (directmap's ramps), HTML
 };
 
 Document run_document(const Run& run, RunReport report);

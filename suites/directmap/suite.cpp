@@ -29,6 +29,7 @@
 #include "suites/collect/kernel_boot.h"
 #include "suites/framework/plan.h"
 #include "suites/framework/requirements.h"
+#include "suites/directmap/ramp_charts.h"
 #include "suites/directmap/report.h"
 #include "suites/framework/errors.h"
 #include "suites/framework/param_check.h"
@@ -230,6 +231,7 @@ void guest_faultin(RunContext& ctx, const GuestFaultinParams& p, host::Accel acc
              {"ramp_t_begin", rate.t_begin},
              {"ramp_t_end", rate.t_end},
              {"fit_points", rate.fit.n},
+             {"fit_intercept_bytes", rate.fit.intercept},  // the line the HTML report draws over the ramp
              {"slope_stderr_gbps", rate.fit.slope_stderr / 1e9},
              {"r2", rate.fit.r2},
              {"directmap", directmap}};
@@ -414,6 +416,7 @@ Suite directmap_suite() {
       .tables = directmap::report_tables,
       .detail_tables = directmap::detail_tables,
       .tables_of_runs = directmap::document_tables,
+      .run_charts = directmap::ramp_charts,
       .reproduce = directmap::reproduce_document,
       .measures_thp = true,
   };

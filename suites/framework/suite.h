@@ -21,6 +21,7 @@
 
 #include "analysis/model/metric_roles.h"
 #include "analysis/model/result_model.h"
+#include "analysis/report/document.h"
 #include "analysis/report/table.h"
 #include "suites/framework/boot.h"
 #include "suites/framework/host_caps.h"
@@ -100,6 +101,10 @@ struct Suite {
   // Several runs in one table (`kvmbench report RUN_A RUN_B`); throws
   // std::invalid_argument naming a run it cannot use. Unset: not offered.
   std::function<std::vector<Table>(const std::vector<NamedRun>&)> tables_of_runs = {};
+  // Pictures of one run beyond its tables (directmap: each ramp its rate
+  // was fitted over), from the run directory's raw files and its samples;
+  // for the HTML report. Unset: none.
+  std::function<std::vector<Chart>(const std::filesystem::path& run_dir, const std::vector<Sample>&)> run_charts = {};
   // The document's tables from the transcribed data in `reference_dir`
   // (suites/framework/reproduce.h). Unset: nothing to reproduce.
   std::function<Reproduction(const std::filesystem::path& reference_dir, const ReproduceOptions&)> reproduce = {};

@@ -141,10 +141,15 @@ void add_report_command(CLI::App& app) {
     // Samples the tables refuse (one metric in two units) are the run's.
     std::vector<Table> tables = naming_bad_input(o->dir + ": ", [&] { return engine::report_tables(run, detail); });
     engine::mark_run_notes(tables, run);
+    // The suite's own pictures (directmap's ramps): a page's, not a table's.
+    std::vector<Chart> charts;
+    if (const suites::Suite* s = suites::find_suite(run.suite()); f == Format::html && s && s->run_charts)
+      charts = s->run_charts(run.dir, run.samples);
     const Document d = run_document(run, {.dir = o->dir,
                                           .tables = std::move(tables),
                                           .incomplete = engine::incomplete_note(run),
-                                          .about = about_the_run(run, o->verbose)});
+                                          .about = about_the_run(run, o->verbose),
+                                          .charts = std::move(charts)});
     fmt::print("{}", render(d, f));
   });
 }

@@ -403,3 +403,25 @@ TEST(HtmlReport, ReportOfAnInterruptedRunHasABanner) {
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_EQ(ok.out.find("class=\"banner"), std::string::npos);
 }
+
+// directmap's HTML report draws each ramp its host allocation rate was
+// fitted over: the saved meminfo points and the fitted line, first among
+// the charts.
+TEST(HtmlReport, DirectmapReportDrawsTheRampAndItsFit) {
+  TempDir t;
+  auto w = kvmbench::RunWriter::create_at(t.path / "run", {{"suite", "directmap"}, {"source", "emulated"}});
+  w.append({"vcpus=1/bytes=32M", "unpinned", "host_alloc_rate", "GB/s", 4, 0, false,
+            nlohmann::json{{"meminfo_field", "Shmem"}, {"ramp_t_begin", 0.5}, {"ramp_t_end", 1.5},
+                           {"fit_intercept_bytes", -2e9}}});
+  w.finish("complete");
+  fs::create_directories(t.path / "run" / "raw");
+  std::ofstream(t.path / "run" / "raw" / "meminfo-unpinned.it0.csv") << "t_s,Shmem_bytes\n0,0\n0.5,0\n1,2e9\n1.5,4e9\n2,4e9\n";
+  auto r = run_kvmbench({"report", (t.path / "run").string(), "--format", "html"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto ramp = r.out.find("Shmem while the guest faulted in");
+  ASSERT_NE(ramp, std::string::npos) << r.out;
+  EXPECT_EQ(occurrences(r.out, "<line class=\"fit\""), 1u);
+  EXPECT_LT(ramp, r.out.find("<svg", r.out.find("</svg>", ramp))) << "the ramp first among the charts";
+  EXPECT_NE(r.out.find("fitted 4 GB/s over 0.50-1.50 s"), std::string::npos);
+  EXPECT_NE(r.out.find("Ramps: the host"), std::string::npos) << "the legend says what it is";
+}

@@ -312,12 +312,61 @@ std::string changes_svg(const Chart& chart) {
   return o + "</svg>\n";
 }
 
+// Points over x (a meminfo field over seconds), each fitted line over its
+// part in red, its label the line's tooltip. Axes fit the data; y in a
+// unit scaled for reading.
+std::string xy_svg(const Chart& chart) {
+  const double W = 720, H = 260, left = 64, right = 12, top = 44, bottom = 34;
+  const double pw = W - left - right, ph = H - top - bottom;
+  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  auto take = [&](double x, double y) {
+    if (!std::isfinite(x) || !std::isfinite(y)) return;
+    x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+  };
+  for (const auto& p : chart.xy) take(p.x, p.y);
+  std::string o = fmt::format("<svg class=\"chart\" role=\"img\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">\n"
+                              "<title>{2}</title>\n",
+                              W, H, html_escape(chart.title));
+  const ReadingScale rs = reading_scale(std::max(std::fabs(y0), std::fabs(y1)), chart.unit);
+  o += fmt::format("<text class=\"ct\" x=\"8\" y=\"18\">{}</text>\n", html_escape(chart.title));
+  o += fmt::format("<text class=\"cs {}\" x=\"8\" y=\"36\">{}</text>\n", tone_class(chart.tone),
+                   html_escape(rs.unit.empty() ? chart.caption : rs.unit + " · " + chart.caption));
+  if (!std::isfinite(x0)) return o + "<text class=\"cs\" x=\"64\" y=\"120\">no points</text>\n</svg>\n";
+  if (!(x1 > x0)) x1 = x0 + 1;
+  if (!(y1 > y0)) y1 = y0 + 1;
+  const double xs = nice_step(x1 - x0, 6), ys = nice_step((y1 - y0) * rs.factor, 4);
+  const double ax0 = std::floor(x0 / xs) * xs, ax1 = std::ceil(x1 / xs) * xs;
+  const double ay0 = std::floor(y0 * rs.factor / ys) * ys, ay1 = std::ceil(y1 * rs.factor / ys) * ys;
+  auto X = [&](double x) { return left + (x - ax0) / (ax1 - ax0) * pw; };
+  auto Y = [&](double y) { return top + ph - (y * rs.factor - ay0) / (ay1 - ay0) * ph; };
+  for (double t = ay0; t <= ay1 + ys * 0.5; t += ys)
+    o += fmt::format("<line class=\"grid\" x1=\"{}\" x2=\"{}\" y1=\"{:.1f}\" y2=\"{:.1f}\"/><text class=\"tick\" x=\"{}\" "
+                     "y=\"{:.1f}\">{:.{}f}</text>\n",
+                     left, W - right, Y(t / rs.factor), Y(t / rs.factor), left - 6, Y(t / rs.factor) + 4, t,
+                     tick_decimals(ys));
+  for (double t = ax0; t <= ax1 + xs * 0.5; t += xs)
+    o += fmt::format("<text class=\"gl\" x=\"{:.1f}\" y=\"{}\">{:.{}f}{}</text>\n", X(t), top + ph + 16, t,
+                     tick_decimals(xs), html_escape(chart.x_unit.empty() ? "" : " " + chart.x_unit));
+  o += fmt::format("<rect class=\"frame\" fill=\"none\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n", left, top,
+                   pw, ph);
+  for (const auto& p : chart.xy)
+    if (std::isfinite(p.x) && std::isfinite(p.y))
+      o += fmt::format("<circle class=\"dot\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2\"/>", X(p.x), Y(p.y));
+  o += "\n";
+  for (const auto& l : chart.lines)
+    o += fmt::format("<line class=\"fit\" stroke=\"#cf222e\" stroke-width=\"2.5\" x1=\"{:.1f}\" y1=\"{:.1f}\" "
+                     "x2=\"{:.1f}\" y2=\"{:.1f}\"><title>{}</title></line>\n",
+                     X(l.x0), Y(l.y0), X(l.x1), Y(l.y1), html_escape(l.label));
+  return o + "</svg>\n";
+}
+
 }  // namespace
 
 std::string chart_svg(const Chart& chart) {
   switch (chart.kind) {
     case Chart::Kind::along: return along_svg(chart);
     case Chart::Kind::changes: return changes_svg(chart);
+    case Chart::Kind::xy: return xy_svg(chart);
     case Chart::Kind::bars:
     case Chart::Kind::points: break;
   }

@@ -128,6 +128,10 @@ static std::string chart_legend(const std::vector<Chart>& overview, const std::v
     out += std::string(out.empty() || out.back() == ' ' ? "" : " ") +
            "Per metric: the mean a thick mark, whiskers its 95% CI (Student t), dots the units; the axis fits the "
            "data.";
+  if (any(Chart::Kind::xy))
+    out += std::string(out.empty() ? "" : " ") +
+           "Ramps: the host's memory counter while the guest faulted its memory in (dots), the rate fitted over "
+           "the ramp (red).";
   if (any(Chart::Kind::along))
     out += std::string(out.empty() ? "" : " ") +
            "Dots: each run's mean; lines: the mean of each segment between change points; dashed: a change "
