@@ -31,7 +31,9 @@ void Table::add_row(std::vector<Cell> cells) {
 std::vector<std::size_t> columns_for(const Table& t, Readers readers) {
   std::vector<std::size_t> out;
   for (std::size_t c = 0; c < t.columns.size(); ++c)
-    if (t.columns[c].readers == Readers::all || t.columns[c].readers == readers) out.push_back(c);
+    if (t.columns[c].readers == Readers::all || t.columns[c].readers == readers ||
+        (readers == Readers::text && t.columns[c].readers == Readers::people))
+      out.push_back(c);
   return out;
 }
 

@@ -18,8 +18,10 @@ enum class Align { left, right };
 // Who a column is for. People read text, mail, Markdown and HTML: a column
 // that joins two figures into one text ("5/3") is theirs. Programs read CSV
 // and JSON tables: a figure the people's layout leaves out for its width
-// (each side's n, the p-values behind p(Holm)) is theirs.
-enum class Readers { all, people, programs };
+// (each side's n, the p-values behind p(Holm)) is theirs. The text layout
+// alone (text, mail) has a divider such as the document's " | " between
+// two groups of columns: no data, and Markdown and HTML draw their own.
+enum class Readers { all, people, programs, text };
 
 struct Column {
   std::string header;

@@ -61,7 +61,7 @@ std::vector<Table> tables_from_cells(const std::vector<Cell>& cells, std::string
   t.rule_under_header = false;
   t.columns.push_back({"", Align::left});
   for (std::size_t k = 0; k < variants.size(); ++k) {
-    if (k) t.columns.push_back({"|", Align::left});
+    if (k) t.columns.push_back({"|", Align::left, Readers::text});
     t.columns.push_back({variant_label(variants[k], node_of[variants[k]]), k ? Align::left : Align::right});
   }
   const int decimals = decimals_for(cells);

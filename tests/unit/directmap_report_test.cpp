@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "analysis/report/render/csv_table.h"
+#include "analysis/report/render/markdown_table.h"
 #include "analysis/report/render/text_table.h"
 #include "analysis/report/table.h"
 #include "suites/directmap/report.h"
@@ -73,6 +75,13 @@ TEST(DirectmapReport, DocumentRunShowsTheHostAllocationRate) {
   EXPECT_FALSE(has_line(text, "99.0")) << text;  // not the guest's rate
   EXPECT_TRUE(has_line(text, "host_alloc_rate")) << text;
   EXPECT_TRUE(has_line(text, "FileHugePages in /proc/meminfo, as in the document")) << text;
+  // The " | " is the text layout's: Markdown draws its own rules, CSV and
+  // JSON have the data only (a column of "|" cells was theirs too).
+  const std::string md = render_markdown(tables.front());
+  EXPECT_TRUE(has_line(md, "| DirectMap4K | 13.0 | 12.0 |")) << md;
+  EXPECT_EQ(md.find("\\|"), std::string::npos) << md;
+  const std::string csv = render_csv(tables.front());
+  EXPECT_EQ(csv.find('|'), std::string::npos) << csv;
   for (const auto& t : tables) {
     std::size_t pos = 0;
     const std::string s = render_text(t);

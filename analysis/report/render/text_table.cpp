@@ -97,7 +97,7 @@ std::string render_text(const Table& t) {
   // The layouts the table allows, tried in order until one fits 80
   // columns (else the last): as it is, with one space between columns,
   // with the label above its row, both.
-  const std::vector<std::size_t> cols = columns_for(t, Readers::people);
+  const std::vector<std::size_t> cols = columns_for(t, Readers::text);
   std::vector<std::size_t> without_label;
   for (std::size_t c : cols)
     if (c != t.stacked_label) without_label.push_back(c);
