@@ -14,6 +14,7 @@
 #include "suites/framework/chosen_suites.h"
 #include "suites/framework/plan.h"
 #include "suites/framework/errors.h"
+#include "suites/engine/host_description.h"
 #include "suites/engine/render_tables.h"
 #include "suites/framework/param_check.h"
 #include "suites/framework/run_context.h"
@@ -33,17 +34,7 @@ HostCaps caps_for(const RunRequest& req, std::string& described) {
     if (!req.kmsg_file.empty()) described += fmt::format(", with its kernel log from {}", req.kmsg_file);
     return suites::probe_host_caps_without_ioctls();
   }
-  const std::string text = naming_bad_input("--host ", [&] { return read_file(req.host_file); });
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-    usage_error(fmt::format("--host {}: empty (expected `kvmbench probe --json` output)", req.host_file));
-  nlohmann::json j;
-  try {
-    j = parse_json_input(text);
-  } catch (const JsonInputError& e) {
-    usage_error("--host " + json_input_message(e, req.host_file));
-  } catch (const nlohmann::json::parse_error& e) {
-    usage_error(fmt::format("--host {}: not JSON (truncated or malformed): {}", req.host_file, e.what()));
-  }
+  const nlohmann::json j = read_host_description(req.host_file);
   HostCaps caps;
   try {
     caps = suites::host_caps_from_probe_json(j);

@@ -19,6 +19,7 @@
 #include "hostlib/qemu/qemu_paths.h"
 #include "hostlib/facts/rmpopt_boot_state.h"
 #include "analysis/model/host_meta_types.h"
+#include "suites/engine/host_description.h"
 #include "suites/kvmbench/commands.h"
 #include "suites/framework/errors.h"
 
@@ -216,26 +217,6 @@ nlohmann::json probe_this_host(int kvm_timeout_ms) {
 }
 
 // Another host's `kvmbench probe --json`; exit 2 when it is not one.
-nlohmann::json read_host_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) usage_error(fmt::format("--host {}: cannot read it", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json m;
-  try {
-    m = parse_json_input(text.str());
-  } catch (const JsonInputError& e) {
-    usage_error("--host " + json_input_message(e, path));
-  } catch (const nlohmann::json::exception&) {
-    usage_error(fmt::format("--host {}: not JSON (expected `kvmbench probe --json` output)", path));
-  }
-  for (const char* key : {"cpu", "kvm"})
-    if (!m.is_object() || !m.contains(key) || !m[key].is_object())
-      usage_error(fmt::format("--host {}: no \"{}\" object (expected `kvmbench probe --json` output)", path, key));
-  if (const auto problem = host_meta_type_problem(m)) usage_error(fmt::format("--host {}: {}", path, *problem));
-  return m;
-}
-
 }  // namespace
 
 void add_probe_command(CLI::App& app) {
@@ -268,7 +249,7 @@ void add_probe_command(CLI::App& app) {
       ->check(CLI::Range(10, 10000));
   cmd->callback([o] {
     if (o->format == "json") o->json = true;
-    nlohmann::json m = o->host.empty() ? probe_this_host(o->kvm_timeout) : read_host_file(o->host);
+    nlohmann::json m = o->host.empty() ? probe_this_host(o->kvm_timeout) : engine::read_host_description(o->host);
     if (!o->kmsg.empty()) {
       host::ConfidentialHost c;
       try {

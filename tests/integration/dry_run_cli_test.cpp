@@ -324,6 +324,9 @@ TEST(DryRunCli, BadHostDescriptionsAreUsageErrors) {
       {write("blank.json", "\n  \n"), "empty"},
       {write("truncated.json", snp.substr(0, snp.size() / 2)), "not JSON (truncated or malformed)"},
       {write("array.json", "[1, 2]"), "not a JSON object"},
+      // A kernel log given by mistake: where it stops being JSON, not the
+      // JSON library's own words.
+      {write("dmesg.txt", "[    0.000000] Linux version 6.1.0\n"), "it stops being JSON at byte 16"},
       {write("nokvm.json", R"({"cpu": {"features": []}})"), "no \"kvm\" object"},
       {write("badtype.json", R"({"cpu": {}, "kvm": {"present": "yes"}})"), "\"kvm\".\"present\" is string where true or false belongs"},
       {write("badfeatures.json", R"({"cpu": {"features": "svm"}, "kvm": {"present": true}})"),
@@ -336,6 +339,11 @@ TEST(DryRunCli, BadHostDescriptionsAreUsageErrors) {
     EXPECT_EQ(r.exit_code, 2) << file << "\n" << r.err << r.out;
     EXPECT_TRUE(has(r.err, message)) << file << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << file << ": " << r.out;  // nothing half-printed
+    EXPECT_FALSE(has(r.err, "json.exception")) << file << ": " << r.err;
+    // probe --host reads it alike.
+    auto p = run_kvmbench({"probe", "--host", file}, 60, "", env());
+    EXPECT_EQ(p.exit_code, 2) << file << "\n" << p.err;
+    EXPECT_TRUE(has(p.err, message)) << file << ": " << p.err;
   }
   auto r = run_kvmbench({"run", "make_shared", "--host", kHosts + "snp.json"}, 60, "", env());
   EXPECT_EQ(r.exit_code, 2);
