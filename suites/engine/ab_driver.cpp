@@ -997,11 +997,27 @@ int run_ab(const AbRequest& req) {
     return e->phase == ab::Phase::done ? e->result_code : kExitBusy;
   }
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) usage_error(fmt::format("--state {}: {}", dir.string(), ec.message()));
+  // A start refused by its checks leaves nothing behind: the state
+  // directory and its lock file go again where this call made them.
+  // (RunLock makes the directory, or says why it cannot.)
+  const bool dir_was_there = fs::exists(dir, ec), lock_was_there = fs::exists(dir / "lock", ec);
   // One process acts on an experiment at a time (the unit at boot and a
   // command typed meanwhile).
   std::unique_ptr<host::RunLock> lock;
+  struct LeaveNothingOnRefusal {
+    const fs::path& dir;
+    std::unique_ptr<host::RunLock>& lock;
+    bool dir_was_there, lock_was_there;
+    bool armed = true;
+    const int exceptions = std::uncaught_exceptions();
+    ~LeaveNothingOnRefusal() {
+      if (!armed || std::uncaught_exceptions() <= exceptions) return;
+      std::error_code ignored;
+      if (!lock_was_there) fs::remove(dir / "lock", ignored);
+      lock.reset();
+      if (!dir_was_there) fs::remove(dir, ignored);  // only while empty
+    }
+  } leave_nothing{dir, lock, dir_was_there, lock_was_there};
   try {
     // --abort does not wait for a step's command to end: where a step is
     // running, it leaves its request beside the state, which the running
@@ -1022,6 +1038,7 @@ int run_ab(const AbRequest& req) {
     usage_error(fmt::format("--state {}: {}", dir.string(), ex.what()));
   }
   std::optional<Experiment> held = load_state(file);
+  if (held) leave_nothing.armed = false;  // the directory is an experiment's
   if (req.abort) {
     if (!held || held->phase == ab::Phase::done) usage_error(fmt::format("no experiment to stop in {}", dir.string()));
     held->abort_requested = true;
@@ -1086,6 +1103,7 @@ int run_ab(const AbRequest& req) {
   say(host::arm_hang_watchdog());
   keep_db_secret(dir, db_secret);
   save_state(file, e);
+  leave_nothing.armed = false;
   say(fmt::format("each kernel boots with `{}` after its own words (a hang or a panic resets the machine, which "
                   "comes back in its default boot entry), and has --boot-timeout {:g} s from the jump to come back",
                   ab::hang_words(), e.boot_timeout_s));

@@ -191,8 +191,9 @@ void add_ab_command(CLI::App& app) {
         {o->n, o->order, o->max_regression_pct, o->alpha, o->boot_timeout_s, std::move(texts), o->sequential,
          o->max_time_s});
     // A lock it could never take (a read-only directory, a directory in
-    // its place) is bad set-up, exit 2: not busy, which a poller retries.
-    if (!o->status) ::close(host::open_lock_file(o->state_dir / "lock"));
+    // its place) is bad set-up, exit 2, not busy (which a poller retries):
+    // run_ab's RunLockUnusable; a start refused by its checks leaves
+    // neither the directory nor the lock file behind.
     const int code = engine::run_ab(*o);
     if (code != kExitOk) throw ExitError(code, "");
   });

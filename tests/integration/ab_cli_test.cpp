@@ -941,7 +941,8 @@ TEST(AbCli, NAutoWithoutABudgetIsRefused) {
     const auto r = run_kvmbench(args, 120, "", m.env());
     EXPECT_EQ(r.exit_code, 2) << says << "\n" << r.err;
     EXPECT_TRUE(has(kvmbench::test_support::unwrapped(r.err), says)) << r.err;
-    EXPECT_FALSE(fs::exists(m.state / "state.json")) << says;
+    // Not even the state directory and its lock file.
+    EXPECT_FALSE(fs::exists(m.state)) << says;
   }
 }
 
@@ -992,7 +993,7 @@ TEST(AbCli, TheSuitesBootNeedGoesOnBothKernelsAndACommandThatCannotRunHereIsRefu
     auto refused = [&](const kvmbench::test_support::CommandResult& r, const std::string& says) {
       EXPECT_EQ(r.exit_code, 2) << r.err;
       EXPECT_TRUE(has(kvmbench::test_support::unwrapped(r.err), says)) << r.err;
-      EXPECT_FALSE(fs::exists(m.state / "state.json"));
+      EXPECT_FALSE(fs::exists(m.state)) << "the state directory and its lock file";
     };
     refused(ab(m, hosts + "plain.json", {}, {"run", "rmpopt", "--preset", "document"}),
             "cannot run on this machine, whatever the boot (rmpopt / document: CPU lacks sev_snp");
