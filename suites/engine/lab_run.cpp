@@ -199,13 +199,41 @@ void annotate_run(const fs::path& run, const host::LabResult& r) {
   write_file_atomic(run / "meta.json", meta.dump(2) + "\n");
 }
 
-// <lab-out>/lab-<time>-<id>.console.log (and the vCPUs' registers beside
-// it when the machine was killed hung).
+// The newest consoles kept in the lab's cache; older ones go.
+constexpr std::size_t kCachedConsoles = 20;
+
+// Removes all but the newest `keep` lab-*.console.log (and their
+// .vcpus.txt) of `dir`: their names begin with the time.
+void prune_consoles(const fs::path& dir, std::size_t keep) {
+  std::vector<fs::path> logs;
+  std::error_code ec;
+  for (const auto& de : fs::directory_iterator(dir, ec)) {
+    const std::string name = de.path().filename().string();
+    if (name.starts_with("lab-") && name.ends_with(".console.log")) logs.push_back(de.path());
+  }
+  if (logs.size() <= keep) return;
+  std::sort(logs.begin(), logs.end());
+  for (std::size_t i = 0; i + keep < logs.size(); ++i) {
+    fs::remove(logs[i], ec);
+    std::string vcpus = logs[i].string();
+    vcpus.replace(vcpus.size() - std::string(".console.log").size(), std::string::npos, ".vcpus.txt");
+    fs::remove(vcpus, ec);
+  }
+}
+
+// <dir>/lab-<time>-<id>.console.log (and the vCPUs' registers beside it
+// when the machine was killed hung), where <dir> is the command's runs'
+// directory, else --lab-out, else the lab's cache (consoles/, the newest
+// 20): a `lab probe` leaves nothing among the runs it was not asked to.
 void keep_console(const LabRequest& o, const fs::path& out_dir, const std::string& id, const host::LabResult& r) {
-  const fs::path dir = out_dir.empty() ? fs::absolute(o.out) : out_dir;
+  const bool cached = out_dir.empty() && !o.out_given;
+  const fs::path dir = !out_dir.empty() ? out_dir
+                       : cached        ? host::default_lab_cache_dir() / "consoles"
+                                       : fs::absolute(o.out);
   const std::string stem = fmt::format("lab-{}-{}", utc_timestamp_compact(), id);
   try {
     fs::create_directories(dir);
+    if (cached) prune_consoles(dir, kCachedConsoles - 1);
     write_file_atomic(dir / (stem + ".console.log"), r.console);
     if (!r.hung_state.empty()) write_file_atomic(dir / (stem + ".vcpus.txt"), r.hung_state);
     fmt::print(stderr, "kvmbench lab: lab console in {}\n", (dir / (stem + ".console.log")).string());

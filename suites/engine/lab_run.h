@@ -30,6 +30,7 @@ struct LabRequest {
   double silence_s = 300;
   double tick_s = 1;
   std::string out = "results/runs";  // --lab-out
+  bool out_given = false;            // whether --lab-out was given
   std::string console;               // --lab-console: also keep the console here
   std::string shell;                 // --lab-sh: a script instead of a command
   std::vector<std::string> command;  // the kvmbench command, as given

@@ -50,6 +50,7 @@ void add_lab_command(CLI::App& app) {
               "it could not be set up), 77 when this host cannot boot the lab, 130 interrupted.");
   cmd->callback([cmd, o] {
     o->command = cmd->remaining();
+    o->out_given = cmd->count("--lab-out") > 0;
     const int code = engine::run_in_lab(*o);
     if (code != kExitOk) throw ExitError(code, "");
   });

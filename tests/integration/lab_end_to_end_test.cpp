@@ -70,6 +70,13 @@ TEST(Lab, ProbeRunsGuestsOnSvmWithNestedPagingAndCallsItEmulated) {
   EXPECT_TRUE(features.count("svm") && features.count("npt")) << m["cpu"]["features"].dump();
   EXPECT_EQ(m["kvm_modules"]["kvm_amd"]["parameters"]["npt"], "Y");
   EXPECT_NE(r.err.find("lab machine up in"), std::string::npos) << r.err;
+  // No run holds its console and no --lab-out was given: it is kept in the
+  // lab's cache, not among the runs of the directory it was typed in.
+  const auto at = r.err.find("kvmbench lab: lab console in ");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const std::string where = r.err.substr(at + 29, r.err.find('\n', at) - at - 29);
+  EXPECT_NE(where.find("/consoles/lab-"), std::string::npos) << where;
+  EXPECT_TRUE(fs::exists(where)) << where;
 }
 
 // asid's document pipeline (the lab preset: the same, scaled): natively,
