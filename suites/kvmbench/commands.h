@@ -25,6 +25,7 @@ std::string unknown_command_in(const CLI::App& app, int argc, const char* const*
 // (CLI11's own message then stands).
 std::string unknown_option_hint(const CLI::App& app, int argc, const char* const* argv);
 void add_version_command(CLI::App& app);
+void add_complete_command(CLI::App& app);  // hidden, for the shell's completion
 void add_probe_command(CLI::App& app);
 void add_restore_command(CLI::App& app);
 void add_test_hold_knob_command(CLI::App& app);  // hidden, for the integration tests

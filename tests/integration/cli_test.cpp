@@ -45,3 +45,23 @@ TEST(Cli, FormatJsonAndStdinAlike) {
   // What stdin gave is kept as the run's raw copy, under a name of its own.
   EXPECT_EQ(kvmbench::test_support::read_text(runs[0] / "raw" / "stdin"), "10\n11\n12\n");
 }
+
+// Bash completion: the installed script asks the binary for the words
+// (`kvmbench complete`), so commands, options and suites are its own.
+TEST(Cli, BashCompletionOffersCommandsOptionsAndSuites) {
+  auto complete = [](const std::string& words, int cword) {
+    const std::string script = std::string("source '") + KVMBENCH_SOURCE_DIR +
+                               "/scripts/kvmbench.bash-completion'; COMP_WORDS=('" + KVMBENCH_BINARY + "' " + words +
+                               "); COMP_CWORD=" + std::to_string(cword) + "; _kvmbench; echo \"${COMPREPLY[*]}\"";
+    auto r = kvmbench::test_support::run_command({"/bin/bash", "-c", script}, 60);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out;
+  };
+  EXPECT_EQ(complete("comp", 1), "compare\n");
+  EXPECT_EQ(complete("run --pre", 2), "--preset\n");
+  EXPECT_EQ(complete("run dir", 2), "directmap\n");
+  EXPECT_EQ(complete("db imp", 2), "import\n");
+  EXPECT_EQ(complete("gate --max-reg", 2), "--max-regression\n");
+  // The hidden commands are not offered.
+  EXPECT_EQ(complete("test-hold-kn", 1), "\n");
+}
