@@ -168,8 +168,11 @@ std::vector<Table> case_tables(const std::vector<CaseSeries>& cases, std::size_t
       t.notes.push_back(fmt::format("\"pooled\": more than {} cases of a kind, each value on its own", max_cases));
     // Long case names (layout=random:4/ram=16G/leader-primary) and a CI
     // with its mark can take a row past 80 columns by a few: one space
-    // between columns then.
+    // between columns then; a label longer still (a published run's
+    // "dirty_log_perf_test [With this series, TDP MMU]/PA-bits:ANY, ...")
+    // goes on a line of its own above its figures.
     t.narrow_gap_when_wide = true;
+    t.stacked_label = 0;
     tables.push_back(std::move(t));
   }
   return tables;
