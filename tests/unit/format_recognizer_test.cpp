@@ -68,3 +68,24 @@ TEST(FormatRecognizer, GuestConsoleOutput) {
   EXPECT_EQ(p.result.samples[0].value, 1.5);
   EXPECT_THROW(parse_any("KVMBENCH-BEGIN workload=x\nKVMBENCH-END workload=x status=1\n"), ParseError);
 }
+
+// A workload run natively prints its results without the guest's BEGIN and
+// END: read with a note, no warning of a result "before BEGIN" nor of a
+// guest run that was not clean. A guest's console that lost its END still
+// says so.
+TEST(FormatRecognizer, AWorkloadsOwnOutputIsNoUncleanGuestRun) {
+  const std::string native =
+      "KVMBENCH-RESULT {\"case\":\"threads=2\",\"metric\":\"faultin_rate\",\"unit\":\"GB/s\",\"value\":2.1}\n"
+      "KVMBENCH-RESULT {\"case\":\"threads=2\",\"metric\":\"faultin_time\",\"unit\":\"ms\",\"value\":63.5}\n";
+  auto p = parse_any(native);
+  ASSERT_EQ(p.result.samples.size(), 2u);
+  EXPECT_TRUE(p.result.warnings.empty()) << p.result.warnings.front();
+  ASSERT_EQ(p.result.notes.size(), 1u);
+  EXPECT_NE(p.result.notes[0].find("a workload's own output"), std::string::npos) << p.result.notes[0];
+
+  auto unfinished = parse_any(
+      "KVMBENCH-BEGIN workload=faultin\n"
+      "KVMBENCH-RESULT {\"case\":\"a\",\"metric\":\"faultin_rate\",\"unit\":\"GB/s\",\"value\":1}\n");
+  ASSERT_FALSE(unfinished.result.warnings.empty());
+  EXPECT_NE(unfinished.result.warnings.back().find("guest run not clean"), std::string::npos);
+}
