@@ -47,8 +47,11 @@ kvmbench::test_support::CommandResult chromium(const fs::path& profile, std::vec
 
 // A run's page, as `kvmbench report DIR --format html` writes it.
 std::string run_page(const kvmbench::Run& run, std::vector<kvmbench::Table> tables, std::string incomplete = "") {
-  return kvmbench::render(kvmbench::run_document(run, {.dir = run.dir.string(), .tables = std::move(tables),
-                                                       .incomplete = std::move(incomplete)}),
+  return kvmbench::render(kvmbench::run_document(run, {.dir = run.dir.string(),
+                                                       .tables = std::move(tables),
+                                                       .incomplete = std::move(incomplete),
+                                                       .about = {},
+                                                       .charts = {}}),
                           kvmbench::Format::html);
 }
 
