@@ -8,7 +8,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <set>
+#include <sstream>
 #include <iterator>
 
 #include "tests/support/run_command.h"
@@ -19,12 +22,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-#ifndef KVMBENCH_SANITIZED_BUILD  // only the shipped-build check reads programs
 std::string file_bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
-#endif
 
 // `cmd` in /bin/sh with `dir` as the working directory.
 kvmbench::test_support::CommandResult run_in(const fs::path& dir, const std::string& cmd, double timeout_s = 120) {
@@ -55,6 +56,26 @@ TEST(PackageInstall, DebianPackageRunsFromAThrowawayRoot) {
   ASSERT_EQ(f.exit_code, 0) << f.err;
   for (const char* lib : {"libc6", "libstdc++6", "libfmt", "libhwloc", "libnuma1"})
     EXPECT_NE(f.out.find(lib), std::string::npos) << lib << " not in Depends: " << f.out;
+  // The docs name the same packages (docs/lab-engines.md: "dpkg-shlibdeps,
+  // on Debian 12: libc6, ...)"), no more, no fewer.
+  {
+    std::set<std::string> in_deb, in_docs;
+    std::istringstream deps(f.out);
+    for (std::string d; std::getline(deps, d, ',');) {
+      d.erase(0, d.find_first_not_of(" \n"));
+      in_deb.insert(d.substr(0, d.find_first_of(" (\n")));
+    }
+    std::string page = file_bytes(fs::path(KVMBENCH_SOURCE_DIR) / "docs/lab-engines.md");
+    std::replace(page.begin(), page.end(), '\n', ' ');
+    const auto from = page.find("on Debian 12: ");
+    ASSERT_NE(from, std::string::npos) << "docs/lab-engines.md lists no Depends";
+    std::istringstream listed(page.substr(from + 14, page.find(')', from) - from - 14));
+    for (std::string d; std::getline(listed, d, ',');) {
+      d.erase(0, d.find_first_not_of(' '));
+      in_docs.insert(d.substr(0, d.find(' ')));
+    }
+    EXPECT_EQ(in_docs, in_deb) << "docs/lab-engines.md's Depends against the package's: " << f.out;
+  }
   std::cout << "package " << deb.filename().string() << ", " << fs::file_size(deb) << " bytes\nDepends: " << f.out;
 
   const fs::path root = t.path / "root";
@@ -63,7 +84,9 @@ TEST(PackageInstall, DebianPackageRunsFromAThrowawayRoot) {
   const fs::path exe = root / "usr/bin/kvmbench";
   ASSERT_TRUE(fs::is_regular_file(exe));
   for (const char* p : {"usr/share/kvmbench/reference", "usr/libexec/kvmbench/kvmbench-faultin",
-                        "usr/libexec/kvmbench/fetch-guest-kernel.sh"})
+                        "usr/libexec/kvmbench/fetch-guest-kernel.sh", "usr/share/man/man1/kvmbench.1",
+                        "usr/share/man/man1/kvmbench-gate.1", "usr/share/doc/kvmbench/ab.md",
+                        "usr/share/bash-completion/completions/kvmbench"})
     EXPECT_TRUE(fs::exists(root / p)) << p;
 
   // No path into the source tree (the build tree is below it) in any program.
