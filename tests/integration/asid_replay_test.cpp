@@ -138,7 +138,9 @@ TEST(AsidReplay, AsLoadedReadsTheOlderLayout) {
   // The variant is what was asked; the state the boot had is each sample's.
   EXPECT_EQ(values(run, "transaction_rate", "npt=as-loaded"), (std::vector<double>{40425}));
   for (const auto& s : run.samples)
-    if (s.variant == "npt=as-loaded") EXPECT_EQ(s.extra.value("npt", ""), "off") << s.metric;
+    if (s.variant == "npt=as-loaded") {
+      EXPECT_EQ(s.extra.value("npt", ""), "off") << s.metric;
+    }
   EXPECT_TRUE(values(run, "transaction_rate", "native").empty());
   const std::string skips = run.meta["skipped_parts"].dump();
   EXPECT_NE(skips.find("tcp_rr (native)"), std::string::npos) << skips;

@@ -31,6 +31,7 @@
 
 namespace fs = std::filesystem;
 using kvmbench::test_support::lines_of;
+using kvmbench::test_support::subcommands_in;
 using kvmbench::test_support::read_text;
 using kvmbench::test_support::run_command;
 using kvmbench::test_support::run_kvmbench;
@@ -147,22 +148,6 @@ std::string shell_quoted(const std::string& s) {
 
 // The last `n` bytes of `s`, for a failure's message.
 std::string tail(const std::string& s, std::size_t n = 4000) { return s.size() <= n ? s : "..." + s.substr(s.size() - n); }
-
-// The names listed under "Subcommands:" in a help text ("  run    Run ...").
-std::vector<std::string> subcommands_in(const std::string& help) {
-  std::vector<std::string> names;
-  bool in_list = false;
-  for (const std::string& line : lines_of(help)) {
-    if (line == "Subcommands:") {
-      in_list = true;
-    } else if (in_list && line.rfind("  ", 0) == 0 && line.size() > 2 && line[2] != ' ') {
-      names.push_back(line.substr(2, line.find(' ', 2) - 2));
-    } else if (in_list && !line.empty() && line[0] != ' ') {
-      in_list = false;
-    }
-  }
-  return names;
-}
 
 // The long options (--name) in the option column of a help text's
 // "Options:" list.

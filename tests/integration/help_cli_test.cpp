@@ -10,26 +10,11 @@
 #include "tests/support/run_command.h"
 
 using kvmbench::test_support::lines_of;
+using kvmbench::test_support::subcommands_in;
 using kvmbench::test_support::run_kvmbench;
 
 namespace {
 
-
-// The names listed under "Subcommands:" in a help text ("  run    Run ...").
-std::vector<std::string> subcommands_in(const std::string& help) {
-  std::vector<std::string> names;
-  bool in_list = false;
-  for (const std::string& line : lines_of(help)) {
-    if (line == "Subcommands:") {
-      in_list = true;
-    } else if (in_list && line.rfind("  ", 0) == 0 && line.size() > 2 && line[2] != ' ') {
-      names.push_back(line.substr(2, line.find(' ', 2) - 2));
-    } else if (in_list && !line.empty() && line[0] != ' ') {
-      in_list = false;
-    }
-  }
-  return names;
-}
 
 // Also: no path of this build in it, whose length would decide the width
 // (a checkout's path is longer in CI than here).

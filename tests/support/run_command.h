@@ -186,6 +186,22 @@ inline std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+// The names listed under "Subcommands:" in a help text ("  run    Run ...").
+inline std::vector<std::string> subcommands_in(const std::string& help) {
+  std::vector<std::string> names;
+  bool in_list = false;
+  for (const std::string& line : lines_of(help)) {
+    if (line == "Subcommands:") {
+      in_list = true;
+    } else if (in_list && line.rfind("  ", 0) == 0 && line.size() > 2 && line[2] != ' ') {
+      names.push_back(line.substr(2, line.find(' ', 2) - 2));
+    } else if (in_list && !line.empty() && line[0] != ' ') {
+      in_list = false;
+    }
+  }
+  return names;
+}
+
 // How many times `what` occurs in `text`, without overlaps.
 inline std::size_t occurrences(const std::string& text, const std::string& what) {
   std::size_t n = 0;

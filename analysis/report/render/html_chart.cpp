@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 
 #include "analysis/report/numbers.h"
@@ -34,6 +35,22 @@ double nice_step(double range, int n) {
 
 // Decimals that tick labels need for `step` (0, 0.5, 1.0 share them).
 int tick_decimals(double step) { return std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9))); }
+
+// A horizontal axis's ticks from a0 to a1: a grid line down the plot
+// (top to top + ph) at each, its value under it in `text_class`, "+5%"
+// where `pct` (a change), else the number.
+std::string x_ticks(double a0, double a1, double step, const std::function<double(double)>& x, double top, double ph,
+                    const char* text_class, bool pct) {
+  std::string o;
+  const int dec = tick_decimals(step);
+  for (double t = a0; t <= a1 + step * 0.5; t += step) {
+    const double xx = x(t), v = std::fabs(t) < step * 1e-6 ? 0.0 : t;
+    o += fmt::format("<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\"/>", xx, top, top + ph);
+    o += fmt::format("<text class=\"{}\" x=\"{:.1f}\" y=\"{}\">{}</text>\n", text_class, xx, top + ph + 16,
+                     pct ? fmt::format("{:+.{}f}%", v, dec) : fmt::format("{:.{}f}", v, dec));
+  }
+  return o;
+}
 
 const char* kGroupColors[] = {"#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3"};
 
@@ -276,13 +293,7 @@ std::string changes_svg(const Chart& chart) {
   o += fmt::format("<title>{}</title>\n", html_escape(chart.title));
   o += fmt::format("<text class=\"ct\" x=\"8\" y=\"18\">{}</text>\n", html_escape(chart.title));
   o += fmt::format("<text class=\"cs\" x=\"8\" y=\"36\">{}</text>\n", html_escape(chart.caption));
-  const int dec = tick_decimals(step);
-  for (double t = a0; t <= a1 + step * 0.5; t += step) {
-    const double xx = x(t);
-    o += fmt::format("<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\"/>", xx, top, top + ph);
-    o += fmt::format("<text class=\"gl\" x=\"{:.1f}\" y=\"{}\">{:+.{}f}%</text>\n", xx, top + ph + 16,
-                     std::fabs(t) < step * 1e-6 ? 0.0 : t, dec);
-  }
+  o += x_ticks(a0, a1, step, x, top, ph, "gl", true);
   o += fmt::format("<line class=\"zero\" stroke-dasharray=\"4 3\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" "
                    "y2=\"{2}\"/>\n",
                    x(0), top - 4, top + ph);
@@ -449,13 +460,7 @@ std::string table_chart_svg(const Table& t) {
   }
 
   o += "<g class=\"axis\">\n";
-  const int dec = tick_decimals(step);
-  for (double tv = a0; tv <= a1 + step * 0.5; tv += step) {
-    const double xx = x(tv);
-    o += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" class=\"grid\"/>", xx, top, top + ph);
-    o += fmt::format("<text x=\"{:.1f}\" y=\"{}\" class=\"tick mid\">{:.{}f}</text>\n", xx, top + ph + 16,
-                     std::fabs(tv) < step * 1e-6 ? 0.0 : tv, dec);
-  }
+  o += x_ticks(a0, a1, step, x, top, ph, "tick mid", false);
   o += fmt::format("<text class=\"cs mid\" x=\"{:.1f}\" y=\"{}\">{}</text>\n", left + pw / 2, top + ph + 36,
                    html_escape(rs.unit.empty() ? what : rs.unit));
   o += fmt::format("<line class=\"zero\" x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\"/>\n", x(0), top - 4,
