@@ -5,7 +5,7 @@ set -eu
 
 PACKAGES="cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev libeigen3-dev
 libbenchmark-dev libgtest-dev nlohmann-json3-dev libhwloc-dev libnuma-dev
-libboost-dev libsqlite3-dev libpq-dev postgresql git qemu-system-x86 busybox-static cpio kmod
+libboost-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev libyaml-cpp-dev postgresql git qemu-system-x86 busybox-static cpio kmod
 chromium dpkg-dev file libxml2-utils python3-jsonschema lava-common
 kexec-tools systemd"
 # chromium: the HTML report is checked in a real (headless) browser.
@@ -30,6 +30,9 @@ kexec-tools systemd"
 # after each boot (verify, condition --unit), as systemd would at boot.
 # kmod: modprobe, rmmod and depmod, also inside the emulated lab (`kvmbench
 # lab`), whose kvm_amd reloads use the host's own.
+# libcurl4-openssl-dev, libyaml-cpp-dev: `kvmbench fleet` talks to a LAVA
+# server's REST API over HTTP(S) and reads LAVA's YAML (job templates, job
+# logs).
 # libsqlite3-dev, libpq-dev: the results database (SQLite file by default,
 # PostgreSQL by URL); postgresql: its tests start a throwaway server of
 # their own (initdb, pg_ctl). git: the bisect-run test drives `git bisect run`.

@@ -48,5 +48,6 @@ void add_history_command(CLI::App& app);
 void add_bisect_run_command(CLI::App& app);  // cmd_bisect_run.cpp, for git bisect run
 void add_ab_command(CLI::App& app);          // cmd_ab.cpp: one verdict across boots
 void add_plan_command(CLI::App& app);        // cmd_plan.cpp: boots x repetitions from a pilot
+void add_fleet_command(CLI::App& app);       // cmd_fleet.cpp: one run on every matching LAVA device
 
 }  // namespace kvmbench::cli

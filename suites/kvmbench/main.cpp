@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   kvmbench::cli::add_bisect_run_command(app);
   kvmbench::cli::add_ab_command(app);
   kvmbench::cli::add_plan_command(app);
+  kvmbench::cli::add_fleet_command(app);
   kvmbench::cli::add_complete_command(app);
   if (parse_only) app.parse_complete_callback([] { throw ParseOnlyDone{}; });
 

@@ -33,12 +33,14 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/run_command.h"
+#include "tests/support/static_http_server.h"
 
 namespace fs = std::filesystem;
 using kvmbench::test_support::read_text;
 using kvmbench::test_support::run_command;
 using kvmbench::test_support::TempDir;
 using kvmbench::test_support::write_text;
+using kvmbench::test_support::HttpServer;
 
 namespace {
 
@@ -62,63 +64,6 @@ std::string replaced(std::string text, const std::string& from, const std::strin
   if (at != std::string::npos) text.replace(at, from.size(), to);
   return text;
 }
-
-// A TCP port nobody listens on now (the kernel's pick for port 0).
-int free_port() {
-  int s = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  int port = -1;
-  if (::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-      ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-    port = ntohs(a.sin_port);
-  ::close(s);
-  return port;
-}
-
-bool accepts_connections(int port) {
-  int s = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  const bool ok = ::connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-  ::close(s);
-  return ok;
-}
-
-// The worker's HTTP server for the .deb (busybox httpd, in the foreground so
-// that the test owns it), reached from the guest as 10.0.2.2 through QEMU's
-// user-mode network.
-class HttpServer {
- public:
-  HttpServer(const fs::path& root) {
-    port_ = free_port();
-    if (port_ <= 0) return;
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      ::setpgid(0, 0);
-      kvmbench::test_support::exec_or_exit(
-          {"/bin/busybox", "httpd", "-f", "-p", "127.0.0.1:" + std::to_string(port_), "-h", root.string()});
-    }
-    for (int i = 0; i < 100 && !accepts_connections(port_); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  ~HttpServer() {
-    if (pid_ > 0) {
-      ::kill(-pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-  bool up() const { return pid_ > 0 && accepts_connections(port_); }
-  int port() const { return port_; }
-
- private:
-  pid_t pid_ = -1;
-  int port_ = -1;
-};
 
 struct JobOutcome {
   int exit_code = -1;

@@ -91,6 +91,9 @@ const Rules& hostlib_rules() {
       {"hostlib/facts", with({"hostlib/os", "hostlib/kvm"})},
       {"hostlib/measure", with({"hostlib/os", "hostlib/kvm"})},
       {"hostlib/monitor", with({"hostlib/os", "hostlib/kvm"})},
+      // A lab engine's server (LAVA's REST API over HTTP): the network, not
+      // this host's kernel.
+      {"hostlib/lava", with({"hostlib/os"})},
       {"hostlib/state", with({"hostlib/os"})},
       {"hostlib/qemu", with({"hostlib/os", "hostlib/kvm", "hostlib/facts", "hostlib/measure", "guests/protocol"})},
       {"hostlib/lab", with({"hostlib/os", "hostlib/kvm", "hostlib/facts", "hostlib/measure", "hostlib/qemu"})},
@@ -111,7 +114,8 @@ const Rules& suites_rules() {
                                               "analysis/views",
                                               "hostlib/os",      "hostlib/kvm",     "hostlib/facts",
                                               "hostlib/measure", "hostlib/state",   "hostlib/qemu",
-                                              "hostlib/lab",     "hostlib/describe", "hostlib/monitor"};
+                                              "hostlib/lab",     "hostlib/describe", "hostlib/monitor",
+                                              "hostlib/lava"};
   auto with = [&](std::set<std::string> rooms) {
     rooms.insert(below.begin(), below.end());
     return rooms;

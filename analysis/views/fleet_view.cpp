@@ -1,0 +1,76 @@
+#include "analysis/views/fleet_view.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+namespace kvmbench {
+
+Table machine_kinds_table(const std::vector<FleetMachine>& machines) {
+  Table t;
+  t.title = "# What differs between the machines";
+  t.max_text_rows = 0;
+  if (machines.size() < 2) return t;
+  t.columns = {{"field", Align::left}};
+  for (const auto& m : machines) t.columns.push_back({m.hostname + " " + m.identity.fingerprint.substr(0, 8), Align::left});
+  // Fields in the order the first machine that has them lists them.
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  for (const auto& m : machines)
+    for (const auto& f : m.identity.fields)
+      if (seen.insert(f.name).second) names.push_back(f.name);
+  for (const auto& name : names) {
+    std::vector<std::string> values;
+    std::set<std::string> distinct;
+    for (const auto& m : machines) {
+      const std::string* v = m.identity.field(name);
+      values.push_back(v ? *v : "(absent)");
+      distinct.insert(values.back());
+    }
+    if (distinct.size() < 2) continue;
+    std::vector<std::string> row = {name};
+    row.insert(row.end(), values.begin(), values.end());
+    t.add_row(row);
+  }
+  if (t.rows.empty()) t.notes.push_back("the machines' fingerprints differ in no field they both have");
+  return t;
+}
+
+Document fleet_document(const std::string& server, const std::vector<std::string>& labels,
+                        const std::vector<FleetJobOutcome>& jobs, const std::vector<FleetRun>& runs,
+                        const std::vector<FleetMachine>& machines, bool people) {
+  Document d;
+  d.title = "kvmbench fleet";
+  std::size_t failed = 0;
+  for (const auto& j : jobs) failed += j.ok() ? 0 : 1;
+  std::string label_list;
+  for (const auto& l : labels) label_list += (label_list.empty() ? "" : ",") + l;
+  d.lead.push_back(fmt::format("fleet: {} device{} with the labels {} on {}: {} gave runs, {} failed", jobs.size(),
+                               jobs.size() == 1 ? "" : "s", label_list, server, jobs.size() - failed, failed));
+  d.lead.push_back(fmt::format("{} run{} from {} machine{}", runs.size(), runs.size() == 1 ? "" : "s",
+                               machines.size(), machines.size() == 1 ? "" : "s"));
+
+  Table t;
+  t.title = "# Jobs";
+  t.max_text_rows = 0;
+  t.columns = {{"device", Align::left}, {"job"}, {"health", Align::left}, {"runs"}, {"machine", Align::left}};
+  std::vector<std::string> problems;
+  for (const auto& j : jobs) {
+    std::string device = j.device;
+    if (!j.ran_on.empty() && j.ran_on != j.device) device += " (ran on " + j.ran_on + ")";
+    t.add_row(std::vector<std::string>{device, j.job ? std::to_string(j.job) : "-", j.health, std::to_string(j.runs),
+                                       j.machine.empty() ? "-" : j.machine});
+    if (!j.ok())
+      problems.push_back(fmt::format("{}{}: {}", j.device, j.job ? fmt::format(" (job {})", j.job) : "", j.problem));
+  }
+  t.notes = problems;
+  d.tables.push_back(std::move(t));
+
+  const auto groups = merge_fleet(runs);
+  for (auto& table : people ? fleet_text_tables(groups) : fleet_tables(groups)) d.tables.push_back(std::move(table));
+  if (machines.size() > 1) d.tables.push_back(machine_kinds_table(machines));
+  return d;
+}
+
+}  // namespace kvmbench

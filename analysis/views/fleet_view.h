@@ -1,0 +1,41 @@
+// `kvmbench fleet`'s report: what became of each device's job, the runs of
+// every machine that came back (merge's tables: a row or column per machine
+// fingerprint), and what differs between the kinds of machine (CPU model,
+// microcode, firmware: the fingerprint's fields whose values differ).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/report/document.h"
+#include "analysis/store/machine_fingerprint.h"
+#include "analysis/verdicts/fleet_merge.h"
+
+namespace kvmbench {
+
+struct FleetJobOutcome {
+  std::string device;  // the device the job was meant for
+  long job = 0;        // 0: never submitted
+  std::string ran_on;  // the device LAVA ran it on ("" when it never ran)
+  std::string health;  // LAVA's: Complete, Incomplete, Canceled; or kvmbench's "not submitted"
+  std::size_t runs = 0;
+  std::string machine;  // fingerprint of its runs' machine
+  std::string problem;  // empty when the job gave its runs
+  bool ok() const { return problem.empty(); }
+};
+
+struct FleetMachine {
+  std::string hostname;
+  MachineIdentity identity;
+};
+
+// `people`: the text layouts (metrics as rows), else a row per machine.
+Document fleet_document(const std::string& server, const std::vector<std::string>& labels,
+                        const std::vector<FleetJobOutcome>& jobs, const std::vector<FleetRun>& runs,
+                        const std::vector<FleetMachine>& machines, bool people);
+
+// The fingerprint fields whose values are not the same on every machine:
+// a row per field, a column per machine. Empty with fewer than two machines.
+Table machine_kinds_table(const std::vector<FleetMachine>& machines);
+
+}  // namespace kvmbench
