@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "hostlib/lava/http_client.h"
@@ -64,15 +66,35 @@ std::string LavaServer::get(const std::string& path) const {
   return r.body;
 }
 
-std::vector<LavaDevice> LavaServer::devices() const {
-  std::vector<LavaDevice> out;
-  // The list is paginated: follow "next" until it is null.
-  std::string page = "devices/?format=json&limit=100";
+// Every item of a paginated list (DRF's {count, next, previous, results}),
+// following "next" until it is null; a plain list is one page.
+std::vector<nlohmann::json> LavaServer::all_pages(std::string page) const {
+  std::vector<nlohmann::json> out;
   for (int pages = 0; !page.empty() && pages < 1000; ++pages) {
     const auto j = parse_api_json(url_, get(page));
     const auto& results = j.is_object() && j.contains("results") ? j["results"] : j;
-    if (!results.is_array()) throw LavaRefused(fmt::format("{}: the device list is not a list", url_));
-    for (const auto& d : results) {
+    if (!results.is_array()) throw LavaRefused(fmt::format("{}: {} is not a list", url_, page));
+    for (const auto& item : results) out.push_back(item);
+    page = j.is_object() && j.contains("next") && j["next"].is_string() ? j["next"].get<std::string>() : "";
+  }
+  return out;
+}
+
+std::vector<LavaDevice> LavaServer::devices() const {
+  std::vector<LavaDevice> out;
+  // LAVA 2023.01 lists a device's tags by id; their names are under tags/
+  // (which, unlike devices/, needs a valid token).
+  std::map<long, std::string> tag_names;
+  bool tags_by_id = false;
+  const auto listed = all_pages("devices/?format=json&limit=100");
+  for (const auto& d : listed)
+    if (d.contains("tags") && d["tags"].is_array())
+      for (const auto& t : d["tags"]) tags_by_id = tags_by_id || t.is_number_integer();
+  if (tags_by_id)
+    for (const auto& t : all_pages("tags/?format=json&limit=1000"))
+      if (t.contains("id") && t["id"].is_number_integer()) tag_names[t["id"].get<long>()] = string_at(t, "name");
+  {
+    for (const auto& d : listed) {
       LavaDevice device;
       device.hostname = string_at(d, "hostname");
       device.device_type = string_at(d, "device_type");
@@ -80,10 +102,16 @@ std::vector<LavaDevice> LavaServer::devices() const {
       device.state = string_at(d, "state");
       device.worker = string_at(d, "worker_host");
       if (d.contains("tags") && d["tags"].is_array())
-        for (const auto& t : d["tags"]) device.tags.push_back(t.is_string() ? t.get<std::string>() : string_at(t, "name"));
+        for (const auto& t : d["tags"]) {
+          if (t.is_number_integer()) {
+            const auto name = tag_names.find(t.get<long>());
+            device.tags.push_back(name != tag_names.end() ? name->second : "#" + std::to_string(t.get<long>()));
+          } else {
+            device.tags.push_back(t.is_string() ? t.get<std::string>() : string_at(t, "name"));
+          }
+        }
       out.push_back(std::move(device));
     }
-    page = j.is_object() && j.contains("next") && j["next"].is_string() ? j["next"].get<std::string>() : "";
   }
   return out;
 }

@@ -4,6 +4,7 @@
 // or a file.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -53,6 +54,7 @@ class LavaServer {
 
  private:
   std::string get(const std::string& path) const;
+  std::vector<nlohmann::json> all_pages(std::string page) const;
   std::string url_, token_;
 };
 

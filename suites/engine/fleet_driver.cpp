@@ -62,10 +62,14 @@ Fetched fetch_runs(const LavaServer& server, FleetJob& job, const fs::path& out)
   std::string why;
   const auto published = published_runs(log, why);
   if (!published) {
-    std::string problem = why;
-    const auto errors = error_messages(log);
-    if (!errors.empty()) problem = errors.back() + "; " + why;
-    throw std::runtime_error(problem);
+    // What the job said of itself first (lava-test-raise's message, LAVA's
+    // own errors), each once, then why nothing could be read.
+    std::vector<std::string> said;
+    for (const auto& e : error_messages(log))
+      if (std::find(said.begin(), said.end(), e) == said.end()) said.push_back(e);
+    std::string problem;
+    for (const auto& e : said) problem += e + "; ";
+    throw std::runtime_error(said.empty() ? why : problem + "no runs published");
   }
   // Unpacked and checked apart first: a job's runs are kept all or none.
   const host::ScopedTempDir tmp("kvmbench-fleet");
@@ -130,7 +134,7 @@ void say(const std::string& line) { fmt::print(stderr, "fleet: {}\n", line); }
 
 }  // namespace
 
-int run_fleet(const FleetRequest& request, db::ResultsDb* db) {
+int run_fleet(const FleetRequest& request, const std::function<db::ResultsDb*()>& open_db) {
   const FleetJobTemplate job_template = parse_fleet_job_template(request.job_template, request.job_template_path);
   auto parameters = testdef_parameters(request.command);
   if (!parameters.count("REQUIRE")) parameters["REQUIRE"] = joined(request.labels, " ");
@@ -163,6 +167,11 @@ int run_fleet(const FleetRequest& request, db::ResultsDb* db) {
                             joined(request.labels),
                             passed_over.empty() ? "" : " and is in service (", passed_over.empty() ? "" : joined(passed_over, ", ") + ")"));
   for (const auto& p : passed_over) say("not used: " + p);
+
+  // Opened once the server and its devices are known, before anything is
+  // submitted: a bad --db refuses the fleet, and a refused fleet leaves no
+  // database file behind.
+  db::ResultsDb* db = request.dry_run ? nullptr : open_db();
 
   std::size_t n = 0;
   std::vector<std::string> definitions;

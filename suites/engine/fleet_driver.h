@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -37,6 +38,9 @@ struct FleetRequest {
 // 2 bad options, an unreachable server, a refused token, no device with
 // the labels (nothing submitted); 130 interrupted (the submitted jobs are
 // cancelled, what came back is kept).
-int run_fleet(const FleetRequest& request, db::ResultsDb* db);
+// `open_db`: the results database the runs go into, or nullptr for none;
+// called once, after the server has been asked and before any job is
+// submitted.
+int run_fleet(const FleetRequest& request, const std::function<db::ResultsDb*()>& open_db);
 
 }  // namespace kvmbench::engine

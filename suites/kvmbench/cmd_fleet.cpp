@@ -96,10 +96,14 @@ void add_fleet_command(CLI::App& app) {
     r->format = parse_format(o->format);
     r->dry_run = o->dry_run;
     std::optional<db::ResultsDb> rdb;
-    if (!r->dry_run && (o->db || std::getenv("KVMBENCH_DB"))) rdb.emplace(open_results_db(o->db, db::Access::create));
+    auto open_db = [&]() -> db::ResultsDb* {
+      if (!o->db && !std::getenv("KVMBENCH_DB")) return nullptr;
+      rdb.emplace(open_results_db(o->db, db::Access::create));
+      return &*rdb;
+    };
     int code = 0;
     try {
-      code = engine::run_fleet(*r, rdb ? &*rdb : nullptr);
+      code = engine::run_fleet(*r, open_db);
     } catch (const std::invalid_argument& e) {
       usage_error(e.what());
     }

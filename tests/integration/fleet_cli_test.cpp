@@ -21,12 +21,16 @@ using kvmbench::test_support::write_text;
 const std::string kToken = "9f1c2e-never-printed-token";
 const std::string kJob = std::string(KVMBENCH_SOURCE_DIR) + "/lab-jobs/lava/kvmbench-qemu-job.yaml";
 
-// Three devices as /api/v0.2/devices/ lists them: one with both labels,
-// one without, one retired with them.
+// Three devices as LAVA 2023.01's /api/v0.2/devices/ lists them (tags by
+// id, their names under /api/v0.2/tags/): one with both labels, one
+// without, one retired with them.
 const char* kDevices = R"({"count": 3, "next": null, "previous": null, "results": [
- {"hostname": "qemu-01", "device_type": "qemu", "tags": ["emulated", "kvmbench-a"], "health": "Good", "state": "Idle", "worker_host": "worker-1"},
- {"hostname": "qemu-02", "device_type": "qemu", "tags": ["kvmbench-b"], "health": "Good", "state": "Idle", "worker_host": "worker-1"},
- {"hostname": "qemu-03", "device_type": "qemu", "tags": ["emulated", "kvmbench-a"], "health": "Retired", "state": "Idle", "worker_host": "worker-1"}]})";
+ {"hostname": "qemu-01", "device_type": "qemu", "tags": [1, 2], "health": "Good", "state": "Idle", "worker_host": "worker-1", "is_synced": true},
+ {"hostname": "qemu-02", "device_type": "qemu", "tags": [3], "health": "Good", "state": "Idle", "worker_host": "worker-1", "is_synced": true},
+ {"hostname": "qemu-03", "device_type": "qemu", "tags": [2, 1], "health": "Retired", "state": "Idle", "worker_host": "worker-1", "is_synced": true}]})";
+const char* kTags = R"({"count": 3, "next": null, "previous": null, "results": [
+ {"id": 1, "name": "emulated", "description": null}, {"id": 2, "name": "kvmbench-a", "description": null},
+ {"id": 3, "name": "kvmbench-b", "description": null}]})";
 
 struct RecordedServer {
   TempDir dir;
@@ -39,6 +43,8 @@ struct RecordedServer {
     if (lava) {
       fs::create_directories(www / "api/v0.2/system/version");
       fs::create_directories(www / "api/v0.2/devices");
+      fs::create_directories(www / "api/v0.2/tags");
+      write_text(www / "api/v0.2/tags/index.html", kTags);
       write_text(www / "api/v0.2/system/version/index.html", R"({"version": "2023.01"})");
       write_text(www / "api/v0.2/devices/index.html", kDevices);
     } else {
