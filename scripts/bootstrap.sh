@@ -7,7 +7,7 @@ PACKAGES="cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev libeigen3-dev
 libbenchmark-dev libgtest-dev nlohmann-json3-dev libhwloc-dev libnuma-dev
 libboost-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev libyaml-cpp-dev postgresql git qemu-system-x86 busybox-static cpio kmod
 chromium dpkg-dev file libxml2-utils python3-jsonschema lava-common
-kexec-tools systemd"
+lava-server lava-dispatcher mmdebstrap kexec-tools systemd"
 # chromium: the HTML report is checked in a real (headless) browser.
 # dpkg-dev, file: CPack's Debian package takes its Depends from
 # dpkg-shlibdeps, which CPack runs on what `file` says is ELF.
@@ -16,14 +16,15 @@ kexec-tools systemd"
 # `--to kcidb` against KCIDB's schema. lava-common (with python3-yaml and
 # python3-voluptuous, nothing else): LAVA's own job and test definition
 # schemas check lab-jobs/lava/. Test tools only, not kvmbench's.
-# `scripts/bootstrap.sh nightly` adds lava-dispatcher and mmdebstrap: the
-# LAVA test (ctest -L lava, labelled nightly) runs the QEMU job of
-# lab-jobs/lava/ with LAVA's dispatcher (lava-run) on a Debian root file
-# system mmdebstrap builds (tests/support/lava/rootfs.sh); about 130
-# packages with their Depends (libguestfs, udev, Perl), some 2.5 minutes of
-# apt on a busy 2-core machine, which the test command (CI's 60 minutes)
-# leaves out with the test. The package enables a lava-worker service,
-# which lava-run does not need.
+# lava-server, lava-dispatcher, mmdebstrap: `kvmbench fleet`'s test (ctest
+# -L lava-server) starts a real LAVA server with a worker
+# (tests/support/lava/server.sh, no systemd needed) whose QEMU device boots
+# a Debian root file system mmdebstrap builds (tests/support/lava/rootfs.sh)
+# and installs this build's .deb; the dispatcher alone (lava-run) runs the
+# nightly LAVA test (ctest -L lava). About 190 packages with their Depends
+# (Django, libguestfs, udev, Perl): some 56 s of apt here once downloaded.
+# Their maintainer scripts would start services (uuidd, mdadm) where no
+# policy-rc.d forbids it: one that does is put in place for the install.
 # kexec-tools: `kvmbench ab` boots each invocation's kernel with kexec, also
 # inside the emulated lab (`kvmbench lab ab`), which uses the host's own.
 # systemd: its systemd-analyze reads the units that resume `kvmbench ab`
@@ -47,9 +48,6 @@ kexec-tools systemd"
 if [ "${1:-}" = fuzz ]; then
     PACKAGES="$PACKAGES clang-14 libclang-rt-14-dev"
 fi
-if [ "${1:-}" = nightly ]; then
-    PACKAGES="$PACKAGES lava-dispatcher mmdebstrap"
-fi
 
 missing=""
 for p in $PACKAGES; do
@@ -66,7 +64,16 @@ if [ -n "$missing" ]; then
     fi
     echo "bootstrap: installing$missing" >&2
     apt-get update -qq
+    # No service starts from an install here (invoke-rc.d asks policy-rc.d;
+    # 101: "action forbidden"); a policy the machine has is left as it is.
+    policy=""
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        policy=/usr/sbin/policy-rc.d
+        printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 0755 "$policy"
+        trap 'rm -f "$policy"' EXIT
+    fi
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    if [ -n "$policy" ]; then rm -f "$policy"; trap - EXIT; fi
 fi
 
 # The guest kernel: a Debian kernel image package, downloaded (not installed)

@@ -31,11 +31,26 @@ FleetCell cell_of(const std::vector<const ExportedMetric*>& measured) {
   return c;
 }
 
-std::string cell_text(const FleetCell& c) {
+// `factor`: what puts the value in the unit the row reads in (text only:
+// the data formats keep the metric's own unit).
+std::string cell_text(const FleetCell& c, double factor = 1) {
   if (c.runs == 0) return "-";
   const stats::Summary& s = c.summary;
-  if (s.n < 2 || !std::isfinite(s.ci95_low)) return fmt::format("{} (n={})", format_sig(s.mean, 4), s.n);
-  return fmt::format("{} ±{} (n={})", format_sig(s.mean, 4), format_sig((s.ci95_high - s.ci95_low) / 2, 2), s.n);
+  if (s.n < 2 || !std::isfinite(s.ci95_low)) return fmt::format("{} (n={})", format_sig(s.mean * factor, 4), s.n);
+  return fmt::format("{} ±{} (n={})", format_sig(s.mean * factor, 4),
+                     format_sig((s.ci95_high - s.ci95_low) / 2 * factor, 2), s.n);
+}
+
+// One scale for a metric's row, from the machines' means (their median):
+// 911953 ns reads as 912 us in every machine's column.
+ReadingScale row_scale(const FleetGroup& g, std::size_t metric) {
+  std::vector<double> means;
+  for (const FleetRow& r : g.rows)
+    if (r.cells[metric].runs > 0 && std::isfinite(r.cells[metric].summary.mean))
+      means.push_back(std::fabs(r.cells[metric].summary.mean));
+  if (means.empty()) return ReadingScale{1, g.units[metric]};
+  std::nth_element(means.begin(), means.begin() + means.size() / 2, means.end());
+  return reading_scale(means[means.size() / 2], g.units[metric]);
 }
 
 // The notes every layout of a group has: what n counts, what "runs" says.
@@ -144,16 +159,19 @@ std::vector<Table> fleet_text_tables(const std::vector<FleetGroup>& groups) {
     // Rows: the metrics; columns: the machines (by host name), in tables
     // as wide as 80 columns allow (one machine at least).
     std::vector<std::string> names;
+    std::vector<ReadingScale> scales;
     std::size_t name_width = std::string_view("metric").size();
     for (std::size_t i = 0; i < g.metric_keys.size(); ++i) {
-      names.push_back(fmt::format("{} ({})", g.metric_keys[i], g.units[i]));
+      scales.push_back(row_scale(g, i));
+      names.push_back(fmt::format("{} ({})", g.metric_keys[i], scales.back().unit));
       name_width = std::max(name_width, names.back().size());
     }
     for (std::size_t first = 0; first < g.rows.size();) {
       std::size_t width = name_width, last = first;
       for (; last < g.rows.size(); ++last) {
         std::size_t column = g.rows[last].hostname.size();
-        for (const FleetCell& c : g.rows[last].cells) column = std::max(column, cell_text(c).size());
+        for (std::size_t i = 0; i < g.rows[last].cells.size(); ++i)
+          column = std::max(column, cell_text(g.rows[last].cells[i], scales[i].factor).size());
         if (last > first && width + 2 + column > kWidth) break;
         width += 2 + column;
       }
@@ -165,7 +183,7 @@ std::vector<Table> fleet_text_tables(const std::vector<FleetGroup>& groups) {
       for (std::size_t m = first; m < last; ++m) t.columns.push_back({g.rows[m].hostname});
       for (std::size_t i = 0; i < names.size(); ++i) {
         std::vector<std::string> cells = {names[i]};
-        for (std::size_t m = first; m < last; ++m) cells.push_back(cell_text(g.rows[m].cells[i]));
+        for (std::size_t m = first; m < last; ++m) cells.push_back(cell_text(g.rows[m].cells[i], scales[i].factor));
         t.add_row(std::move(cells));
       }
       if (last == g.rows.size()) t.notes = group_notes(g);

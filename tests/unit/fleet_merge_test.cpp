@@ -123,5 +123,32 @@ TEST(FleetMerge, TextTablesFitEightyColumnsAndHoldEveryValue) {
   EXPECT_NE(text.find("lab-machine-4"), std::string::npos) << text;
 }
 
+// Text reads each metric's row in one unit scaled for reading, from the
+// machines' means; the data formats keep the metric's own (ns).
+TEST(FleetMerge, TextScalesEachMetricsRowForReading) {
+  FleetGroup g{"rmpopt", "host", "emulated", {"one-cpu/sweep_wall"}, {"ns"}, {}};
+  for (int h = 0; h < 2; ++h) {
+    FleetRow r{fmt::format("{:016x}", 0x1000 + h), fmt::format("m{}", h), "6.1", 1, 0, {}};
+    FleetCell c;
+    c.runs = 1;
+    // (4.0, 4.1, 4.2) x 10^8 ns and 10x less: means 410 ms and 41 ms, sd
+    // 10 ms and 1 ms; half-CI t(0.975, 2) 4.3027 x sd / sqrt(3) = 24.8 ms
+    // and 2.48 ms.
+    const double f = h == 0 ? 1 : 0.1;
+    c.summary = stats::summarize(std::vector<double>{4.0e8 * f, 4.1e8 * f, 4.2e8 * f});
+    r.cells.push_back(c);
+    g.rows.push_back(std::move(r));
+  }
+  std::string text;
+  for (const Table& t : fleet_text_tables({g})) text += render_text(t);
+  // The median of two means is the larger here (410 ms): ms for both.
+  EXPECT_NE(text.find("one-cpu/sweep_wall (ms)"), std::string::npos) << text;
+  EXPECT_NE(text.find("410 ±25 (n=3)"), std::string::npos) << text;
+  EXPECT_NE(text.find("41 ±2.5 (n=3)"), std::string::npos) << text;
+  const auto data = fleet_tables({g});
+  ASSERT_EQ(data.size(), 1u);
+  EXPECT_NE(data[0].rows[0][4].text.find("410000000"), std::string::npos) << data[0].rows[0][4].text;
+}
+
 }  // namespace
 }  // namespace kvmbench

@@ -46,7 +46,7 @@
 # kept as a stopped cluster in KVMBENCH_LAVA_CACHE (default .cache/lava-server
 # of the source tree; empty: no cache), which `start` copies.
 #
-# The packages (scripts/bootstrap.sh nightly, besides its postgresql):
+# The packages (scripts/bootstrap.sh, besides its postgresql):
 #   apt-get install -y --no-install-recommends lava-server lava-dispatcher
 # Without systemd their maintainer scripts start none of LAVA's daemons
 # (they ship systemd units only); lava-server's postinst makes its database
@@ -200,13 +200,13 @@ if [ "$(id -u)" != 0 ]; then
 fi
 for p in lava-server lava-dispatcher; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
-        echo "$p is not installed (scripts/bootstrap.sh nightly)" >&2
+        echo "$p is not installed (scripts/bootstrap.sh)" >&2
         exit 77
     fi
 done
 for tool in "$pg_bin/initdb" "$pg_bin/pg_ctl" /usr/bin/gunicorn3 /usr/bin/lava-server /usr/bin/lava-worker \
             /usr/bin/python3 setpriv; do
-    command -v "$tool" >/dev/null || { echo "$tool missing (scripts/bootstrap.sh nightly)" >&2; exit 77; }
+    command -v "$tool" >/dev/null || { echo "$tool missing (scripts/bootstrap.sh)" >&2; exit 77; }
 done
 pg_group="$(id -gn "$pg_user" 2>/dev/null)" || {
     echo "no user $pg_user to run PostgreSQL as (initdb and postgres refuse root)" >&2
