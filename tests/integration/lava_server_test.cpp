@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <thread>
 
 #include "tests/support/lava_kit.h"
 
@@ -180,4 +181,45 @@ TEST_F(LavaServer, AFailedJobIsExit1WithTheDevicesReason) {
   std::error_code ec;
   for (const auto& d : fs::directory_iterator(out.path / "runs", ec)) runs += fs::exists(d.path() / "meta.json");
   EXPECT_EQ(runs, 0u);
+}
+
+// A fleet that runs out of --timeout, and one interrupted with Ctrl-C:
+// the submitted job is cancelled on the server (not left to run on a lab
+// machine nobody waits for), what the report says is why, and the exit
+// codes are 1 and 130.
+TEST_F(LavaServer, TimeoutAndCtrlCCancelTheJobs) {
+  TempDir out;
+  auto args = fleet_args("emulated", server->token_file, out.path / "runs");
+  args[args.size() - 1] = "3";  // --timeout 3: the job cannot have booted
+  for (const char* a : {"--", "run", "rmpopt", "--preset", "host"}) args.push_back(a);
+  auto r = run_kvmbench(args, 300);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(unwrapped(r.out).find("not finished after 3 s (--timeout): the job was cancelled"), std::string::npos)
+      << r.out;
+  const auto job = [](const std::string& err) {
+    std::smatch m;
+    return std::regex_search(err, m, std::regex(R"(job (\d+) submitted)")) ? m[1].str() : std::string();
+  };
+  const std::string timed_out = job(r.err);
+  ASSERT_FALSE(timed_out.empty()) << r.err;
+
+  args[args.size() - 6] = "1500";
+  r = run_kvmbench(args, 300, "", {}, SIGINT, 8);
+  EXPECT_EQ(r.exit_code, 130) << r.out << r.err;
+  EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
+  const std::string interrupted = job(r.err);
+  ASSERT_FALSE(interrupted.empty()) << r.err;
+
+  // Both end Canceled on the server (LAVA takes a moment to stop a job
+  // that already runs on its device).
+  for (const std::string& id : {timed_out, interrupted}) {
+    std::string health;
+    for (int i = 0; i < 60 && health != "Canceled"; ++i) {
+      const std::string j = api_get("jobs/" + id + "/?format=json");
+      std::smatch m;
+      if (std::regex_search(j, m, std::regex(R"re("health":\s*"(\w+)")re"))) health = m[1].str();
+      if (health != "Canceled") std::this_thread::sleep_for(std::chrono::seconds(2));
+    }
+    EXPECT_EQ(health, "Canceled") << "job " << id;
+  }
 }
