@@ -20,6 +20,31 @@ std::string without_cr(std::string s) {
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
+// How deep a line's flow collections nest, outside quoted scalars. yaml-cpp
+// parses nesting by recursion: a line of a hundred thousand '[' (a
+// damaged or hostile log) would overflow the stack. A record nests three
+// deep ("- {msg: {extra: {...}}}").
+bool nests_too_deep(const std::string& line) {
+  int depth = 0;
+  char quote = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quote == '"') {
+      if (c == '\\') ++i;
+      else if (c == '"') quote = 0;
+    } else if (quote == '\'') {
+      if (c == '\'') quote = 0;  // '' inside is two quotes in a row: leaves and re-enters
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '[' || c == '{') {
+      if (++depth > 32) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 LavaLog parse_lava_log(const std::string& text) {
@@ -28,6 +53,10 @@ LavaLog parse_lava_log(const std::string& text) {
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line == "---") continue;
+    if (nests_too_deep(line)) {
+      ++log.unreadable_lines;
+      continue;
+    }
     // Each record is "- {dt: ..., lvl: ..., msg: ...}": a one-item sequence.
     try {
       const YAML::Node node = YAML::Load(line);

@@ -2,6 +2,9 @@
 // test definition publishes in it (analysis/parse/lava_job_log.h).
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "analysis/model/sha256.h"
 #include "analysis/parse/lava_job_log.h"
 
@@ -70,6 +73,15 @@ TEST(LavaJobLog, ReadsRecordsAndSkipsWhatIsNotOne) {
   EXPECT_EQ(error_messages(log)[0], "kvmbench probe: the labels kvm-runs-guests are missing");
 }
 
+// A line nested a hundred thousand deep (a damaged log) is not a record,
+// and reading it does not overflow the stack (yaml-cpp recurses per level).
+TEST(LavaJobLog, ALineNestedTooDeepIsNotARecord) {
+  const std::string deep = "- {\"lvl\": \"target\", \"msg\": " + std::string(100000, '[') + "}\n";
+  const LavaLog log = parse_lava_log(record("info", "before") + deep + record("target", "[ \"not\" [ nested ] ]"));
+  EXPECT_EQ(log.records.size(), 2u);
+  EXPECT_EQ(log.unreadable_lines, 1u);
+}
+
 TEST(LavaJobLog, PublishedRunsComeBackAsSent) {
   std::string bytes;
   for (int i = 0; i < 1000; ++i) bytes += static_cast<char>((i * 37) & 0xff);
@@ -132,6 +144,37 @@ TEST(LavaJobLog, TheLastCompletePublicationWins) {
   const auto runs = published_runs(parse_lava_log(text), why);
   ASSERT_TRUE(runs) << why;
   EXPECT_EQ(runs->tarball, b);
+}
+
+// A whole log as LAVA 2023.01's server gave it (GET /api/v0.2/jobs/1/logs/
+// of kvmbench's QEMU job on the test's server): every line a record;
+// U+0080..U+00FF written as YAML's \xNN ("\xB1" for the tables' ±);
+// results with YAML's non-specific tag (! "606"); the shell's trace of each
+// step ("+ echo 'KVMBENCH-RUNS-BEGIN ...'") before what it prints.
+TEST(LavaJobLog, ReadsALogAsALavaServerGivesIt) {
+  std::ifstream in(std::string(KVMBENCH_TEST_DATA) + "/lava/job-log.yaml");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const LavaLog log = parse_lava_log(text.str());
+  EXPECT_EQ(log.records.size(), 986u);
+  EXPECT_EQ(log.unreadable_lines, 0u);
+  bool plus_minus = false, tagged = false;
+  for (const auto& r : log.records) {
+    plus_minus = plus_minus || (r.level == "target" && r.text.find("1.42 \u00b10.57") != std::string::npos);
+    tagged = tagged || (r.level == "results" && r.text.find("case: labels") != std::string::npos &&
+                        r.text.find("606") != std::string::npos);
+  }
+  EXPECT_TRUE(plus_minus) << "\\xB1 did not read as the UTF-8 of U+00B1";
+  EXPECT_TRUE(tagged);
+  std::string why;
+  const auto runs = published_runs(log, why);
+  ASSERT_TRUE(runs) << why;
+  EXPECT_EQ(runs->tarball.size(), 5096u);
+  EXPECT_EQ(runs->sha256, "7e2afa558200bf17b204944a08f3af058b32bb9807ed49008d4006f2287963a7");
+  // gzip's magic, then the tar inside names the run directory.
+  ASSERT_GE(runs->tarball.size(), 2u);
+  EXPECT_EQ(static_cast<unsigned char>(runs->tarball[0]), 0x1fu);
+  EXPECT_EQ(static_cast<unsigned char>(runs->tarball[1]), 0x8bu);
 }
 
 }  // namespace
