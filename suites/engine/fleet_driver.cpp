@@ -267,7 +267,12 @@ int run_fleet(const FleetRequest& request, const std::function<db::ResultsDb*()>
   }
 
   std::vector<FleetJobOutcome> outcomes;
-  for (const auto& j : jobs) outcomes.push_back(j.outcome);
+  for (const auto& j : jobs) {
+    outcomes.push_back(j.outcome);
+    // Where the whole log is, for the one who reads why a job failed.
+    if (!j.outcome.ok() && j.outcome.job)
+      outcomes.back().problem += fmt::format(" (the job: {}scheduler/job/{})", server.url(), j.outcome.job);
+  }
   const bool people = request.format == Format::text || request.format == Format::mail;
   fmt::print("{}", render(fleet_document(server.url(), request.labels, outcomes, runs, machines, people), request.format));
   if (interrupted) throw ExitError(kExitInterrupted, "interrupted: the jobs still running were cancelled");

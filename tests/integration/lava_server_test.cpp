@@ -177,6 +177,7 @@ TEST_F(LavaServer, AFailedJobIsExit1WithTheDevicesReason) {
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(kvmbench-qemu-01 +\d+ +Incomplete +0 )"))) << r.out;
   EXPECT_NE(unwrapped(r.out).find("kvm-runs-guests"), std::string::npos) << r.out;
+  EXPECT_NE(unwrapped(r.out).find("(the job: " + server->url + "/scheduler/job/"), std::string::npos) << r.out;
   std::size_t runs = 0;
   std::error_code ec;
   for (const auto& d : fs::directory_iterator(out.path / "runs", ec)) runs += fs::exists(d.path() / "meta.json");
