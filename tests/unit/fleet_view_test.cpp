@@ -54,5 +54,16 @@ TEST(FleetView, TheReportSaysWhichJobFailedAndWhy) {
   EXPECT_NE(text.find("qemu-03 (ran on qemu-01)"), std::string::npos) << text;
 }
 
+// Every format fleet offers renders the report (the data formats keep a
+// row per job).
+TEST(FleetView, EveryFormatRendersTheReport) {
+  FleetJobOutcome failed{"qemu-02", 8, "qemu-02", "Incomplete", 0, "", "no runs published"};
+  for (Format f : {Format::text, Format::md, Format::csv, Format::json, Format::html}) {
+    const bool people = f == Format::text;
+    const std::string out = render(fleet_document("http://lava/", {"svm"}, {failed}, {}, {}, people), f);
+    EXPECT_NE(out.find("qemu-02"), std::string::npos) << out;
+  }
+}
+
 }  // namespace
 }  // namespace kvmbench
