@@ -71,6 +71,7 @@ LavaLog parse_lava_log(const std::string& text) {
       if (msg && msg.IsScalar()) {
         r.text = msg.as<std::string>();
       } else if (msg) {
+        if (msg.IsMap() && msg["error_msg"] && msg["error_msg"].IsScalar()) r.error = msg["error_msg"].as<std::string>();
         YAML::Emitter e;
         e << YAML::Flow << msg;
         r.text = e.c_str();
@@ -119,40 +120,45 @@ std::optional<std::string> base64_decoded(const std::string& text) {
   return out;
 }
 
-std::optional<PublishedRuns> published_runs(const LavaLog& log, std::string& why) {
-  std::optional<PublishedRuns> last;
-  why = "the job's log has no published runs (no " + std::string(kRunsBeginMarker) +
-        " line: the test definition did not get that far, or is older than kvmbench fleet)";
+std::vector<PublishedRuns> all_published_runs(const LavaLog& log, std::vector<std::string>& damaged) {
+  std::vector<PublishedRuns> out;
   bool inside = false;
-  std::string sha, body;
+  std::string sha, step, body;
   std::size_t bytes = 0;
   for (const auto& r : log.records) {
     if (r.level != "target") continue;
     const std::string line = without_cr(r.text);
     if (starts_with(line, kRunsBeginMarker)) {
+      if (inside) damaged.push_back(fmt::format("a publication{} is cut (a second {} line before its end)",
+                                                step.empty() ? "" : " of step " + step, kRunsBeginMarker));
       std::istringstream words(line.substr(std::string(kRunsBeginMarker).size()));
       std::string size;
       words >> sha >> size;
-      inside = sha.size() == 64 && !size.empty() && size.find_first_not_of("0123456789") == std::string::npos;
+      std::getline(words >> std::ws, step);
+      inside = sha.size() == 64 && !size.empty() && size.size() < 16 &&
+               size.find_first_not_of("0123456789") == std::string::npos;
       bytes = inside ? std::stoul(size) : 0;
       body.clear();
-      if (!inside) why = fmt::format("a damaged {} line: '{}'", kRunsBeginMarker, line);
+      if (!inside) damaged.push_back(fmt::format("a damaged {} line: '{}'", kRunsBeginMarker, line));
       continue;
     }
     if (!inside) continue;
     if (starts_with(line, kRunsEndMarker)) {
       inside = false;
+      const std::string of = step.empty() ? "" : " of step " + step;
       const auto decoded = base64_decoded(body);
       if (!decoded) {
-        why = "the published runs are damaged (not base64: a console line was lost or garbled)";
+        damaged.push_back(fmt::format("the published runs{} are damaged (not base64: a console line was lost or "
+                                      "garbled)", of));
         continue;
       }
       if (decoded->size() != bytes || sha256_hex(*decoded) != sha) {
-        why = fmt::format("the published runs are damaged ({} bytes, {} announced, or their SHA-256 differs)",
-                          decoded->size(), bytes);
+        damaged.push_back(fmt::format(
+            "the published runs{} are damaged ({} bytes, {} announced, or their SHA-256 differs)", of,
+            decoded->size(), bytes));
         continue;
       }
-      last = PublishedRuns{*decoded, sha};
+      out.push_back(PublishedRuns{*decoded, sha, step});
       continue;
     }
     // The shell's trace of a command ("+ base64 ...") and kernel messages
@@ -161,14 +167,27 @@ std::optional<PublishedRuns> published_runs(const LavaLog& log, std::string& why
             std::string::npos)
       body += line;
   }
-  if (inside && !last) why = fmt::format("the published runs are cut (no {} line: the log ends first)", kRunsEndMarker);
-  return last;
+  if (inside)
+    damaged.push_back(fmt::format("the published runs{} are cut (no {} line: the log ends first)",
+                                  step.empty() ? "" : " of step " + step, kRunsEndMarker));
+  return out;
+}
+
+std::optional<PublishedRuns> published_runs(const LavaLog& log, std::string& why) {
+  std::vector<std::string> damaged;
+  auto all = all_published_runs(log, damaged);
+  if (!all.empty()) return all.back();
+  why = damaged.empty() ? "the job's log has no published runs (no " + std::string(kRunsBeginMarker) +
+                              " line: the test definition did not get that far, or is older than kvmbench fleet)"
+                        : damaged.back();
+  return std::nullopt;
 }
 
 std::vector<std::string> error_messages(const LavaLog& log) {
   std::vector<std::string> out;
   for (const auto& r : log.records)
     if (r.level == "error" && !r.text.empty()) out.push_back(r.text);
+    else if (!r.error.empty()) out.push_back(r.error);
   return out;
 }
 

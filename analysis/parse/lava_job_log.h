@@ -14,6 +14,7 @@ namespace kvmbench {
 struct LavaLogRecord {
   std::string level;  // "target", "info", "error", "results", ...
   std::string text;   // msg when it is text; a structured msg as flow YAML
+  std::string error;  // a structured msg's error_msg (LAVA's results of a failed job say why there)
 };
 
 // Records in order. A line that is not a record (a cut last line of a job
@@ -32,6 +33,7 @@ inline constexpr const char* kRunsEndMarker = "KVMBENCH-RUNS-END";
 struct PublishedRuns {
   std::string tarball;  // the decoded bytes, checked against the size and hash announced
   std::string sha256;
+  std::string step;     // what the BEGIN line says after the size ("3 cand": fleet's A/B boots), or ""
 };
 
 // The last complete publication in the log's target output. nullopt with
@@ -40,8 +42,14 @@ struct PublishedRuns {
 // returned.
 std::optional<PublishedRuns> published_runs(const LavaLog& log, std::string& why);
 
-// The log's error records (lava-test-raise's message among them), in
-// order: what a failed job says about itself.
+// Every complete publication, in order (a job that boots several times
+// publishes once a boot). `damaged` gets a line for each one that is not
+// complete or does not match what it announced; those are left out.
+std::vector<PublishedRuns> all_published_runs(const LavaLog& log, std::vector<std::string>& damaged);
+
+// The log's error records (lava-test-raise's message among them) and the
+// error_msg of its results (where LAVA puts the detail: "Invalid job data:
+// [...]"), in order: what a failed job says about itself.
 std::vector<std::string> error_messages(const LavaLog& log);
 
 // Decodes RFC 4648 base64; nullopt on a character outside the alphabet or

@@ -39,7 +39,8 @@ Table machine_kinds_table(const std::vector<FleetMachine>& machines) {
 
 Document fleet_document(const std::string& server, const std::vector<std::string>& labels,
                         const std::vector<FleetJobOutcome>& jobs, const std::vector<FleetRun>& runs,
-                        const std::vector<FleetMachine>& machines, bool people) {
+                        const std::vector<FleetMachine>& machines, bool people,
+                        const std::vector<FleetVerdict>& verdicts) {
   Document d;
   d.title = "kvmbench fleet";
   std::size_t failed = 0;
@@ -67,8 +68,33 @@ Document fleet_document(const std::string& server, const std::vector<std::string
   t.notes = problems;
   d.tables.push_back(std::move(t));
 
-  const auto groups = merge_fleet(runs);
-  for (auto& table : people ? fleet_text_tables(groups) : fleet_tables(groups)) d.tables.push_back(std::move(table));
+  if (!verdicts.empty()) {
+    Table v;
+    v.title = "# Verdicts (the boot as the unit)";
+    v.max_text_rows = 0;
+    v.columns = {{"device", Align::left}, {"boots"}, {"verdict", Align::left}};
+    for (const auto& f : verdicts) {
+      const char* word = f.code == 0 ? "PASS" : f.code == 1 ? "REGRESSION" : "INCONCLUSIVE";
+      v.add_row(std::vector<std::string>{f.device, fmt::format("{}/{}", f.base_boots, f.cand_boots), word});
+    }
+    v.notes.push_back("boots: base/candidate boots that stored a run, in the order LAVA made them:");
+    for (const auto& f : verdicts) v.notes.push_back(fmt::format("  {}: {}", f.device, f.order));
+    // What each verdict rests on and excludes: the gate's own lines.
+    for (const auto& f : verdicts) {
+      v.notes.push_back(f.device + ":");
+      for (std::size_t i = 0; i < f.gate.lead.size(); ++i)
+        if (!f.gate.lead[i].empty()) v.notes.push_back("  " + f.gate.lead[i]);
+    }
+    d.tables.push_back(std::move(v));
+    for (const auto& f : verdicts)
+      for (Table t : f.gate.tables) {
+        t.title = fmt::format("{} ({})", t.title, f.device);
+        d.tables.push_back(std::move(t));
+      }
+  } else {
+    const auto groups = merge_fleet(runs);
+    for (auto& table : people ? fleet_text_tables(groups) : fleet_tables(groups)) d.tables.push_back(std::move(table));
+  }
   if (machines.size() > 1) d.tables.push_back(machine_kinds_table(machines));
   return d;
 }

@@ -24,15 +24,29 @@ struct FleetJobOutcome {
   bool ok() const { return problem.empty(); }
 };
 
+// `fleet -- ab`: one device's verdict over its A/B job's boots (the gate's
+// document, as `kvmbench ab` gives it).
+struct FleetVerdict {
+  std::string device;
+  std::size_t base_boots = 0, cand_boots = 0;
+  std::string order;  // the boots as LAVA made them: "base cand cand base"
+  Document gate;
+  int code = 0;       // 0 pass, 1 regression, 3 inconclusive
+};
+
 struct FleetMachine {
   std::string hostname;
   MachineIdentity identity;
 };
 
 // `people`: the text layouts (metrics as rows), else a row per machine.
+// With `verdicts` (fleet -- ab) each device's verdict and its gate's
+// tables stand where the runs' tables would (base and candidate runs of a
+// machine in one merged row would say nothing).
 Document fleet_document(const std::string& server, const std::vector<std::string>& labels,
                         const std::vector<FleetJobOutcome>& jobs, const std::vector<FleetRun>& runs,
-                        const std::vector<FleetMachine>& machines, bool people);
+                        const std::vector<FleetMachine>& machines, bool people,
+                        const std::vector<FleetVerdict>& verdicts = {});
 
 // The fingerprint fields whose values are not the same on every machine:
 // a row per field, a column per machine. Empty with fewer than two machines.

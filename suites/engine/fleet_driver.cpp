@@ -13,6 +13,9 @@
 #include "analysis/store/machine_fingerprint.h"
 #include "analysis/store/run_store.h"
 #include "analysis/views/fleet_view.h"
+#include "analysis/views/gate_view.h"
+#include "analysis/verdicts/compare.h"
+#include "analysis/verdicts/gate.h"
 #include "hostlib/lava/http_client.h"
 #include "hostlib/lava/lava_server.h"
 #include "hostlib/os/interrupt.h"
@@ -50,18 +53,29 @@ struct FleetJob {
 };
 
 // The job's published runs, checked, moved under `out`; what they are.
+// `every_boot`: a job that booted several times (fleet -- ab) publishes
+// once a boot, each with its step ("3 cand"); otherwise the last counts.
 struct Fetched {
   std::vector<fs::path> dirs;
+  std::vector<std::string> steps;  // of each dir: its publication's step, "" where none
   std::vector<FleetRun> runs;
+  std::vector<FleetVerdict> verdicts;
   std::vector<FleetMachine> machines;
+  std::vector<std::string> damaged;  // publications left out, and why
 };
 
-Fetched fetch_runs(const LavaServer& server, FleetJob& job, const fs::path& out) {
+Fetched fetch_runs(const LavaServer& server, FleetJob& job, const fs::path& out, bool every_boot) {
   Fetched f;
   const LavaLog log = parse_lava_log(server.job_log(job.outcome.job));
-  std::string why;
-  const auto published = published_runs(log, why);
-  if (!published) {
+  std::vector<PublishedRuns> published;
+  if (every_boot) {
+    published = all_published_runs(log, f.damaged);
+  } else {
+    std::string why;
+    if (auto p = published_runs(log, why)) published.push_back(std::move(*p));
+    else f.damaged.push_back(why);
+  }
+  if (published.empty()) {
     // What the job said of itself first (lava-test-raise's message, LAVA's
     // own errors), each once, then why nothing could be read.
     std::vector<std::string> said;
@@ -69,23 +83,36 @@ Fetched fetch_runs(const LavaServer& server, FleetJob& job, const fs::path& out)
       if (std::find(said.begin(), said.end(), e) == said.end()) said.push_back(e);
     std::string problem;
     for (const auto& e : said) problem += e + "; ";
+    const std::string why = f.damaged.empty() ? "the job's log has no published runs" : f.damaged.back();
     throw std::runtime_error(said.empty() ? why : problem + "no runs published");
   }
   // Unpacked and checked apart first: a job's runs are kept all or none.
   const host::ScopedTempDir tmp("kvmbench-fleet");
-  const fs::path tarball = tmp.path() / "runs.tar.gz";
-  {
-    std::ofstream o(tarball, std::ios::binary);
-    o.write(published->tarball.data(), static_cast<std::streamsize>(published->tarball.size()));
-    if (!o) throw std::runtime_error(fmt::format("cannot write {}", tarball.string()));
+  std::vector<fs::path> dirs;
+  std::vector<std::string> steps;
+  for (std::size_t k = 0; k < published.size(); ++k) {
+    const fs::path tarball = tmp.path() / fmt::format("runs-{}.tar.gz", k);
+    {
+      std::ofstream o(tarball, std::ios::binary);
+      o.write(published[k].tarball.data(), static_cast<std::streamsize>(published[k].tarball.size()));
+      if (!o) throw std::runtime_error(fmt::format("cannot write {}", tarball.string()));
+    }
+    const fs::path unpacked = tmp.path() / fmt::format("runs-{}", k);
+    fs::create_directories(unpacked);
+    extract_tarball(tarball, unpacked);
+    const auto found = find_run_directories(unpacked);
+    if (found.empty())
+      throw std::runtime_error(fmt::format("the job published no run directory{} (no meta.json in what it sent)",
+                                           published[k].step.empty() ? "" : " at step " + published[k].step));
+    for (const auto& d : found) {
+      dirs.push_back(d);
+      steps.push_back(published[k].step);
+    }
   }
-  const fs::path unpacked = tmp.path() / "runs";
-  fs::create_directories(unpacked);
-  extract_tarball(tarball, unpacked);
-  const auto dirs = find_run_directories(unpacked);
-  if (dirs.empty()) throw std::runtime_error("the job published no run directory (no meta.json in what it sent)");
-  std::set<std::string> machines;
+  std::set<std::string> machines, names;
   for (const auto& dir : dirs) {
+    if (!names.insert(dir.filename().string()).second)
+      throw std::runtime_error(fmt::format("two boots published a run named {}", dir.filename().string()));
     Run run = load_run(dir, SampleProvenance::drop);
     if (const auto short_file = check_sample_count(run)) throw std::runtime_error(*short_file);
     const MachineIdentity id = machine_identity(run.meta);
@@ -116,9 +143,60 @@ Fetched fetch_runs(const LavaServer& server, FleetJob& job, const fs::path& out)
     }
     f.dirs.push_back(to);
   }
+  f.steps = steps;
   job.outcome.runs = dirs.size();
   job.outcome.machine = joined(std::vector<std::string>(machines.begin(), machines.end()));
   return f;
+}
+
+// fleet -- ab: one device's verdict from its boots' runs, as `kvmbench ab`
+// judges them (each boot one unit, the gate's rule; emulated input judged
+// as a check of the pipeline, never a performance verdict).
+FleetVerdict judge_device(const std::string& device, const Fetched& f, const FleetAb& ab, std::string& problem) {
+  FleetVerdict v;
+  v.device = device;
+  std::vector<ComparisonSide> sides[2];
+  std::vector<std::string> order;
+  for (std::size_t i = 0; i < f.dirs.size(); ++i) {
+    const std::string& step = f.steps[i];
+    const bool cand = step.size() > 5 && step.compare(step.size() - 5, 5, " cand") == 0;
+    const bool base = step.size() > 5 && step.compare(step.size() - 5, 5, " base") == 0;
+    if (!cand && !base) {
+      problem = fmt::format("a run published without its boot's side ({}): the test definition is older than "
+                            "fleet's ab", f.dirs[i].filename().string());
+      continue;
+    }
+    order.push_back(cand ? "cand" : "base");
+    sides[cand].push_back(side_from_run(load_run(f.dirs[i]), f.dirs[i].string()));
+  }
+  v.order = joined(order, " ");
+  v.base_boots = sides[0].size();
+  v.cand_boots = sides[1].size();
+  GateOptions go;
+  go.max_regression_pct = ab.max_regression_pct;
+  go.alpha = ab.alpha;
+  go.min_n = 2;  // as `kvmbench ab`: two boots a side are a verdict's least
+  GateResult g;
+  if (v.base_boots < 2 || v.cand_boots < 2) {
+    g = unusable_gate("base", "cand", go,
+                      fmt::format("{} base and {} candidate boots published a run; a verdict needs at least 2 of "
+                                  "each",
+                                  v.base_boots, v.cand_boots));
+  } else {
+    ComparisonSide base = merge_invocations(sides[0]);
+    ComparisonSide cand = merge_invocations(sides[1]);
+    go.pipeline_check = base.source == Source::emulated || cand.source == Source::emulated;
+    base.label = fmt::format("{} ({} boots)", ab.base_kernel, v.base_boots);
+    cand.label = fmt::format("{} ({} boots)", ab.cand_kernel, v.cand_boots);
+    g = evaluate_gate(base, cand, go);
+  }
+  v.gate = gate_document(g);
+  v.code = g.exit_code() == 2 ? kExitInconclusive : g.exit_code();
+  const std::size_t expected = 2 * static_cast<std::size_t>(ab.n);
+  if (problem.empty() && v.base_boots + v.cand_boots < expected)
+    problem = fmt::format("{} of {} boots published a run{}", v.base_boots + v.cand_boots, expected,
+                          f.damaged.empty() ? "" : " (" + joined(f.damaged, "; ") + ")");
+  return v;
 }
 
 void import_runs(db::ResultsDb& rdb, const std::vector<fs::path>& dirs, FleetJob& job) {
@@ -136,7 +214,8 @@ void say(const std::string& line) { fmt::print(stderr, "fleet: {}\n", line); }
 
 int run_fleet(const FleetRequest& request, const std::function<db::ResultsDb*()>& open_db) {
   const FleetJobTemplate job_template = parse_fleet_job_template(request.job_template, request.job_template_path);
-  auto parameters = testdef_parameters(request.command);
+  const FleetCommand command = parse_fleet_command(request.command);
+  auto parameters = command.parameters;
   if (!parameters.count("REQUIRE")) parameters["REQUIRE"] = joined(request.labels, " ");
   for (const auto& [k, v] : request.params) parameters[k] = v;
 
@@ -177,10 +256,11 @@ int run_fleet(const FleetRequest& request, const std::function<db::ResultsDb*()>
   std::vector<std::string> definitions;
   for (auto& j : jobs) {
     ++n;
-    definitions.push_back(render_fleet_job(job_template, request.labels,
-                                           fmt::format("kvmbench fleet: run {} on a device tagged {} ({} of {})",
-                                                       parameters["SUITE"], joined(request.labels), n, jobs.size()),
-                                           parameters));
+    const std::string name =
+        fmt::format("kvmbench fleet: {} {} on a device tagged {} ({} of {})", command.ab ? "ab of" : "run",
+                    parameters["SUITE"], joined(request.labels), n, jobs.size());
+    definitions.push_back(command.ab ? render_fleet_ab_job(job_template, request.labels, name, parameters, *command.ab)
+                                     : render_fleet_job(job_template, request.labels, name, parameters));
   }
   if (request.dry_run) {
     for (std::size_t i = 0; i < jobs.size(); ++i)
@@ -210,6 +290,7 @@ int run_fleet(const FleetRequest& request, const std::function<db::ResultsDb*()>
 
   const auto deadline = std::chrono::steady_clock::now() + request.timeout;
   std::vector<FleetRun> runs;
+  std::vector<FleetVerdict> verdicts;
   std::vector<FleetMachine> machines;
   std::set<std::string> machine_seen;
   bool interrupted = false;
@@ -247,8 +328,13 @@ int run_fleet(const FleetRequest& request, const std::function<db::ResultsDb*()>
       j.outcome.ran_on = status.device;
       j.outcome.health = status.health;
       try {
-        Fetched f = fetch_runs(server, j, request.out);
+        Fetched f = fetch_runs(server, j, request.out, command.ab.has_value());
         if (db) import_runs(*db, f.dirs, j);
+        if (command.ab) {
+          std::string problem;
+          verdicts.push_back(judge_device(j.outcome.device, f, *command.ab, problem));
+          if (!problem.empty() && j.outcome.problem.empty()) j.outcome.problem = problem;
+        }
         for (auto& m : f.machines)
           if (machine_seen.insert(m.identity.fingerprint.empty() ? "unknown:" + m.hostname : m.identity.fingerprint).second)
             machines.push_back(std::move(m));
@@ -274,10 +360,19 @@ int run_fleet(const FleetRequest& request, const std::function<db::ResultsDb*()>
       outcomes.back().problem += fmt::format(" (the job: {}scheduler/job/{})", server.url(), j.outcome.job);
   }
   const bool people = request.format == Format::text || request.format == Format::mail;
-  fmt::print("{}", render(fleet_document(server.url(), request.labels, outcomes, runs, machines, people), request.format));
+  fmt::print("{}", render(fleet_document(server.url(), request.labels, outcomes, runs, machines, people, verdicts),
+                          request.format));
   if (interrupted) throw ExitError(kExitInterrupted, "interrupted: the jobs still running were cancelled");
   const bool all_ok = std::all_of(outcomes.begin(), outcomes.end(), [](const FleetJobOutcome& o) { return o.ok(); });
-  return all_ok ? kExitOk : kExitFailed;
+  if (!all_ok) return kExitFailed;
+  // fleet -- ab: a regression on any device fails; else one undecided
+  // device leaves the whole inconclusive.
+  int code = kExitOk;
+  for (const auto& v : verdicts) {
+    if (v.code == kExitGateFailed) return kExitGateFailed;
+    if (v.code != kExitOk) code = kExitInconclusive;
+  }
+  return code;
 }
 
 }  // namespace kvmbench::engine

@@ -42,10 +42,11 @@ void add_fleet_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "fleet", "Run one kvmbench command on every LAVA device whose tags hold the labels, and report once");
   cmd->footer(
-      "Exit status: 0 every device's job gave its runs; 1 a job failed, timed out or gave nothing readable "
-      "(the other devices' runs are kept and reported); 2 a bad option, an unreachable server, a refused token "
-      "or no device with the labels (nothing submitted); 130 interrupted (the jobs still running are "
-      "cancelled).");
+      "Exit status: 0 every device's job gave its runs (with ab: and every verdict passed); 1 a job failed, timed "
+      "out or gave nothing readable (the other devices' runs are kept and reported), or with ab a device's "
+      "candidate regressed; 3 with ab, a device's verdict inconclusive; 2 a bad option, an unreachable server, a "
+      "refused token or no device with the labels (nothing submitted); 130 interrupted (the jobs still running "
+      "are cancelled).");
   cmd->add_option("--labels", o->labels, "device tags a device must all have, comma-separated (capability labels)")
       ->required();
   cmd->add_option("--engine", o->engine, "the lab engine: lava (the only one so far)")
@@ -72,7 +73,10 @@ void add_fleet_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "md", "csv", "json", "html"}));
   cmd->add_flag("--dry-run", o->dry_run, "print the job each matching device would get; submit nothing");
-  cmd->add_option("command", r->command, "after --: the command each device runs (run SUITE [OPTIONS])");
+  cmd->add_option("command", r->command,
+                  "after --: the command each device runs: run SUITE [OPTIONS], or ab --base URL --cand URL [-n N] "
+                  "[--max-regression M] [--alpha A] [--base-modules URL --cand-modules URL] -- run SUITE [OPTIONS] "
+                  "(LAVA boots the two kernels in the ABBA order in one job per device)");
   cmd->callback([o, r] {
     std::stringstream labels(o->labels);
     for (std::string l; std::getline(labels, l, ',');)

@@ -88,6 +88,34 @@ TEST(FleetCli, DryRunGivesEachMatchingDeviceItsJob) {
   EXPECT_NE(r.out.find("DEB_URL: http://10.0.2.2/k.deb"), std::string::npos) << r.out;
 }
 
+// fleet -- ab: the job each device would get boots base and candidate in
+// ABBA order, each boot's test told its step.
+TEST(FleetCli, DryRunOfAbShowsTheAbbaBoots) {
+  RecordedServer s;
+  const auto r = run_kvmbench(fleet(s.url, s.token_file,
+                                    {"--dry-run", "--", "ab", "--base", "https://ci/base/bzImage", "--cand",
+                                     "https://ci/cand/bzImage", "-n", "2", "--", "run", "rmpopt", "-r", "2"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string job = r.out.substr(r.out.find("# the job for qemu-01"));
+  std::size_t at = 0;
+  std::vector<std::string> kernels;
+  while ((at = job.find("bzImage", at)) != std::string::npos) {
+    kernels.push_back(job.substr(job.rfind("https://ci/", at), at - job.rfind("https://ci/", at)));
+    ++at;
+  }
+  EXPECT_EQ(kernels, (std::vector<std::string>{"https://ci/base/", "https://ci/cand/", "https://ci/cand/",
+                                               "https://ci/base/"}))
+      << job;
+  for (const char* step : {"FLEET_STEP: 1 base", "FLEET_STEP: 2 cand", "FLEET_STEP: 3 cand", "FLEET_STEP: 4 base"})
+    EXPECT_NE(job.find(step), std::string::npos) << step << "\n" << job;
+  const auto refused = run_kvmbench(fleet(s.url, s.token_file,
+                                          {"--", "ab", "--base", "https://a", "--cand", "https://b", "--cand-append",
+                                           "kvm_amd.npt=0", "--", "run", "rmpopt"}));
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("owns the kernel command line"), std::string::npos) << refused.err;
+  EXPECT_EQ(refused.err.find("LAVA 2023.01"), std::string::npos) << "asked the server first: " << refused.err;
+}
+
 TEST(FleetCli, NoDeviceWithTheLabelsIsExit2) {
   RecordedServer s;
   auto args = fleet(s.url, s.token_file, {"--", "run", "rmpopt"});

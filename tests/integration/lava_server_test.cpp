@@ -224,3 +224,29 @@ TEST_F(LavaServer, TimeoutAndCtrlCCancelTheJobs) {
     EXPECT_EQ(health, "Canceled") << "job " << id;
   }
 }
+
+// fleet -- ab: one LAVA job per device boots base and candidate in the ABBA
+// order (here the same kernel on both sides, n = 2: four boots), each boot
+// publishes its run with its step, and the report gives the device's
+// verdict with the boot as the unit, as `kvmbench ab` would. An A/A pair
+// may come out either way on a busy host (a false alarm is 1 in 20 at the
+// gate's alpha): the test is about the boots and where their runs go.
+TEST_F(LavaServer, AbBootsEachSideInOneJobAndGivesTheVerdict) {
+  TempDir out;
+  auto args = fleet_args("emulated", server->token_file, out.path / "runs");
+  const std::string kernel = "file://" + server->kit.kernel.string();
+  for (const std::string a : {"--", "ab", "--base", kernel.c_str(), "--cand", kernel.c_str(), "-n", "2", "--", "run",
+                              "rmpopt", "--preset", "host", "--set", "ram=1G", "--set", "layouts=random:4", "-r", "2"})
+    args.push_back(a);
+  const auto r = run_kvmbench(args, 2400);
+  std::cout << r.out << r.err;
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(kvmbench-qemu-01 +\d+ +Complete +4 )"))) << r.out;
+  EXPECT_NE(r.out.find("# Verdicts (the boot as the unit)"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(kvmbench-qemu-01 +2/2 +)"))) << r.out;
+  EXPECT_NE(r.out.find("kvmbench-qemu-01: base cand cand base"), std::string::npos) << r.out;
+  std::size_t runs = 0;
+  std::error_code ec;
+  for (const auto& d : fs::directory_iterator(out.path / "runs", ec)) runs += fs::exists(d.path() / "meta.json");
+  EXPECT_EQ(runs, 4u);
+}

@@ -2,6 +2,8 @@
 // what differs between the machines.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "analysis/report/render/renderer.h"
 #include "analysis/views/fleet_view.h"
 
@@ -63,6 +65,26 @@ TEST(FleetView, EveryFormatRendersTheReport) {
     const std::string out = render(fleet_document("http://lava/", {"svm"}, {failed}, {}, {}, people), f);
     EXPECT_NE(out.find("qemu-02"), std::string::npos) << out;
   }
+}
+
+// fleet -- ab: each device's verdict in a word (its gate's lines below, the
+// boots in LAVA's order), within 80 columns.
+TEST(FleetView, AbVerdictsAreAWordAndTheGatesLines) {
+  FleetVerdict v;
+  v.device = "qemu-01";
+  v.base_boots = v.cand_boots = 2;
+  v.order = "base cand cand base";
+  v.gate.lead = {"gate: PASSED, no significant regression beyond 0% in 5 gated metrics; a regression beyond "
+                 "+5271.75% is excluded (99%) (exit 0)",
+                 "suite: rmpopt --preset host"};
+  v.code = 0;
+  FleetJobOutcome ok{"qemu-01", 7, "qemu-01", "Complete", 4, "1111222233334444", ""};
+  const std::string text = render(fleet_document("http://lava/", {"svm"}, {ok}, {}, {}, true, {v}), Format::text);
+  EXPECT_NE(text.find("qemu-01    2/2  PASS"), std::string::npos) << text;
+  EXPECT_NE(text.find("qemu-01: base cand cand base"), std::string::npos) << text;
+  EXPECT_NE(text.find("gate: PASSED"), std::string::npos) << text;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << line;
 }
 
 }  // namespace

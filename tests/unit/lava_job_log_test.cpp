@@ -23,7 +23,8 @@ std::string record(const std::string& level, const std::string& msg) {
 }
 
 // base64 of `bytes` in lines of 76, as coreutils' base64 -w 76 writes it.
-std::string published(const std::string& bytes, const std::string& sha, std::size_t size) {
+std::string published(const std::string& bytes, const std::string& sha, std::size_t size,
+                      const std::string& step = "") {
   static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string b64;
   for (std::size_t i = 0; i < bytes.size(); i += 3) {
@@ -36,7 +37,7 @@ std::string published(const std::string& bytes, const std::string& sha, std::siz
     b64 += i + 2 < bytes.size() ? alphabet[v & 63] : '=';
   }
   std::string log = record("target", "+ tar -C /var/tmp/kvmbench-runs -czf kvmbench-runs.tar.gz .");
-  log += record("target", std::string("KVMBENCH-RUNS-BEGIN ") + sha + " " + std::to_string(size));
+  log += record("target", std::string("KVMBENCH-RUNS-BEGIN ") + sha + " " + std::to_string(size) + " " + step);
   for (std::size_t i = 0; i < b64.size(); i += 76) log += record("target", b64.substr(i, 76));
   log += record("target", "KVMBENCH-RUNS-END");
   return log;
@@ -175,6 +176,45 @@ TEST(LavaJobLog, ReadsALogAsALavaServerGivesIt) {
   ASSERT_GE(runs->tarball.size(), 2u);
   EXPECT_EQ(static_cast<unsigned char>(runs->tarball[0]), 0x1fu);
   EXPECT_EQ(static_cast<unsigned char>(runs->tarball[1]), 0x8bu);
+}
+
+// A job that boots several times (fleet -- ab) publishes once a boot, each
+// with its step; a damaged one is left out and said, the others kept.
+TEST(LavaJobLog, EveryBootsPublicationWithItsStep) {
+  const std::string a = "boot one", b = "boot two", c = "boot three";
+  std::string damaged_b = published(b, sha256_hex(b), b.size() + 5, "2 cand");
+  const std::string text = published(a, sha256_hex(a), a.size(), "1 base") + damaged_b +
+                           published(c, sha256_hex(c), c.size(), "3 cand");
+  std::vector<std::string> damaged;
+  const auto all = all_published_runs(parse_lava_log(text), damaged);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].tarball, a);
+  EXPECT_EQ(all[0].step, "1 base");
+  EXPECT_EQ(all[1].tarball, c);
+  EXPECT_EQ(all[1].step, "3 cand");
+  ASSERT_EQ(damaged.size(), 1u);
+  EXPECT_NE(damaged[0].find("of step 2 cand are damaged"), std::string::npos) << damaged[0];
+}
+
+// A size of more digits than any file has is a damaged line, not a crash.
+TEST(LavaJobLog, AnAbsurdSizeIsADamagedLine) {
+  const std::string line = std::string("KVMBENCH-RUNS-BEGIN ") + std::string(64, 'a') + " 99999999999999999999999999";
+  std::string why;
+  EXPECT_FALSE(published_runs(parse_lava_log(record("target", line) + record("target", "KVMBENCH-RUNS-END")), why));
+  EXPECT_NE(why.find("damaged"), std::string::npos) << why;
+}
+
+// Where LAVA puts why it refused a job: the error_msg of its `job` result
+// (as LAVA 2023.01 wrote it for a job whose test definition names repeat).
+TEST(LavaJobLog, AResultsErrorMessageIsWhatTheJobSaysOfItself) {
+  const std::string text =
+      record("error", "JobError: Your job cannot terminate cleanly.") +
+      "- {\"dt\": \"2026-12-07T20:11:21.239634\", \"lvl\": \"results\", \"msg\": {\"case\": \"job\", "
+      "\"definition\": \"lava\", \"error_msg\": \"Invalid job data: ['Test definition names need to be unique.']\", "
+      "\"error_type\": \"Job\", \"result\": \"fail\"}}\n";
+  const auto said = error_messages(parse_lava_log(text));
+  ASSERT_EQ(said.size(), 2u);
+  EXPECT_EQ(said[1], "Invalid job data: ['Test definition names need to be unique.']");
 }
 
 }  // namespace
