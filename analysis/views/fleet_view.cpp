@@ -60,8 +60,11 @@ Document fleet_document(const std::string& server, const std::vector<std::string
   for (const auto& j : jobs) {
     std::string device = j.device;
     if (!j.ran_on.empty() && j.ran_on != j.device) device += " (ran on " + j.ran_on + ")";
-    t.add_row(std::vector<std::string>{device, j.job ? std::to_string(j.job) : "-", j.health, std::to_string(j.runs),
-                                       j.machine.empty() ? "-" : j.machine});
+    // Numbers as numbers for JSON and CSV (a job not submitted has none).
+    t.add_row({Cell(device),
+               j.job ? Cell::number(static_cast<double>(j.job), "", std::to_string(j.job)) : Cell("-"), Cell(j.health),
+               Cell::number(static_cast<double>(j.runs), "", std::to_string(j.runs)),
+               Cell(j.machine.empty() ? "-" : j.machine)});
     if (!j.ok())
       problems.push_back(fmt::format("{}{}: {}", j.device, j.job ? fmt::format(" (job {})", j.job) : "", j.problem));
   }

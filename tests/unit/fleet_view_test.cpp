@@ -65,6 +65,17 @@ TEST(FleetView, EveryFormatRendersTheReport) {
     const std::string out = render(fleet_document("http://lava/", {"svm"}, {failed}, {}, {}, people), f);
     EXPECT_NE(out.find("qemu-02"), std::string::npos) << out;
   }
+  // JSON's numbers are numbers: the job id and its runs.
+  const auto json = nlohmann::json::parse(render(fleet_document("http://lava/", {"svm"}, {failed}, {}, {}, false),
+                                                 Format::json));
+  ASSERT_TRUE(json.is_array()) << json.dump();  // a document without data of its own: its tables
+  const nlohmann::json* jobs = nullptr;
+  for (const auto& part : json)
+    if (part.is_object() && part.value("title", "") == "Jobs") jobs = &part;
+  ASSERT_NE(jobs, nullptr) << json.dump();
+  // (a figure's cell is {text, unit, value}, as in every kvmbench table)
+  EXPECT_EQ((*jobs)["rows"][0][1].value("value", -1.0), 8.0) << jobs->dump();
+  EXPECT_EQ((*jobs)["rows"][0][3].value("value", -1.0), 0.0) << jobs->dump();
 }
 
 // fleet -- ab: each device's verdict in a word (its gate's lines below, the
