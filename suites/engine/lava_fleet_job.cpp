@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "analysis/verdicts/ab_experiment.h"
+#include "suites/framework/param_check.h"
 
 namespace kvmbench::engine {
 
@@ -88,16 +89,9 @@ FleetCommand parse_fleet_command(const std::vector<std::string>& command) {
     return command[++i];
   };
   auto number = [&](const std::string& option, const std::string& text) {
-    std::size_t used = 0;
-    double v = 0;
-    try {
-      v = std::stod(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != text.size() || !std::isfinite(v))
-      throw std::invalid_argument(fmt::format("ab {} {}: not a number", option, text));
-    return v;
+    const auto v = suites::finite_number(text);
+    if (!v) throw std::invalid_argument(fmt::format("ab {} {}: not a number", option, text));
+    return *v;
   };
   for (; i < command.size() && command[i] != "--"; ++i) {
     const std::string& a = command[i];

@@ -45,21 +45,26 @@ ParamCheck integer_at_least(long long min) {
   };
 }
 
+std::optional<double> finite_number(const std::string& text) {
+  std::size_t used = 0;
+  double d = 0;
+  try {
+    d = std::stod(text, &used);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  } catch (const std::out_of_range&) {
+    return std::nullopt;
+  }
+  if (text.empty() || used != text.size() || !std::isfinite(d)) return std::nullopt;
+  return d;
+}
+
 ParamCheck positive_number() {
   return [](const std::string& v, const HostCaps&) {
     const std::string what = "a number greater than 0";
-    std::size_t used = 0;
-    double d = 0;
-    try {
-      d = std::stod(v, &used);
-    } catch (const std::invalid_argument&) {
-      used = 0;
-    } catch (const std::out_of_range&) {
-      used = 0;
-    }
-    if (v.empty() || used != v.size() || !std::isfinite(d))
-      throw std::invalid_argument(fmt::format("{}; '{}' is not a number", what, v));
-    if (d <= 0) throw std::invalid_argument(fmt::format("{}; {} is not", what, v));
+    const auto d = finite_number(v);
+    if (!d) throw std::invalid_argument(fmt::format("{}; '{}' is not a number", what, v));
+    if (*d <= 0) throw std::invalid_argument(fmt::format("{}; {} is not", what, v));
   };
 }
 

@@ -8,6 +8,7 @@
 
 #include <any>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ ParamCheck size_at_least(unsigned long long min);
 ParamCheck integer_at_least(long long min);
 // A number (seconds, a rate) greater than 0.
 ParamCheck positive_number();
+// `text` as a finite number, all of it ("1.5", "1e3"); nullopt for "", "x",
+// "1.5x", "inf", "nan" and what overflows a double.
+std::optional<double> finite_number(const std::string& text);
 // One of `valid`.
 ParamCheck one_of(std::vector<std::string> valid);
 // A comma-separated list, each item one of `valid`; empty text (the
