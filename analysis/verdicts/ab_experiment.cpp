@@ -101,6 +101,9 @@ std::optional<SettingProblem> settings_problem(const Settings& s) {
                           "a finite percentage >= 0"};
   if (!(s.alpha > 0 && s.alpha < 1))
     return SettingProblem{"alpha", "--alpha", fmt::format("{}", s.alpha), "a level between 0 and 1"};
+  if (!(std::isfinite(s.step_timeout_s) && s.step_timeout_s >= 0))
+    return SettingProblem{"step_timeout_s", "--step-timeout", fmt::format("{}", s.step_timeout_s),
+                          "a finite number of seconds >= 0 (0: no limit)"};
   if (!(std::isfinite(s.boot_timeout_s) && s.boot_timeout_s > 0))
     return SettingProblem{"boot_timeout_s", "--boot-timeout", fmt::format("{}", s.boot_timeout_s),
                           "a finite number of seconds > 0"};
@@ -351,6 +354,7 @@ nlohmann::json to_json(const Experiment& e) {
   // Only where asked for: a fixed experiment's record is as it always was.
   if (e.sequential) j["sequential"] = {{"max_time_s", e.max_time_s}, {"looks", looks_json(e.looks)}};
   if (e.boot_via != "kexec") j["boot_via"] = e.boot_via;
+  if (e.step_timeout_s > 0) j["step_timeout_s"] = e.step_timeout_s;
   return j;
 }
 
@@ -377,7 +381,8 @@ void check_experiment(const Experiment& e) {
                                     {"cmdline", k.cmdline}})
       check_text(fmt::format("{}.{}", name, key), text);
   if (const auto p = settings_problem(
-          {e.n, e.order, e.max_regression_pct, e.alpha, e.boot_timeout_s, {}, e.sequential, e.max_time_s}))
+          {e.n, e.order, e.max_regression_pct, e.alpha, e.boot_timeout_s, {}, e.sequential, e.max_time_s,
+           e.step_timeout_s}))
     bad(p->key, p->expected, p->value);
   if (!e.sequential && !e.looks.empty()) bad("sequential", "looks only for -n auto");
   for (std::size_t i = 0; i < e.looks.size(); ++i) {
@@ -442,6 +447,7 @@ Experiment experiment_from_json(const nlohmann::json& j) {
   e.max_regression_pct = field<double>(j, "max_regression_pct", "a number");
   e.alpha = field<double>(j, "alpha", "a number");
   e.boot_timeout_s = field<double>(j, "boot_timeout_s", "a number");
+  if (j.contains("step_timeout_s")) e.step_timeout_s = field<double>(j, "step_timeout_s", "a number");
   e.out_dir = field<std::string>(j, "out_dir", "a string");
   e.junit = field<std::string>(j, "junit", "a string");
   e.markdown = field<std::string>(j, "markdown", "a string");

@@ -76,6 +76,7 @@ struct Experiment {
   double max_regression_pct = 0;
   double alpha = 0.05;
   double boot_timeout_s = 600;        // a kexec'd kernel not back by then did not come back
+  double step_timeout_s = 0;          // a step's command still running after this is stopped (0: no limit)
   std::string out_dir;                // where the runs go (a directory per step)
   std::string junit, markdown;        // result files ("" for none)
   std::string db;                     // results database for the runs ("" for none)
@@ -130,6 +131,7 @@ struct Settings {
   std::vector<std::string> texts;
   bool sequential = false;  // -n auto: n is --max-boots
   double max_time_s = 0;    // --max-time (0: none)
+  double step_timeout_s = 0;  // --step-timeout (0: none)
 };
 
 // Throws std::invalid_argument naming the option ("--boot-timeout nan: a

@@ -136,7 +136,14 @@ ProgramRun run_program(const std::vector<std::string>& argv, double timeout_s) {
   return r;
 }
 
-int run_attached(const std::vector<std::string>& argv) {
+ProgramRun run_program_on_path(const std::vector<std::string>& argv, double timeout_s) {
+  std::vector<std::string> sh = {"/bin/sh", "-c", "exec \"$@\"", "sh"};
+  sh.insert(sh.end(), argv.begin(), argv.end());
+  return run_program(sh, timeout_s);
+}
+
+int run_attached(const std::vector<std::string>& argv, double timeout_s, bool* timed_out, double grace_s) {
+  if (timed_out) *timed_out = false;
   if (argv.empty()) return 127;
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -157,8 +164,30 @@ int run_attached(const std::vector<std::string>& argv) {
     ::_exit(127);
   }
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return 127;
+  if (timeout_s > 0) {
+    // Polled: the time is the point, and a child that ends is seen within
+    // 0.1 s.
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto waited = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+    bool termed = false, killed = false;
+    for (;;) {
+      const pid_t got = ::waitpid(pid, &status, WNOHANG);
+      if (got == pid) break;
+      if (got < 0 && errno != EINTR) return 127;
+      if (!termed && waited() > timeout_s) {
+        termed = true;
+        if (timed_out) *timed_out = true;
+        ::kill(pid, SIGTERM);
+      } else if (termed && !killed && waited() > timeout_s + grace_s) {
+        killed = true;
+        ::kill(pid, SIGKILL);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  } else {
+    while (::waitpid(pid, &status, 0) < 0)
+      if (errno != EINTR) return 127;
+  }
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WEXITSTATUS(status);
 }

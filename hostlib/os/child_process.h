@@ -57,6 +57,9 @@ struct ProgramRun {
   std::string failure() const;
 };
 ProgramRun run_program(const std::vector<std::string>& argv, double timeout_s);
+// The same with argv[0] looked up on PATH, as the shell finds it (exit 127
+// when it is not there).
+ProgramRun run_program_on_path(const std::vector<std::string>& argv, double timeout_s);
 
 // A program run to its end with this process's stdin, stdout and stderr
 // (what it prints is the user's to see), in this process group, so that a
@@ -64,6 +67,10 @@ ProgramRun run_program(const std::vector<std::string>& argv, double timeout_s);
 // start (the reason on stderr). It is sent SIGTERM when this process dies
 // (PR_SET_PDEATHSIG): a killed caller leaves no orphan at work behind a
 // lock it no longer holds.
-int run_attached(const std::vector<std::string>& argv);
+// `timeout_s` > 0: a program still running after that long is sent
+// SIGTERM (a kvmbench run ends its run as interrupted and puts its knobs
+// back), and SIGKILL `grace_s` later; `*timed_out` says so.
+int run_attached(const std::vector<std::string>& argv, double timeout_s = 0, bool* timed_out = nullptr,
+                 double grace_s = 60);
 
 }  // namespace kvmbench::host

@@ -220,6 +220,7 @@ Experiment new_experiment(const AbRequest& req, const fs::path& state_dir, std::
   e.max_regression_pct = req.max_regression_pct;
   e.alpha = req.alpha;
   e.boot_timeout_s = req.boot_timeout_s;
+  e.step_timeout_s = req.step_timeout_s;
   e.boot_via = req.boot_via;
   e.sequential = req.sequential;
   e.max_time_s = req.max_time_s;
@@ -491,16 +492,22 @@ void run_step(Experiment& e, const fs::path& file, std::size_t i) {
   ignore.sa_handler = SIG_IGN;
   ::sigaction(SIGINT, &ignore, &old_int);
   ::sigaction(SIGTERM, &ignore, &old_term);
-  s.exit_code = host::run_attached(argv);
+  bool overran = false;
+  s.exit_code = host::run_attached(argv, e.step_timeout_s, &overran);
   ::sigaction(SIGINT, &old_int, nullptr);
   ::sigaction(SIGTERM, &old_term, nullptr);
   s.ended_at = utc_timestamp_iso();
   s.run_dir = stored_run(out);
-  if (s.exit_code == kExitInterrupted) {
+  if (overran) {
+    // A hung command is this boot's failure, not the experiment's end.
+    s.note = fmt::format("the command ran past --step-timeout {:g} s and was stopped (exit {})", e.step_timeout_s,
+                         s.exit_code);
+    say(fmt::format("{}: {}", step_name(e, i), s.note));
+  } else if (s.exit_code == kExitInterrupted) {
     e.abort_requested = true;
     s.note = "interrupted (Ctrl-C): the experiment stops after it";
   }
-  if (s.exit_code == 0 && !s.run_dir.empty()) {
+  if (s.exit_code == 0 && !s.run_dir.empty() && !overran) {
     s.status = StepStatus::done;
   } else {
     s.status = StepStatus::failed;
@@ -870,7 +877,8 @@ void print_verdict(const Experiment& e, const fs::path& state_dir) {
 void print_status(const Experiment& e) {
   fmt::print("experiment {} ({}), started {}\n", e.id, to_string(e.phase), e.created_at);
   fmt::print("command: kvmbench {}\n", fmt::join(e.command, " "));
-  fmt::print("each boot: + {}; --boot-timeout {:g} s\n", ab::hang_words(), e.boot_timeout_s);
+  fmt::print("each boot: + {}; --boot-timeout {:g} s{}\n", ab::hang_words(), e.boot_timeout_s,
+             e.step_timeout_s > 0 ? fmt::format("; --step-timeout {:g} s", e.step_timeout_s) : "");
   if (e.sequential)
     fmt::print("-n auto: at most {} boots a side{}, until decided against --max-regression {:g} %\n", e.n,
                e.max_time_s > 0 ? fmt::format(", no boot after {:g} s", e.max_time_s) : "", e.max_regression_pct);

@@ -29,6 +29,7 @@ struct AbRequest {
   double max_regression_pct = 0;
   double alpha = 0.05;
   double boot_timeout_s = 600;
+  double step_timeout_s = 0;        // a boot's command stopped after this long (0: no limit)
   std::string db;                   // "": none (or $KVMBENCH_DB)
   std::vector<std::string> command;  // after --
   std::string boot_via = "kexec";    // or "reboot": through the boot loader (hostlib/state/boot_loader.h)

@@ -119,6 +119,9 @@ void add_ab_command(CLI::App& app) {
       ->check(CLI::IsMember({"kexec", "reboot"}));
   cmd->add_option("--boot-timeout", o->boot_timeout_s,
                   "seconds a kexec'd kernel has to come back before its boot counts as failed (default 600)");
+  cmd->add_option("--step-timeout", o->step_timeout_s,
+                  "seconds a boot's command may run; one still running then is stopped (SIGTERM, SIGKILL a minute "
+                  "later), its boot failed, and the experiment goes on (default 0: no limit)");
   cmd->add_option("--db", o->db, "import each boot's run into this results database (else $KVMBENCH_DB, if set)");
   cmd->add_flag("--status", o->status,
                 "say where the experiment stands; exit 75 while it runs, then the verdict's code (0, 1, 3)");
@@ -189,7 +192,7 @@ void add_ab_command(CLI::App& app) {
     texts.insert(texts.end(), {o->base, o->cand, o->base_append, o->cand_append, o->out_dir, o->junit, o->markdown, o->db});
     ab::check_settings(
         {o->n, o->order, o->max_regression_pct, o->alpha, o->boot_timeout_s, std::move(texts), o->sequential,
-         o->max_time_s});
+         o->max_time_s, o->step_timeout_s});
     // A lock it could never take (a read-only directory, a directory in
     // its place) is bad set-up, exit 2, not busy (which a poller retries):
     // run_ab's RunLockUnusable; a start refused by its checks leaves

@@ -691,6 +691,31 @@ TEST(AbCli, AbortDuringAStepAnswersAtOnceAndTheStepIsTheLast) {
   (void)resumed;
 }
 
+// --step-timeout: a boot's command still running then (here: waiting for
+// a run lock that is never let go) is stopped, and its boot fails with the
+// reason. With 2 boots a side, a failed base boot leaves too few to judge,
+// so the experiment ends there, INCONCLUSIVE, instead of hanging.
+TEST(AbCli, AStepPastItsTimeoutIsStoppedAndItsBootFails) {
+  StubMachine m;
+  auto e = back_in_step_one(m, 1);
+  e.step_timeout_s = 2;
+  kvmbench::test_support::write_text(m.state / "state.json", to_json(e).dump(2));
+  const auto lock = hold_run_lock();
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = run_kvmbench({"ab", "--resume"}, 120, "", m.env());
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_LT(took, 60) << r.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(r.err),
+                  "step 1 of 4 (base): the command ran past --step-timeout 2 s and was stopped"))
+      << r.err;
+  const auto j = state_of(m);
+  EXPECT_EQ(j["steps"][0]["status"], "failed") << j.dump(2);
+  EXPECT_TRUE(has(j["steps"][0].value("note", ""), "ran past --step-timeout 2 s and was stopped")) << j.dump(2);
+  EXPECT_EQ(j["step_timeout_s"], 2) << j.dump(2);
+  EXPECT_EQ(processes_naming((m.tmp.path / "runs").string()), 0);
+}
+
 namespace {
 
 // Boots the stub machine the way kexec would: into the step state.json's
