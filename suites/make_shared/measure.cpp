@@ -6,6 +6,7 @@
 #include <x86intrin.h>
 
 #include <chrono>
+#include <thread>
 #include <map>
 #include <memory>
 #include <optional>
@@ -237,6 +238,8 @@ BenchOutcome measure(const MakeSharedHostParams& params, const SampleSink& sink)
     std::string no_prefault;  // why not, from the body
     auto type = static_cast<std::uint32_t>(vm_type);
     if (prefault) c.extra["guest_state"] = prefaulted_state(type);
+    const bool settle = type == KVM_X86_SNP_VM && params.teardown_settle_s > 0;
+    if (settle) c.extra["teardown_settle_s"] = params.teardown_settle_s;
     measure_case(c, [&, size](CaseValues& values) {
       using clock = std::chrono::steady_clock;
       Kvm kvm = Kvm::open();
@@ -298,6 +301,9 @@ BenchOutcome measure(const MakeSharedHostParams& params, const SampleSink& sink)
       }
       if (!why_not.empty() && prefault) no_prefault = why_not;
     }, sink, outcome);
+    // The VM is gone: its teardown's RMPOPT sweep runs now, not in the
+    // next build's conversions.
+    if (settle) std::this_thread::sleep_for(std::chrono::duration<double>(params.teardown_settle_s));
     if (!no_prefault.empty())
       prefault_notes.push_back(
           {case_name, c.variant,

@@ -59,6 +59,12 @@ struct MakeSharedHostParams {
   host::ConversionNeed need = host::ConversionNeed::any;
   bool gmem_ops = true;            // part 1
   bool conversions = true;         // part 2
+  // Seconds waited after each SNP VM's teardown, before the next build: on
+  // a kernel with the RMPOPT series (v7 on), the last SNP guest's exit
+  // queues a re-optimisation sweep RMPOPT_WORK_TIMEOUT (10 s) later, which
+  // would otherwise run beside the next build's conversions and be timed as
+  // theirs. Samples say it (extra.teardown_settle_s). 0: no wait.
+  double teardown_settle_s = 0;
 };
 
 // The VM type (KVM_CREATE_VM argument) used for conversions, and how it

@@ -63,7 +63,35 @@ make_shared::MakeSharedHostParams params_from(const ParamText& t, const std::vec
     usage_error(std::string("parameter vm-type: ") + e.what());
   }
   p.memory_limit = t.bytes("memory-limit");
+  // "auto": decided by the host when the run starts (settle_after_teardown).
+  const std::string settle = t.text("rmpopt-settle");
+  p.teardown_settle_s = settle == "auto" ? -1 : *finite_number(settle);
   return p;
+}
+
+// The RMPOPT series re-optimises RMPOPT_WORK_TIMEOUT (10 s) after the last
+// SNP guest's exit; 15 s lets that sweep end before the next build, as
+// rmpopt's document preset settles.
+constexpr double kRmpoptTeardownSettleS = 15;
+
+// rmpopt-settle=auto: the wait where this boot's kernel log says RMPOPT
+// optimises (the series' range line), else none.
+make_shared::MakeSharedHostParams settled_for(const HostCaps& caps, make_shared::MakeSharedHostParams p) {
+  if (p.teardown_settle_s < 0)
+    p.teardown_settle_s =
+        caps.confidential.rmpopt.state == host::RmpoptBootState::State::enabled ? kRmpoptTeardownSettleS : 0;
+  return p;
+}
+
+std::string settle_text(const make_shared::MakeSharedHostParams& p) {
+  return p.teardown_settle_s > 0
+             ? fmt::format("after each SNP VM's teardown, {:g} s before the next build (rmpopt-settle): the RMPOPT "
+                           "series' re-optimisation sweep, queued 10 s after the last SNP guest's exit, runs "
+                           "between builds, not beside a conversion",
+                           p.teardown_settle_s)
+             : std::string("no wait after an SNP VM's teardown (rmpopt-settle=0, or auto on a kernel whose log "
+                           "shows no RMPOPT optimisation): a re-optimisation sweep would run beside the next "
+                           "build's conversions");
 }
 
 make_shared::MakeSharedHostParams parse_host_params(const ParamText& t) {
@@ -83,8 +111,9 @@ void emit_all(RunContext& ctx, const host::BenchOutcome& outcome, const std::vec
     for (auto& sk : outcome.skipped) ctx.note_skip(sk.case_name, sk.reason);
 }
 
-void run_host(RunContext& ctx, const make_shared::MakeSharedHostParams& p) {
+void run_host(RunContext& ctx, const make_shared::MakeSharedHostParams& asked) {
   ctx.progress("guest_memfd operations and conversions");
+  const auto p = settled_for(ctx.host(), asked);
   std::vector<Sample> got;
   auto outcome = make_shared::measure(p, [&](const Sample& s) { got.push_back(s); });
   emit_all(ctx, outcome, got);
@@ -111,7 +140,8 @@ void emit_kernel_lines(RunContext& ctx, const std::string& text) {
 // As host, on an SNP/TDX VM, with the kernel's own to_shared lines captured.
 // A replay feeds only those lines: the user-space timings are measurements
 // of a live VM, not a capture.
-void run_document(RunContext& ctx, const make_shared::MakeSharedHostParams& p) {
+void run_document(RunContext& ctx, const make_shared::MakeSharedHostParams& asked) {
+  const auto p = settled_for(ctx.host(), asked);
   Collector& collect = ctx.collector();
   const std::optional<std::string> text =
       collect.kernel_log_while(ctx, {"kernel to_shared lines", "cannot read /dev/kmsg: ", true}, [&] {
@@ -173,6 +203,7 @@ void plan_document(RunContext& ctx, Plan& plan, const make_shared::MakeSharedHos
                                 size == requested ? "" : fmt::format(", {} scaled down to fit {}",
                                                                      format_bytes(requested), format_bytes(limit))));
   }
+  if (type == KVM_X86_SNP_VM) plan.note(settle_text(settled_for(caps, p)));
   plan.ioctls(fmt::format("each repetition, one VM build per SIZE = {}", fmt::join(sizes, ", ")),
               make_shared::conversion_build_plan(type, choice.conversion, "SIZE", p.conversions_per_build, p.populate,
                                                  p.prefault, policy, caps.kvm.guest_phys_bits));
@@ -211,6 +242,14 @@ std::vector<Param> common_params(const std::string& order) {
       {"conversions", "5", "to-shared conversions per VM build", integer_at_least(1)},
       {"vm-type", "", "force a VM type: sw_protected, snp or tdx (empty: the first usable of " + order + ")"},
       {"memory-limit", "0", "bytes one case may allocate (0: half of MemAvailable)"},
+      {"rmpopt-settle", "auto",
+       "seconds waited after each SNP VM's teardown so that an RMPOPT kernel's re-optimisation sweep is not timed "
+       "with the next conversions (auto: 15 where the boot log shows RMPOPT optimising, else 0)",
+       [](const std::string& v, const HostCaps&) {
+         if (v == "auto") return;
+         const auto n = finite_number(v);
+         if (!n || *n < 0) throw std::invalid_argument("auto, or seconds >= 0");
+       }},
   };
 }
 

@@ -89,6 +89,21 @@ TEST(DryRunCli, SnpHostPlan) {
   EXPECT_TRUE(has(boots, "a boot with kvm.vm_memory_attributes=0: make_shared / document")) << boots;
 }
 
+// rmpopt-settle=0 asks for no wait, and says what that risks; a negative
+// wait is refused.
+TEST(DryRunCli, MakeSharedSettleAfterTeardownIsAParameter) {
+  auto none = run_kvmbench({"run", "make_shared", "--preset", "document", "--dry-run", "--host",
+                            kHosts + "snp-vmattr0.json", "--set", "rmpopt-settle=0"},
+                           60, "", env());
+  ASSERT_EQ(none.exit_code, 0) << none.err << none.out;
+  EXPECT_TRUE(has(unwrapped(none.out), "[note] no wait after an SNP VM's teardown (rmpopt-settle=0")) << none.out;
+  auto bad = run_kvmbench({"run", "make_shared", "--preset", "document", "--dry-run", "--host",
+                           kHosts + "snp-vmattr0.json", "--set", "rmpopt-settle=-1"},
+                          60, "", env());
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_TRUE(has(bad.err, "rmpopt-settle is auto, or seconds >= 0")) << bad.err;
+}
+
 // The same host booted with kvm.vm_memory_attributes=0: make_shared's
 // document runs through the guest_memfd ioctl; QEMU's SNP guests need the
 // other boot.
@@ -112,6 +127,10 @@ TEST(DryRunCli, SnpHostBootedForInPlaceConversion) {
                       "make_shared_cycles and total_cycles"))
       << ms;
   EXPECT_TRUE(has(ms, "not PVALIDATEd by a guest")) << ms;
+  // Its log shows RMPOPT optimising: each SNP VM's teardown is followed by
+  // the wait for the sweep it queues (issue 42, D7), before the next build.
+  EXPECT_TRUE(has(ms, "[note] after each SNP VM's teardown, 15 s before the next build (rmpopt-settle)")) << ms;
+  EXPECT_LT(at(ms, "after each SNP VM's teardown"), at(ms, "[ioctls]")) << ms;
 
   const std::string rm = unwrapped(section(r.out, "rmpopt / document"));
   EXPECT_TRUE(has(rm, "would not run: needs another boot, with kvm.vm_memory_attributes=1: QEMU sets up the "
