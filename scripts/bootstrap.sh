@@ -7,7 +7,8 @@ PACKAGES="cmake ninja-build g++ pkg-config libfmt-dev libcli11-dev libeigen3-dev
 libbenchmark-dev libgtest-dev nlohmann-json3-dev libhwloc-dev libnuma-dev
 libboost-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev libyaml-cpp-dev postgresql git qemu-system-x86 busybox-static cpio kmod
 chromium dpkg-dev file libxml2-utils python3-jsonschema lava-common
-lava-server lava-dispatcher mmdebstrap kexec-tools systemd"
+lava-server lava-dispatcher mmdebstrap kexec-tools systemd grub-pc-bin grub2-common
+e2fsprogs"
 # chromium: the HTML report is checked in a real (headless) browser.
 # dpkg-dev, file: CPack's Debian package takes its Depends from
 # dpkg-shlibdeps, which CPack runs on what `file` says is ELF.
@@ -27,6 +28,11 @@ lava-server lava-dispatcher mmdebstrap kexec-tools systemd"
 # policy-rc.d forbids it: one that does is put in place for the install.
 # kexec-tools: `kvmbench ab` boots each invocation's kernel with kexec, also
 # inside the emulated lab (`kvmbench lab ab`), which uses the host's own.
+# grub-pc-bin, grub2-common, e2fsprogs: `kvmbench lab ab --boot-via reboot`
+# boots the lab from a disk through GRUB (grub-mkimage's core.img, an ext2
+# partition mke2fs fills), and ab inside chooses each boot with the host's
+# grub-reboot (hostlib/lab/lab_boot_disk.h). Only files: nothing is
+# installed into this host's own boot.
 # systemd: its systemd-analyze reads the units that resume `kvmbench ab`
 # after each boot (verify, condition --unit), as systemd would at boot.
 # kmod: modprobe, rmmod and depmod, also inside the emulated lab (`kvmbench

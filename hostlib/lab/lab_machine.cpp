@@ -20,6 +20,7 @@
 #include "analysis/parse/kernel_console_trouble.h"
 #include "analysis/model/last_lines.h"
 #include "hostlib/os/interrupt.h"
+#include "hostlib/lab/lab_boot_disk.h"
 #include "hostlib/lab/lab_stall_watch.h"
 #include "hostlib/qemu/qemu_paths.h"
 #include "hostlib/os/child_process.h"
@@ -35,7 +36,21 @@ std::vector<std::string> build_lab_qemu_argv(const LabSpec& spec, const LabPaths
   if (spec.memory_mib < 512) throw std::invalid_argument("the lab machine needs at least 512 MiB");
   const std::string mem = fmt::format("{}M", spec.memory_mib);
   const std::string cmdline = lab_kernel_cmdline(spec);
-  return {p.qemu.string(), "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
+  std::vector<std::string> boot;
+  if (spec.boot_through_grub) {
+    // The firmware boots the disk; a reboot is a reset that boots it again.
+    if (p.boot_disk.empty()) throw std::invalid_argument("booting through GRUB needs the lab's boot disk");
+    boot = {"-drive", "file=" + p.boot_disk.string() + ",if=none,id=bootdisk,format=raw", "-device",
+            "nvme,drive=bootdisk,serial=kvmbench-lab"};
+  } else {
+    // A reboot ends the machine (a kernel that panics, with panic=-1).
+    boot = {"-no-reboot", "-kernel", spec.kernel.vmlinuz.string(), "-initrd", p.initramfs.string(),
+            // No tsc=reliable here (the kvmbench guests have it): with it, KVM
+            // guests in the lab stalled for minutes waiting for their timers
+            // (soft lockups, "timer wakeup didn't happen") in network runs.
+            "-append", cmdline};
+  }
+  std::vector<std::string> argv = {p.qemu.string(), "-nodefaults", "-no-user-config", "-display", "none",
           // virtiofs (vhost-user) needs the guest's RAM shared with virtiofsd.
           "-machine", "q35,memory-backend=labmem",
           // One TCG thread for all vCPUs: with a thread each (MTTCG), the
@@ -47,17 +62,14 @@ std::vector<std::string> build_lab_qemu_argv(const LabSpec& spec, const LabPaths
           "-object", fmt::format("memory-backend-memfd,id=labmem,size={},share=on", mem),
           "-chardev", "socket,id=hostfs,path=" + p.virtiofs_socket.string(),
           "-device", fmt::format("vhost-user-fs-pci,chardev=hostfs,tag={}", kLabHostFsTag),
-          "-kernel", spec.kernel.vmlinuz.string(), "-initrd", p.initramfs.string(),
-          // No tsc=reliable here (the kvmbench guests have it): with it, KVM
-          // guests in the lab stalled for minutes waiting for their timers
-          // (soft lockups, "timer wakeup didn't happen") in network runs.
-          "-append", cmdline,
           "-chardev", "file,id=con0,path=" + p.console_log.string(), "-serial", "chardev:con0",
           // ttyS1: the host's control line (a Ctrl-C sent in as "INT").
           "-chardev", "socket,id=ctl0,path=" + p.control_socket.string() + ",server=on,wait=off",
           "-serial", "chardev:ctl0", "-monitor", "none",
           // QMP: where a hung lab is looked at (its vCPUs' registers).
           "-qmp", "unix:" + p.qmp_socket.string() + ",server=on,wait=off"};
+  argv.insert(argv.end(), boot.begin(), boot.end());
+  return argv;
 }
 
 std::vector<std::string> build_virtiofsd_argv(const fs::path& virtiofsd, bool rust_style, const fs::path& socket) {
@@ -85,8 +97,9 @@ std::string lab_config_text(const LabSpec& spec, const fs::path& scratch) {
   std::string writable;
   for (const auto& d : spec.writable) writable += d.string() + "\n";
   writable += scratch.string() + "\n";
-  return fmt::format("LAB_HOSTNAME={}\nLAB_SCRATCH={}\nLAB_WRITABLE={}\n", shell_quote(spec.hostname),
-                     shell_quote(scratch.string()), shell_quote(writable));
+  return fmt::format("LAB_HOSTNAME={}\nLAB_SCRATCH={}\nLAB_WRITABLE={}\nLAB_BOOT_DISK={}\n",
+                     shell_quote(spec.hostname), shell_quote(scratch.string()), shell_quote(writable),
+                     spec.boot_through_grub ? kLabBootPartition : "");
 }
 
 std::string lab_kernel_cmdline(const LabSpec& spec) {
@@ -130,7 +143,11 @@ LabConsole parse_lab_console(std::string_view text) {
       if (!r.empty() && r.front() == ' ') r.remove_prefix(1);
       return r;
     };
-    if (rest("KVMBENCH-LAB-BOOTED")) c.booted = true;
+    if (rest("KVMBENCH-LAB-BOOTED")) {
+      c.booted = true;
+      ++c.boots;
+    }
+    if (auto r = rest(kLabGrubMarker); r && r->starts_with("entry=")) c.grub_entries.emplace_back(r->substr(6));
     if (auto r = rest("KVMBENCH-LAB-READY")) {
       c.ready = true;
       c.ready_line = std::string(*r);
@@ -295,8 +312,8 @@ LabResult run_lab(const LabSpec& spec, const LabStreams& streams) {
     return cannot(std::string("no temporary directory for the lab: ") + e.what());
   }
   const fs::path dir = scratch->path;
-  LabPaths paths{qemu.path, dir / "lab.cpio", dir / "console.log", dir / "hostfs.sock", dir / "control.sock",
-                 dir / "qmp.sock"};
+  LabPaths paths{qemu.path,           dir / "lab.cpio", dir / "console.log", dir / "hostfs.sock",
+                 dir / "control.sock", dir / "qmp.sock", spec.boot_through_grub ? dir / "boot-disk.img" : ""};
 
   // --- the initramfs: lab-init and busybox, then modules and the command -
   try {
@@ -304,9 +321,13 @@ LabResult run_lab(const LabSpec& spec, const LabStreams& streams) {
     // What the running kernel is, for a command that boots it again with
     // kexec (`kvmbench ab`): the files this machine booted from, on the
     // host's filesystem it sees.
+    // Through GRUB, the files on the boot disk, at /boot inside, where
+    // `ab` finds a running kernel's image and initrd by their Debian names.
     LabSpec booted = spec;
-    booted.env.emplace_back("KVMBENCH_AB_RUNNING_IMAGE", spec.kernel.vmlinuz.string());
-    booted.env.emplace_back("KVMBENCH_AB_RUNNING_INITRD", paths.initramfs.string());
+    booted.env.emplace_back("KVMBENCH_AB_RUNNING_IMAGE", spec.boot_through_grub
+                                                             ? "/boot/vmlinuz-" + spec.kernel.release
+                                                             : spec.kernel.vmlinuz.string());
+    if (!spec.boot_through_grub) booted.env.emplace_back("KVMBENCH_AB_RUNNING_INITRD", paths.initramfs.string());
     booted.env.emplace_back("KVMBENCH_AB_RUNNING_CMDLINE", lab_kernel_cmdline(spec));
     write_all(dir / "command", lab_command_script(booted));
     write_all(dir / "entries", fmt::format("file:lab/config:{}\nfile:lab/command:{}\ntree:lib/modules:{}\n",
@@ -317,6 +338,14 @@ LabResult run_lab(const LabSpec& spec, const LabStreams& streams) {
     write_all(paths.initramfs, read_all(base.path) + read_all(dir / "extra.cpio"));
   } catch (const std::exception& e) {
     return cannot(std::string("cannot prepare the lab's initramfs: ") + e.what());
+  }
+  if (spec.boot_through_grub) {
+    try {
+      build_lab_boot_disk(spec.kernel.vmlinuz, spec.kernel.release, paths.initramfs, lab_kernel_cmdline(spec), dir,
+                          paths.boot_disk);
+    } catch (const std::exception& e) {
+      return cannot(std::string("cannot build the lab's boot disk (GRUB): ") + e.what());
+    }
   }
 
   // --- virtiofsd, then QEMU ------------------------------------------------

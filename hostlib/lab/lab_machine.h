@@ -73,11 +73,17 @@ struct LabSpec {
   // (296 s once, ended by the stall watch's SYSRQ line); a serial interrupt
   // a second bounds that at a second.
   double tick_s = 1;
+  // Boot from a disk through the firmware and GRUB (hostlib/lab/lab_boot_disk.h)
+  // instead of QEMU's -kernel, and let a reboot reset the machine (for
+  // `ab --boot-via reboot`): the partition is /boot inside, with
+  // GRUB_DEFAULT=saved in /etc/default/grub.
+  bool boot_through_grub = false;
 };
 
 // What build_lab_qemu_argv needs besides the spec.
 struct LabPaths {
   std::filesystem::path qemu, initramfs, console_log, virtiofs_socket, control_socket, qmp_socket;
+  std::filesystem::path boot_disk;  // with spec.boot_through_grub
 };
 
 // QEMU's argument vector for the lab machine. Pure. Throws
@@ -101,6 +107,8 @@ std::string lab_kernel_cmdline(const LabSpec& spec);
 // What the console says (lab-init's markers). Pure.
 struct LabConsole {
   bool booted = false, ready = false, ended = false;
+  int boots = 0;                       // KVMBENCH-LAB-BOOTED lines: the machine's boots
+  std::vector<std::string> grub_entries;  // the entry GRUB booted, each boot through it
   int end_status = -1;
   std::string ready_line;              // after "KVMBENCH-LAB-READY "
   std::vector<std::string> errors, warnings;

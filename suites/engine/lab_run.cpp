@@ -132,6 +132,7 @@ host::LabSpec lab_spec(const LabRequest& o, std::uint64_t memory, const fs::path
   spec.extra_cmdline = o.append;
   spec.kvmbench = self;
   spec.command = cmd.argv;
+  spec.boot_through_grub = cmd.boot_through_grub;
   if (!cmd.out_dir.empty()) {
     std::error_code ec;
     fs::create_directories(cmd.out_dir, ec);
@@ -305,6 +306,11 @@ LabCommand lab_command(const LabRequest& o, const fs::path& self) {
     cmd.out_dir = fs::absolute(out_option(own).value_or(o.out));
     if (!out_option(own)) cmd.argv.insert(dashes, {"--out", cmd.out_dir.string()});
     cmd.ab_state = cmd.out_dir / "ab-state";
+    // Each boot through the boot loader: the lab boots as a lab machine
+    // does, from a disk with GRUB, and a reboot resets it.
+    for (std::size_t i = 0; i < own.size(); ++i)
+      if (own[i] == "--boot-via=reboot" || (own[i] == "--boot-via" && i + 1 < own.size() && own[i + 1] == "reboot"))
+        cmd.boot_through_grub = true;
   } else if (stores_runs(o.command.front())) {
     if (auto own = out_option(o.command)) {
       cmd.out_dir = fs::absolute(*own);
@@ -327,8 +333,9 @@ int run_in_lab(const LabRequest& o) {
   const std::string id = random_id();
   const host::LabSpec spec = lab_spec(o, memory, self, cmd, id);
 
-  fmt::print(stderr, "kvmbench lab: booting the emulated lab machine (QEMU TCG, -cpu {}, {} vCPU{}, {}; kernel {})\n",
-             host::kLabCpu, spec.vcpus, spec.vcpus == 1 ? "" : "s", format_bytes(memory), spec.kernel.release);
+  fmt::print(stderr, "kvmbench lab: booting the emulated lab machine (QEMU TCG, -cpu {}, {} vCPU{}, {}; kernel {}{})\n",
+             host::kLabCpu, spec.vcpus, spec.vcpus == 1 ? "" : "s", format_bytes(memory), spec.kernel.release,
+             spec.boot_through_grub ? "; from a disk through SeaBIOS and GRUB, a reboot a reset" : "");
   host::LabStreams streams;
   streams.out = [](std::string_view s) {
     std::fwrite(s.data(), 1, s.size(), stdout);

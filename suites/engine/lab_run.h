@@ -41,6 +41,7 @@ struct LabCommand {
   std::vector<std::string> argv;  // the command inside, argv[0] this kvmbench (or /bin/sh)
   std::filesystem::path out_dir;  // where its run directories land (writable in the lab); "": none
   std::filesystem::path ab_state; // `ab`'s state directory on the host; "": not `ab`
+  bool boot_through_grub = false;  // `ab --boot-via reboot`: the lab boots a disk through GRUB
 };
 
 // The command inside for `req`, `self` being this kvmbench binary: a
