@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/store/run_store.h"
+#include "hostlib/lab/lab_machine.h"
 #include "tests/support/run_command.h"
 
 using kvmbench::test_support::CommandResult;
@@ -45,6 +46,14 @@ std::vector<fs::path> ab_runs(const fs::path& out) {
 // experiment goes on), the lab --lab-timeout (then it is killed with its
 // vCPUs' registers and console kept), and this process its own time, so
 // that what ab printed is in the failure, not cut off by ctest's kill.
+// The lab's console, which `lab` keeps beside ab's runs (lab-*.console.log).
+std::string kept_console(const fs::path& out) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(out, ec))
+    if (e.path().filename().string().ends_with(".console.log")) return read_text(e.path());
+  return "";
+}
+
 CommandResult lab_ab(const fs::path& out, const std::vector<std::string>& options) {
   std::vector<std::string> args = {"lab",       "--lab-out",      out.string(), "--lab-timeout", "1080",
                                    "ab",        "--step-timeout", "240",        "--base",        "running",
@@ -155,16 +164,12 @@ TEST(LabAb, ThroughGrubEachBootIsAResetAndAPlantedNptOffRegressionFails) {
     EXPECT_EQ(nlohmann::json::parse(read_text(run / "meta.json"))["ab"]["boot"], "reboot") << run;
   // The console: GRUB's default entry for the lab's first boot, then its
   // one-shot entry for each step and the way back, each after a reset.
-  std::string console;
-  for (const auto& e : fs::directory_iterator(tmp.path / "grub"))
-    if (e.path().filename().string().ends_with(".console.log")) console = read_text(e.path());
-  std::vector<std::string> entries;
-  for (std::size_t at = console.find("KVMBENCH-LAB-GRUB entry="); at != std::string::npos;
-       at = console.find("KVMBENCH-LAB-GRUB entry=", at + 1))
-    entries.push_back(console.substr(at + 24, console.find_first_of("\r\n", at) - at - 24));
+  const std::string console = kept_console(tmp.path / "grub");
+  const auto seen = kvmbench::host::parse_lab_console(console);
   std::vector<std::string> expected(runs.size() + 2, "kvmbench-ab");
   expected.front() = "lab";
-  EXPECT_EQ(entries, expected) << console.substr(0, 4000);
+  EXPECT_EQ(seen.grub_entries, expected) << console.substr(0, 4000);
+  EXPECT_EQ(seen.boots, static_cast<int>(runs.size()) + 2) << console.substr(0, 4000);
   std::size_t resets = 0;
   for (std::size_t at = console.find("reboot: Restarting system"); at != std::string::npos;
        at = console.find("reboot: Restarting system", at + 1))
@@ -189,9 +194,7 @@ TEST(LabAb, ThroughGrubACandidateThatNeverBootsComesBackInTheBase) {
   EXPECT_NE(r.out.find("kvmbench ab: FAIL: the candidate kernel did not come back"), std::string::npos) << r.out;
   // GRUB's entries: the lab's default, base's step, the candidate's (which
   // panicked: VFS cannot mount a root), then the default again by itself.
-  std::string console;
-  for (const auto& e : fs::directory_iterator(tmp.path / "never"))
-    if (e.path().filename().string().ends_with(".console.log")) console = read_text(e.path());
+  const std::string console = kept_console(tmp.path / "never");
   const std::size_t panic = console.find("Kernel panic - not syncing: VFS: Unable to mount root fs");
   ASSERT_NE(panic, std::string::npos) << console.substr(0, 4000);
   EXPECT_NE(console.find("KVMBENCH-LAB-GRUB entry=lab", panic), std::string::npos) << console.substr(panic, 4000);
