@@ -199,3 +199,36 @@ TEST(LabAb, ThroughGrubACandidateThatNeverBootsComesBackInTheBase) {
   ASSERT_NE(panic, std::string::npos) << console.substr(0, 4000);
   EXPECT_NE(console.find("KVMBENCH-LAB-GRUB entry=lab", panic), std::string::npos) << console.substr(panic, 4000);
 }
+
+// Kexec refused by the lab kernel itself, in one lab boot: under lockdown
+// (lockdown=integrity: no unsigned image, and no key here for a signed
+// one) the trial load fails, then with kexec_load_disabled set the static
+// check does; each time ab exits 2 naming the cause and the way out, and
+// nothing is written (no state, no runs).
+TEST(LabAb, AKexecTheLabKernelRefusesIsRefusedBeforeAnythingIsWritten) {
+  TempDir tmp;
+  const std::string ab =
+      "kvmbench ab --state \"$KVMBENCH_LAB_OUT/st\" --out \"$KVMBENCH_LAB_OUT/runs\" --base running --cand running "
+      "--cand-append kvm_amd.npt=0 -- run asid --preset lab --set npt=as-loaded --set workloads=mmap_churn";
+  const std::string script = "cat /sys/kernel/security/lockdown; " + ab +
+                             "; echo \"locked-down-exit=$?\"; echo 1 >/proc/sys/kernel/kexec_load_disabled; " + ab +
+                             "; echo \"disabled-exit=$?\"; ls -A \"$KVMBENCH_LAB_OUT\"";
+  CommandResult r = run_kvmbench({"lab", "--lab-out", (tmp.path / "out").string(), "--lab-timeout", "500",
+                                  "--lab-append", "lockdown=integrity", "--lab-sh", script},
+                                 560, "", {private_state_dir_env()});
+  if (r.exit_code == 77) GTEST_SKIP() << r.err;
+  ASSERT_FALSE(r.timed_out) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string err = kvmbench::test_support::unwrapped(r.err);
+  EXPECT_NE(r.out.find("[integrity]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("locked-down-exit=2"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(err.find("kexec cannot boot this experiment"), std::string::npos) << err;
+  EXPECT_NE(err.find("Operation not permitted"), std::string::npos) << err;
+  EXPECT_NE(r.out.find("disabled-exit=2"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(err.find("kexec_load_disabled is 1"), std::string::npos) << err;
+  EXPECT_NE(err.find("--boot-via reboot"), std::string::npos) << err;
+  // Nothing written: neither the state nor a run directory (only the
+  // lab's console, which `lab` keeps beside).
+  for (const auto& e : fs::directory_iterator(tmp.path / "out"))
+    EXPECT_TRUE(e.path().filename().string().ends_with(".console.log")) << e.path();
+}
