@@ -15,8 +15,8 @@ namespace {
 // The way out of every refusal that is kexec's: the boot loader boots what
 // kexec cannot.
 constexpr const char* kOtherWay =
-    "or let the boot loader boot each kernel (`--boot-via reboot`: GRUB or systemd-boot chooses the step's kernel "
-    "once, the default entry stays)";
+    "or let the boot loader boot each kernel (`--boot-via reboot`: GRUB, systemd-boot or the firmware's BootNext "
+    "chooses the step's kernel once, the default entry stays)";
 
 bool needs_file_load(const KexecHost& h, const KexecKernel& k) { return use_kexec_file_load(h.lockdown, k.image_signed); }
 

@@ -8,6 +8,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <fstream>
+#include <algorithm>
+#include <cctype>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -48,6 +52,55 @@ bool grub_default_saved() {
   return saved;
 }
 
+// The source device of the file system mounted at `mountpoint` and its
+// type (/proc/self/mountinfo: "... MOUNTPOINT ... - FSTYPE SOURCE ..."), or
+// {"", ""}.
+std::pair<std::string, std::string> mounted_at(const std::string& mountpoint) {
+  std::pair<std::string, std::string> found;
+  for_each_line(read_kernel_file(on_machine("/proc/self/mountinfo")).value_or(""), [&](std::size_t, std::string_view line) {
+    std::vector<std::string_view> w;
+    for_each_word(line, [&](std::string_view x) { w.push_back(x); });
+    const auto dash = std::find(w.begin(), w.end(), "-");
+    if (w.size() < 5 || w[4] != mountpoint || dash == w.end() || w.end() - dash < 3) return;
+    found = {std::string(*(dash + 2)), std::string(*(dash + 1))};  // the last mount there wins
+  });
+  return found;
+}
+
+// An image the firmware can start: a PE/COFF file ("MZ", then "PE\0\0"
+// where 0x3c points), as a kernel built with EFI_STUB is.
+bool is_efi_application(const fs::path& image) {
+  std::ifstream in(image, std::ios::binary);
+  char head[0x40] = {};
+  if (!in.read(head, sizeof head) || head[0] != 'M' || head[1] != 'Z') return false;
+  std::uint32_t pe = 0;
+  for (int i = 3; i >= 0; --i) pe = pe << 8 | static_cast<unsigned char>(head[0x3c + i]);
+  char sig[4] = {};
+  in.seekg(pe);
+  return in.read(sig, 4) && std::string_view(sig, 4) == std::string_view("PE\0\0", 4);
+}
+
+// The images copied to the ESP, where the firmware (or systemd-boot)
+// reads them: /kvmbench-ab/linux.efi and /kvmbench-ab/initrd.
+void copy_to_esp(const fs::path& esp, const ab::KernelChoice& k) {
+  const fs::path dir = esp / "kvmbench-ab";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const auto copy = [&](const std::string& from, const char* name) {
+    fs::copy_file(from, dir / name, fs::copy_options::overwrite_existing, ec);
+    if (ec) throw std::runtime_error(fmt::format("copying {} to the ESP: {}", from, ec.message()));
+  };
+  copy(k.image, "linux.efi");
+  if (!k.initrd.empty()) copy(k.initrd, "initrd");
+}
+
+// Deletes the firmware's boot entries labelled kvmbench-ab.
+void delete_efi_entries() {
+  const ProgramRun list = run_program_on_path({"efibootmgr"}, 60);
+  for (const std::string& n : efi_entries_labelled(list.output, kEntry))
+    (void)run_program_on_path({"efibootmgr", "--quiet", "--bootnum", n, "--delete-bootnum"}, 60);
+}
+
 // Where systemd is not PID 1, whether this machine's init runs `ab` again
 // at each boot itself: the emulated lab's does, and says so by the running
 // kernel it passes (suites/engine/lab_run.h).
@@ -85,13 +138,66 @@ BootLoader probe_boot_loader() {
     else if (cfg.find("custom.cfg") == std::string::npos)
       b.refusal = "/boot/grub/grub.cfg does not read /boot/grub/custom.cfg (Debian's /etc/grub.d/41_custom makes it "
                   "do so): enable 41_custom and run update-grub";
+  } else if (fs::exists(on_machine("/sys/firmware/efi"), ec)) {
+    // Neither: the firmware's own BootNext, with an entry of kvmbench's.
+    b.kind = BootLoaderKind::uefi;
+    for (const char* at : {"/boot/efi", "/efi", "/boot"})
+      if (const auto [device, type] = mounted_at(at); type == "vfat") {
+        b.esp = on_machine(at);
+        std::tie(b.esp_disk, b.esp_partition) = disk_and_partition(device);
+        break;
+      }
+    if (!have_program("efibootmgr"))
+      b.refusal = "an EFI machine booted by neither GRUB nor systemd-boot, and efibootmgr is not installed "
+                  "(apt-get install efibootmgr) to choose the firmware's BootNext";
+    else if (b.esp.empty())
+      b.refusal = "an EFI machine booted by neither GRUB nor systemd-boot, and no EFI system partition is mounted "
+                  "(vfat at /boot/efi, /efi or /boot) for the kernels the firmware would start";
+    else if (b.esp_disk.empty())
+      b.refusal = "the EFI system partition's device is not a partition kvmbench can name to efibootmgr";
   } else {
-    b.refusal = "no boot loader kvmbench can choose a one-shot entry in: neither GRUB 2 (/boot/grub/grub.cfg) nor "
-                "systemd-boot (`bootctl is-installed`); UEFI BootNext alone is not built";
+    b.refusal = "no boot loader kvmbench can choose a one-shot entry in: neither GRUB 2 (/boot/grub/grub.cfg), "
+                "systemd-boot (`bootctl is-installed`) nor UEFI (/sys/firmware/efi)";
   }
   if (b.refusal.empty() && !systemd_runs_this_machine() && !init_runs_ab_at_boot())
     b.refusal = "the reboot and the resume after it need systemd (PID 1)";
   return b;
+}
+
+std::pair<std::string, int> disk_and_partition(const std::string& device) {
+  std::size_t digits = device.size();
+  while (digits > 0 && std::isdigit(static_cast<unsigned char>(device[digits - 1]))) --digits;
+  if (digits == device.size() || digits == 0 || !device.starts_with("/dev/")) return {"", 0};
+  const int part = std::stoi(device.substr(digits));
+  std::string disk = device.substr(0, digits);
+  // Disks whose names end in their own number (nvme0n1, mmcblk0, loop0,
+  // nbd0, md0) put a 'p' before the partition's; sda1, vda2, xvda3 none.
+  const std::string name = device.substr(5);
+  const bool numbered = name.starts_with("nvme") || name.starts_with("mmcblk") || name.starts_with("loop") ||
+                        name.starts_with("nbd") || name.starts_with("md");
+  if (!numbered) return {disk, part};
+  if (disk.size() < 2 || disk.back() != 'p' || !std::isdigit(static_cast<unsigned char>(disk[disk.size() - 2])))
+    return {"", 0};  // the whole disk (nvme0n1)
+  disk.pop_back();
+  return {disk, part};
+}
+
+std::vector<std::string> efi_entries_labelled(const std::string& out, const std::string& label) {
+  std::vector<std::string> found;
+  for_each_line(out, [&](std::size_t, std::string_view line) {
+    // "Boot0007* kvmbench-ab\tHD(1,GPT,...)/File(...)", inactive without '*'.
+    if (!line.starts_with("Boot") || line.size() < 9) return;
+    const std::string_view num = line.substr(4, 4);
+    if (!std::all_of(num.begin(), num.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }))
+      return;
+    std::string_view rest = line.substr(8);
+    if (rest.starts_with("*")) rest.remove_prefix(1);
+    while (rest.starts_with(" ")) rest.remove_prefix(1);
+    const std::string_view name = rest.substr(0, rest.find('\t'));
+    if (name == label || (name.starts_with(label) && name.substr(label.size()).starts_with(" ")))
+      found.emplace_back(num);
+  });
+  return found;
 }
 
 std::string grub_path(const BootLoader& b, const std::string& file) {
@@ -122,6 +228,10 @@ std::string with_kvmbench_grub_entry(const std::string& custom_cfg, const std::s
 std::string reboot_refusal(const BootLoader& b, const ab::KernelChoice& k) {
   if (!b.refusal.empty()) return b.refusal;
   if (k.image.empty()) return fmt::format("kernel '{}': no image to boot", k.spec);
+  if (b.kind == BootLoaderKind::uefi && !is_efi_application(k.image))
+    return fmt::format("kernel '{}': the firmware starts it as an EFI application, and {} is none (no PE header: "
+                       "a kernel built without EFI_STUB)",
+                       k.spec, k.image);
   if (b.kind == BootLoaderKind::grub)
     for (const std::string& f : {k.image, k.initrd})
       if (!f.empty() && grub_path(b, f).empty())
@@ -140,20 +250,29 @@ void reboot_into(const BootLoader& b, const ab::KernelChoice& k, const std::stri
                                                        k.initrd.empty() ? "" : grub_path(b, k.initrd), cmdline));
     const ProgramRun once = run_program_on_path({"grub-reboot", kEntry}, 60);
     if (!once.ok()) throw std::runtime_error("grub-reboot failed: " + once.failure());
+  } else if (b.kind == BootLoaderKind::uefi) {
+    copy_to_esp(b.esp, k);
+    delete_efi_entries();  // one of an earlier step
+    // Made without a place in BootOrder: the firmware starts it only as
+    // BootNext, once.
+    const std::string options = (k.initrd.empty() ? "" : "initrd=\\kvmbench-ab\\initrd ") + cmdline;
+    const ProgramRun made = run_program_on_path(
+        {"efibootmgr", "--quiet", "--create-only", "--disk", b.esp_disk, "--part", std::to_string(b.esp_partition),
+         "--label", kEntry, "--loader", "\\kvmbench-ab\\linux.efi", "--unicode", options},
+        60);
+    if (!made.ok()) throw std::runtime_error("efibootmgr --create-only failed: " + made.failure());
+    const auto entries = efi_entries_labelled(run_program_on_path({"efibootmgr"}, 60).output, kEntry);
+    if (entries.size() != 1)
+      throw std::runtime_error(fmt::format("efibootmgr lists {} entries labelled {} after making one", entries.size(),
+                                           kEntry));
+    const ProgramRun once = run_program_on_path({"efibootmgr", "--quiet", "--bootnext", entries.front()}, 60);
+    if (!once.ok()) throw std::runtime_error("efibootmgr --bootnext failed: " + once.failure());
   } else {
-    // The images on the ESP, where systemd-boot reads them.
-    const fs::path dir = b.esp / "kvmbench-ab";
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    const auto copy = [&](const std::string& from, const char* name) {
-      fs::copy_file(from, dir / name, fs::copy_options::overwrite_existing, ec);
-      if (ec) throw std::runtime_error(fmt::format("copying {} to the ESP: {}", from, ec.message()));
-    };
-    copy(k.image, "linux");
-    if (!k.initrd.empty()) copy(k.initrd, "initrd");
-    std::string entry = fmt::format("# {}\ntitle kvmbench ab\nlinux /kvmbench-ab/linux\n", kBegin);
+    copy_to_esp(b.esp, k);
+    std::string entry = fmt::format("# {}\ntitle kvmbench ab\nlinux /kvmbench-ab/linux.efi\n", kBegin);
     if (!k.initrd.empty()) entry += "initrd /kvmbench-ab/initrd\n";
     entry += "options " + cmdline + "\n";
+    std::error_code ec;
     fs::create_directories(b.esp / "loader" / "entries", ec);
     write_file_atomic(b.esp / "loader" / "entries" / (std::string(kEntry) + ".conf"), entry);
     const ProgramRun once = run_program_on_path({"bootctl", "set-oneshot", std::string(kEntry) + ".conf"}, 60);
@@ -180,6 +299,9 @@ void remove_reboot_entry(const BootLoader& b) {
   } else if (b.kind == BootLoaderKind::systemd_boot && !b.esp.empty()) {
     fs::remove(b.esp / "loader" / "entries" / (std::string(kEntry) + ".conf"), ec);
     fs::remove_all(b.esp / "kvmbench-ab", ec);
+  } else if (b.kind == BootLoaderKind::uefi) {
+    delete_efi_entries();
+    if (!b.esp.empty()) fs::remove_all(b.esp / "kvmbench-ab", ec);
   }
 }
 

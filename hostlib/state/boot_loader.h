@@ -9,24 +9,39 @@
 //                   grub-reboot; needs GRUB_DEFAULT=saved
 //   systemd-boot    a Type #1 entry on the ESP (the images copied there),
 //                   chosen once by `bootctl set-oneshot`
-// UEFI BootNext alone (an entry per kernel in the firmware) is not built.
+//   UEFI            neither of them, an EFI machine with efibootmgr: the
+//                   images copied to the ESP, a firmware boot entry
+//                   "kvmbench-ab" loading the (EFI-stub) kernel with the
+//                   step's command line, made without touching BootOrder
+//                   and chosen once as BootNext
 #pragma once
 
 #include <filesystem>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "analysis/model/kernel_choice.h"
 
 namespace kvmbench::host {
 
-enum class BootLoaderKind { none, grub, systemd_boot };
+enum class BootLoaderKind { none, grub, systemd_boot, uefi };
 
 struct BootLoader {
   BootLoaderKind kind = BootLoaderKind::none;
   std::string refusal;             // why `--boot-via reboot` cannot be used here ("" when it can)
-  std::filesystem::path esp;       // systemd-boot: the ESP, as bootctl prints it
+  std::filesystem::path esp;       // systemd-boot: the ESP, as bootctl prints it; UEFI: where it is mounted
   bool boot_own_filesystem = false;  // GRUB: /boot is a filesystem of its own (paths relative to it)
+  std::string esp_disk;            // UEFI: the ESP's disk ("/dev/nvme0n1") and partition number
+  int esp_partition = 0;
 };
+
+// Pure: a partition's device ("/dev/nvme0n1p1", "/dev/sda2", "/dev/mmcblk0p1")
+// as its disk and number ({"", 0} for a name that is not a partition's).
+std::pair<std::string, int> disk_and_partition(const std::string& device);
+
+// Pure: the numbers ("0007") of `efibootmgr`'s entries labelled `label`.
+std::vector<std::string> efi_entries_labelled(const std::string& efibootmgr_output, const std::string& label);
 
 // Which boot loader boots this machine (under $KVMBENCH_SYSFS_ROOT's
 // /boot and /etc, with the programs on PATH), and whether ab may use it.

@@ -114,8 +114,8 @@ void add_ab_command(CLI::App& app) {
   cmd->add_option("--alpha", o->alpha, "family-wise significance level (Holm; default 0.05)");
   cmd->add_option("--boot-via", o->boot_via,
                   "kexec (default: kexec-tools jumps into each kernel) or reboot (the boot loader boots it once: "
-                  "GRUB's grub-reboot with GRUB_DEFAULT=saved, or systemd-boot's bootctl set-oneshot; the default "
-                  "entry stays, so a hang comes back in it): for a TDX host, or Secure Boot with an unsigned candidate")
+                  "GRUB's grub-reboot with GRUB_DEFAULT=saved, systemd-boot's bootctl set-oneshot, or UEFI's "
+                  "BootNext through efibootmgr; the default entry stays, so a hang comes back in it): for a TDX host, or Secure Boot with an unsigned candidate")
       ->check(CLI::IsMember({"kexec", "reboot"}));
   cmd->add_option("--boot-timeout", o->boot_timeout_s,
                   "seconds a kexec'd kernel has to come back before its boot counts as failed (default 600)");

@@ -820,6 +820,76 @@ TEST(AbCli, BootViaRebootChoosesAOneShotGrubEntryForEachStep) {
   EXPECT_EQ(after, "menuentry 'the lab's own' {\n}\n");
 }
 
+// --boot-via reboot on an EFI machine booted by neither GRUB nor
+// systemd-boot (stubs of efibootmgr, bootctl, systemctl): the kernel is
+// copied to the ESP, a firmware entry kvmbench-ab made without a place in
+// BootOrder carries the step's command line and is chosen once as
+// BootNext; a kernel that is no EFI application is refused before
+// anything is written; at the end the entry and the copies are gone.
+TEST(AbCli, BootViaRebootOnUefiAloneChoosesBootNext) {
+  using kvmbench::test_support::write_text;
+  StubMachine m;
+  m.with_systemd();
+  fs::create_directories(m.root / "sys/firmware/efi");
+  fs::create_directories(m.root / "boot/efi");
+  write_text(m.root / "proc/self/mountinfo",
+             "26 1 259:2 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p2 rw\n"
+             "31 26 259:1 / /boot/efi rw,relatime shared:5 - vfat /dev/nvme0n1p1 rw,fmask=0077\n");
+  const fs::path entry = m.tmp.path / "efi-entry";
+  write_text(m.bin / "efibootmgr",
+             "#!/bin/sh\necho \"efibootmgr $*\" >> '" + m.log.string() + "'\n"
+             "case \"$*\" in\n"
+             "  *--create-only*) touch '" + entry.string() + "' ;;\n"
+             "  *--delete-bootnum*) rm -f '" + entry.string() + "' ;;\n"
+             "  '') echo 'BootCurrent: 0001'; echo 'Boot0001* debian\tHD(1,GPT)/File(\\EFI\\debian\\shimx64.efi)';\n"
+             "      [ -e '" + entry.string() + "' ] && printf 'Boot0007  kvmbench-ab\\tHD(1,GPT)/File(\\\\kvmbench-ab\\\\linux.efi)\\n' ;;\n"
+             "esac\nexit 0\n");
+  write_text(m.bin / "bootctl", "#!/bin/sh\nexit 1\n");  // not systemd-boot
+  for (const char* p : {"efibootmgr", "bootctl"})
+    fs::permissions(m.bin / p, fs::perms::owner_all, fs::perm_options::add);
+  // An EFI-stub bzImage: "MZ", the PE header where 0x3c points, and the
+  // boot protocol's "HdrS".
+  std::string bytes(0x400, '\0');
+  bytes.replace(0, 2, "MZ");
+  bytes[0x3c] = static_cast<char>(0x80);
+  bytes.replace(0x80, 4, std::string("PE\0\0", 4));
+  bytes.replace(0x202, 4, "HdrS");
+  const fs::path efi_image = m.tmp.path / "vmlinuz-efi";
+  write_text(efi_image, bytes);
+  const auto args = [&](const fs::path& image) {
+    return std::vector<std::string>{"ab", "--boot-via", "reboot", "--base", image.string(), "--cand", image.string(),
+                                    "-n", "2", "--out", (m.tmp.path / "runs").string(), "--", "run", "rmpopt",
+                                    "--preset", "host", "-r", "2", "--set", "ram=1G", "--set", "layouts=none",
+                                    "--set", "strategies=one-cpu"};
+  };
+  const auto refused = run_kvmbench(args(m.image), 120, "", m.env());
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_TRUE(has(kvmbench::test_support::unwrapped(refused.err), "a kernel built without EFI_STUB")) << refused.err;
+  EXPECT_FALSE(fs::exists(m.state / "state.json"));
+  EXPECT_FALSE(has(m.calls(), "--create-only")) << m.calls();
+
+  const auto started = run_kvmbench(args(efi_image), 120, "", m.env());
+  ASSERT_EQ(started.exit_code, 0) << started.err;
+  const std::string id = state_of(m)["id"];
+  const std::string calls = m.calls();
+  EXPECT_TRUE(has(calls, "efibootmgr --quiet --create-only --disk /dev/nvme0n1 --part 1 --label kvmbench-ab --loader "
+                         "\\kvmbench-ab\\linux.efi --unicode "))
+      << calls;
+  EXPECT_TRUE(has(calls, "panic=10 softlockup_panic=1 hung_task_panic=1 kvmbench.ab=" + id + ":0\n")) << calls;
+  EXPECT_TRUE(has(calls, "efibootmgr --quiet --bootnext 0007\nsystemctl reboot")) << calls;
+  EXPECT_FALSE(has(calls, "kexec -l")) << calls;
+  EXPECT_TRUE(fs::exists(m.root / "boot/efi/kvmbench-ab/linux.efi"));
+
+  const auto r = resume_to_the_end(m, 8);
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
+  const auto done = state_of(m);
+  std::size_t runs = 0;
+  for (const auto& step : done["steps"]) runs += step["status"] == "done";
+  EXPECT_EQ(runs, 4u) << done.dump(2) << r.err;
+  EXPECT_FALSE(fs::exists(entry)) << "the firmware entry is deleted at the end: " << m.calls();
+  EXPECT_FALSE(fs::exists(m.root / "boot/efi/kvmbench-ab"));
+}
+
 // A machine with a hardware watchdog: systemd pets it for the experiment
 // (a drop-in of kvmbench's, daemon-reexec), so that a hard hang resets the
 // machine; at the end the drop-in is gone again.

@@ -40,3 +40,34 @@ TEST(GrubEntry, PathsRelativeToASeparateBootFilesystem) {
   EXPECT_NE(reboot_refusal(own, k).find("copy it under /boot"), std::string::npos);
   EXPECT_EQ(reboot_refusal(same, k), "");
 }
+
+// The ESP's device as efibootmgr's --disk and --part want it.
+TEST(UefiBootNext, DiskAndPartitionOfADevice) {
+  using P = std::pair<std::string, int>;
+  EXPECT_EQ(disk_and_partition("/dev/nvme0n1p1"), (P{"/dev/nvme0n1", 1}));
+  EXPECT_EQ(disk_and_partition("/dev/sda2"), (P{"/dev/sda", 2}));
+  EXPECT_EQ(disk_and_partition("/dev/vda15"), (P{"/dev/vda", 15}));
+  EXPECT_EQ(disk_and_partition("/dev/mmcblk0p12"), (P{"/dev/mmcblk0", 12}));
+  // Whole disks and what is no device.
+  EXPECT_EQ(disk_and_partition("/dev/nvme0n1"), (P{"", 0}));
+  EXPECT_EQ(disk_and_partition("/dev/sda"), (P{"", 0}));
+  EXPECT_EQ(disk_and_partition("UUID=1234"), (P{"", 0}));
+  EXPECT_EQ(disk_and_partition(""), (P{"", 0}));
+}
+
+// efibootmgr's listing as version 18 prints it (Debian 12's): active
+// entries with '*', the label, a tab, the device path; verbose or not.
+TEST(UefiBootNext, EntriesByTheirLabel) {
+  const std::string out =
+      "BootCurrent: 0001\nTimeout: 1 seconds\nBootOrder: 0001,0000,0002\n"
+      "Boot0000* UiApp\tFvVol(7cb8bdc9-f8eb-4f34-aaea-3ee4af6516a1)/FvFile(462caa21-7614-4503-836e-8ab6f4662331)\n"
+      "Boot0001* debian\tHD(1,GPT,0b6b5ac2-1f85-4d3a-9dfe-6f4cd0e1b1f4,0x800,0x100000)/File(\\EFI\\debian\\shimx64.efi)\n"
+      "Boot0007  kvmbench-ab\tHD(1,GPT,0b6b5ac2-1f85-4d3a-9dfe-6f4cd0e1b1f4,0x800,0x100000)/File(\\kvmbench-ab\\linux.efi)"
+      "69 00 6e 00\n"
+      "Boot000A* kvmbench-ab-other\tHD(1)\n"
+      "BootNext: 0007\n";
+  EXPECT_EQ(efi_entries_labelled(out, "kvmbench-ab"), std::vector<std::string>{"0007"});
+  EXPECT_EQ(efi_entries_labelled(out, "debian"), std::vector<std::string>{"0001"});
+  EXPECT_TRUE(efi_entries_labelled(out, "kvmbench").empty());
+  EXPECT_TRUE(efi_entries_labelled("", "kvmbench-ab").empty());
+}
