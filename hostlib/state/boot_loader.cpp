@@ -4,13 +4,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <stdexcept>
 #include <fstream>
-#include <algorithm>
-#include <cctype>
+#include <stdexcept>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -35,7 +35,6 @@ constexpr const char* kEntry = "kvmbench-ab";
 bool have_program(const std::string& name) {
   return run_program({"/bin/sh", "-c", "command -v \"$1\" >/dev/null", "sh", name}, 10).ok();
 }
-
 
 // GRUB_DEFAULT=saved in /etc/default/grub or a grub.d drop-in: grub-reboot
 // does nothing without it.
