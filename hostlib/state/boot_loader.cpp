@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -99,11 +98,6 @@ void delete_efi_entries() {
   for (const std::string& n : efi_entries_labelled(list.output, kEntry))
     (void)run_program_on_path({"efibootmgr", "--quiet", "--bootnum", n, "--delete-bootnum"}, 60);
 }
-
-// Where systemd is not PID 1, whether this machine's init runs `ab` again
-// at each boot itself: the emulated lab's does, and says so by the running
-// kernel it passes (suites/engine/lab_run.h).
-bool init_runs_ab_at_boot() { return std::getenv("KVMBENCH_AB_RUNNING_IMAGE") != nullptr; }
 
 // Quoted for grub.cfg's shell-like syntax: single quotes, a quote as '\''.
 std::string grub_word(const std::string& s) {

@@ -348,6 +348,8 @@ std::string running_release() {
 
 std::string proc_cmdline() { return read_kernel_value(on_machine("/proc/cmdline")).value_or(""); }
 
+bool init_runs_ab_at_boot() { return std::getenv("KVMBENCH_AB_RUNNING_IMAGE") != nullptr; }
+
 bool systemd_runs_this_machine() {
   std::error_code ec;
   return fs::is_directory(on_machine("/run/systemd/system"), ec) &&

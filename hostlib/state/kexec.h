@@ -91,5 +91,9 @@ std::string running_release();
 std::string proc_cmdline();
 // Whether systemd is PID 1 (it resumes an experiment after a boot).
 bool systemd_runs_this_machine();
+// Whether this machine's init runs `ab` again at each boot itself, where
+// systemd does not: the emulated lab's does, and says so by the running
+// kernel it passes (KVMBENCH_AB_RUNNING_IMAGE, suites/engine/lab_run.h).
+bool init_runs_ab_at_boot();
 
 }  // namespace kvmbench::host

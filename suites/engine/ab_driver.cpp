@@ -1102,7 +1102,7 @@ int run_ab(const AbRequest& req) {
   // What runs the next step after each boot: the lab's init runs this
   // command again (it says where the running kernel came from); systemd
   // runs the unit.
-  if (std::getenv("KVMBENCH_AB_RUNNING_IMAGE") == nullptr) {
+  if (!host::init_runs_ab_at_boot()) {
     if (const std::string why = host::arrange_resume_at_boot(self_exe(), dir); !why.empty())
       say(fmt::format("warning: nothing will go on with the experiment after each boot ({}): run `{} ab --resume "
                       "--state {}` at boot yourself (e.g. from /etc/rc.local), or it waits for you",

@@ -54,6 +54,12 @@ std::string kept_console(const fs::path& out) {
   return "";
 }
 
+// ab's REGRESSION line of `out` ("" when it printed none).
+std::string regression_line(const std::string& out) {
+  const std::size_t at = out.find("kvmbench ab: REGRESSION: ");
+  return at == std::string::npos ? "" : out.substr(at, out.find('\n', at) - at);
+}
+
 CommandResult lab_ab(const fs::path& out, const std::vector<std::string>& options) {
   std::vector<std::string> args = {"lab",       "--lab-out",      out.string(), "--lab-timeout", "1080",
                                    "ab",        "--step-timeout", "240",        "--base",        "running",
@@ -114,9 +120,9 @@ TEST(LabAb, APlantedNptOffRegressionFails) {
   // mmap_churn's metric, on the guest's series. (The native series is the
   // same on both kernels, but on a host loaded in bursts a native row can be
   // named beside it: the lab's boots share two cores with everything else.)
-  const std::size_t verdict = planted.out.find("kvmbench ab: REGRESSION: ");
-  ASSERT_NE(verdict, std::string::npos) << planted.out;
-  const std::string line = planted.out.substr(verdict, planted.out.find('\n', verdict) - verdict);
+  const std::string line = regression_line(planted.out);
+  ASSERT_FALSE(line.empty()) << planted.out;
+  const std::size_t verdict = planted.out.find(line);
   EXPECT_NE(line.find("mmap_churn bytes=4194304,rounds=8/npt=as-loaded/time_per_round"), std::string::npos) << line;
   EXPECT_NE(planted.out.find("[EMULATED"), std::string::npos) << planted.out;
   // Boots are judged on the log scale, and the mail says how.
@@ -149,9 +155,8 @@ TEST(LabAb, ThroughGrubEachBootIsAResetAndAPlantedNptOffRegressionFails) {
   if (r.exit_code == 77) GTEST_SKIP() << r.err;
   ASSERT_FALSE(r.timed_out) << r.out << r.err;
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  const std::size_t verdict = r.out.find("kvmbench ab: REGRESSION: ");
-  ASSERT_NE(verdict, std::string::npos) << r.out;
-  const std::string line = r.out.substr(verdict, r.out.find('\n', verdict) - verdict);
+  const std::string line = regression_line(r.out);
+  ASSERT_FALSE(line.empty()) << r.out;
   EXPECT_NE(line.find("mmap_churn bytes=4194304,rounds=8/npt=as-loaded/time_per_round"), std::string::npos) << line;
   EXPECT_NE(line.find("a regression beyond 20 % shown after"), std::string::npos) << line;
   const std::size_t monitors = r.out.find("Monitors that changed beyond noise");
