@@ -252,10 +252,8 @@ int run_fleet(const FleetRequest& request, const std::function<db::ResultsDb*()>
   // database file behind.
   db::ResultsDb* db = request.dry_run ? nullptr : open_db();
 
-  std::size_t n = 0;
   std::vector<std::string> definitions;
-  for (auto& j : jobs) {
-    ++n;
+  for (std::size_t n = 1; n <= jobs.size(); ++n) {
     const std::string name =
         fmt::format("kvmbench fleet: {} {} on a device tagged {} ({} of {})", command.ab ? "ab of" : "run",
                     parameters["SUITE"], joined(request.labels), n, jobs.size());
