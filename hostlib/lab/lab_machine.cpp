@@ -147,7 +147,7 @@ LabConsole parse_lab_console(std::string_view text) {
       c.booted = true;
       ++c.boots;
     }
-    if (auto r = rest(kLabGrubMarker); r && r->starts_with("entry=")) c.grub_entries.emplace_back(r->substr(6));
+    if (auto r = rest(std::string(kLabGrubMarker) + " entry=")) c.grub_entries.emplace_back(*r);
     if (auto r = rest("KVMBENCH-LAB-READY")) {
       c.ready = true;
       c.ready_line = std::string(*r);

@@ -121,7 +121,7 @@ TEST(LabBootDisk, TheLabBootsTheDiskAndAResetBootsItAgain) {
   s.command = {"/b/kvmbench", "ab"};
   s.hostname = "vm-lab";
   LabPaths p{"/usr/bin/qemu-system-x86_64", "/s/lab.cpio", "/s/console.log", "/s/hostfs.sock", "/s/control.sock",
-             "/s/qmp.sock"};
+             "/s/qmp.sock", ""};
   const auto plain = build_lab_qemu_argv(s, p);
   EXPECT_NE(std::find(plain.begin(), plain.end(), "-no-reboot"), plain.end());
   EXPECT_NE(std::find(plain.begin(), plain.end(), "-kernel"), plain.end());
@@ -151,4 +151,17 @@ TEST(LabBootDisk, ConsoleCountsBootsAndTheEntriesGrubBooted) {
       "KVMBENCH-LAB-BOOTED uptime=4.50\n");
   EXPECT_EQ(c.boots, 2);
   EXPECT_EQ(c.grub_entries, (std::vector<std::string>{"lab", "kvmbench-ab"}));
+}
+
+// A real console (tests/data/lab/grub-candidate-panics.console.log: `lab ab
+// --boot-via reboot --cand-append rdinit=/nonexistent -n 2`, 2026-12-07):
+// GRUB's default entry, base's step, the candidate's (which panicked before
+// lab-init: no BOOTED line), then the default again by itself.
+TEST(LabBootDisk, ARealGrubConsoleWithAPanickedCandidate) {
+  const std::string text = read_text(fs::path(KVMBENCH_TEST_DATA) / "lab" / "grub-candidate-panics.console.log");
+  const auto c = parse_lab_console(text);
+  EXPECT_EQ(c.grub_entries, (std::vector<std::string>{"lab", "kvmbench-ab", "kvmbench-ab", "lab"}));
+  EXPECT_EQ(c.boots, 3);
+  EXPECT_TRUE(c.ready);
+  EXPECT_EQ(c.ready_line, "uptime=4.48 kvm=loaded npt=Y release=6.1.0-57-cloud-amd64");
 }
