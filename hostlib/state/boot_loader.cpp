@@ -186,9 +186,18 @@ std::vector<std::string> efi_entries_labelled(const std::string& out, const std:
     std::string_view rest = line.substr(8);
     if (rest.starts_with("*")) rest.remove_prefix(1);
     while (rest.starts_with(" ")) rest.remove_prefix(1);
-    const std::string_view name = rest.substr(0, rest.find('\t'));
-    if (name == label || (name.starts_with(label) && name.substr(label.size()).starts_with(" ")))
-      found.emplace_back(num);
+    if (!rest.starts_with(label)) return;
+    // After the label: nothing, a tab (efibootmgr 18), or spaces and then
+    // a device path (older: "Windows Boot Manager  HD(2,...)"), never more
+    // words of a longer label.
+    std::string_view after = rest.substr(label.size());
+    if (!after.empty() && after.front() != '\t') {
+      if (after.front() != ' ') return;
+      while (after.starts_with(" ")) after.remove_prefix(1);
+      const std::string_view token = after.substr(0, after.find(' '));
+      if (!after.empty() && token.find('(') == std::string_view::npos) return;
+    }
+    found.emplace_back(num);
   });
   return found;
 }

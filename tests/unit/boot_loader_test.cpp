@@ -71,3 +71,22 @@ TEST(UefiBootNext, EntriesByTheirLabel) {
   EXPECT_TRUE(efi_entries_labelled(out, "kvmbench").empty());
   EXPECT_TRUE(efi_entries_labelled("", "kvmbench-ab").empty());
 }
+
+// Older efibootmgr (0.x, as published in askubuntu.com/questions/489967's
+// `efibootmgr -v` and the tool's own README) separates the label from the
+// device path with spaces, not a tab, and leaves trailing blanks.
+TEST(UefiBootNext, EntriesByTheirLabelInTheOlderSpacedListing) {
+  const std::string out =
+      "BootCurrent: 0008\nTimeout: 0 seconds\nBootOrder: 0010,0003\n"
+      "Boot0000  Setup \n"
+      "Boot0003* ATA HDD2: WDC WD5000LPVT-08G33T1                      ACPI(a0341d0,0)PCI(1f,2)03120a00010000000000"
+      "..bYVD.A...O.*..\n"
+      "Boot0010* Windows Boot Manager  HD(2,1f4800,82000,72931328-061b-42e0-8fd8-8a5ac7775074)File(\\EFI\\Microsoft\\"
+      "Boot\\bootmgfw.efi)WINDOWS.........x...\n"
+      "Boot0014  Setup \n"
+      "Boot0004* Linux\n";
+  EXPECT_EQ(efi_entries_labelled(out, "Setup"), (std::vector<std::string>{"0000", "0014"}));
+  EXPECT_EQ(efi_entries_labelled(out, "Windows Boot Manager"), std::vector<std::string>{"0010"});
+  EXPECT_EQ(efi_entries_labelled(out, "Linux"), std::vector<std::string>{"0004"});
+  EXPECT_TRUE(efi_entries_labelled(out, "Windows").empty());
+}
